@@ -1,0 +1,35 @@
+# Set-up and the three jobs. Every target creates the virtual environment when it is
+# missing (or when a dependency file changed), so each works on a fresh machine that has
+# only Python 3.11 and pip.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PACKAGES := -e packages/nbdeps[png] -e packages/rtextract -e packages/nbpatch \
+            -e packages/crashpredict[llm] -e packages/benchkit[dask,llm]
+
+.PHONY: demo test bench venv clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements-dev.txt packages/*/pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt $(PACKAGES)
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@touch $(STAMP)
+
+# The main job on the bundled examples: no network, no LLM.
+demo: $(STAMP)
+	@bash scripts/demo.sh
+
+# The whole test suite (every package's tests and the cross-package tests).
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Benchmarks, apart from the tests: each prints a ratio against a peer run in-process.
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

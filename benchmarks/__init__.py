@@ -1,0 +1,1 @@
+"""Benchmarks for the five packages; run with ``make bench`` or ``python -m benchmarks``."""

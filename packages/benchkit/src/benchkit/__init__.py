@@ -1,0 +1,4 @@
+"""benchkit."""
+
+__version__ = "0.1.0"
+__all__ = ["__version__"]

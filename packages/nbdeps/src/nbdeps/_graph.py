@@ -1,0 +1,166 @@
+"""The def-use graph in notebook or history order, and the questions it answers."""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from types import MappingProxyType
+
+from ._cellinfo import analyze_cell
+from ._history import history
+from ._load import NotebookSource, load_notebook
+from ._model import CellInfo, DepGraph, Edge, Notebook
+from ._names import is_always_defined
+from .errors import CellIndexError
+
+__all__ = ["affected_by", "build_graph", "cell_infos", "rerun_order", "runs_top_to_bottom"]
+
+
+def cell_infos(nb: Notebook) -> dict[int, CellInfo]:
+    """`analyze_cell` for every code cell, keyed by cell index."""
+    return {c.index: analyze_cell(c.source) for c in nb.cells if c.kind == "code"}
+
+
+def build_graph(src: NotebookSource, order: str = "notebook") -> DepGraph:
+    """Build the frozen def-use graph of a notebook's code cells.
+
+    Args:
+        src: anything `load_notebook` reads.
+        order: "notebook" (top to bottom, as Restart & Run All runs it) or "history"
+            (the live kernel session's cells by execution count).
+
+    Returns:
+        A `DepGraph` whose edges go from the cell that last bound (or mutated) a name
+        before a reader to that reader, labelled with the names.
+
+    Raises:
+        NotebookError: unreadable input. ValueError: an unknown order.
+    """
+    nb = load_notebook(src)
+    if order not in ("notebook", "history"):
+        raise ValueError(f"order must be 'notebook' or 'history', not {order!r}")
+    infos = cell_infos(nb)
+    if order == "notebook":
+        sequence = tuple(c.index for c in nb.cells if c.kind == "code")
+    else:
+        sequence = tuple(c.index for c in history(nb).live)
+    return _graph(nb, order, sequence, infos)
+
+
+def _graph(nb: Notebook, order: str, sequence: tuple[int, ...], infos: dict[int, CellInfo]) -> DepGraph:
+    providers: dict[str, list[int]] = {}
+    labels: dict[tuple[int, int], set[str]] = defaultdict(set)
+    definitions: dict[str, list[int]] = defaultdict(list)
+    uses: dict[str, list[int]] = defaultdict(list)
+    for index in sequence:
+        info = infos[index]
+        for name in info.used_names:
+            uses[name].append(index)
+            for source in providers.get(name, ()):
+                if source != index:
+                    labels[(source, index)].add(name)
+        for name in info.defines:
+            definitions[name].append(index)
+            providers[name] = [index]
+        for name in info.mutated_names - info.defines:
+            chain = providers.setdefault(name, [])
+            if index not in chain:
+                chain.append(index)
+        for name in info.deletes - info.defines:
+            providers.pop(name, None)
+    pos = {index: k for k, index in enumerate(sequence)}
+    edges = tuple(
+        Edge(source=s, target=t, names=tuple(sorted(names)))
+        for (s, t), names in sorted(labels.items(), key=lambda kv: (pos[kv[0][1]], pos[kv[0][0]]))
+    )
+    hazards = frozenset(i for i in sequence if infos[i].non_idempotent or infos[i].syntax_error)
+    return DepGraph(
+        notebook=nb,
+        order=order,  # type: ignore[arg-type]
+        sequence=sequence,
+        infos=MappingProxyType({i: infos[i] for i in sequence}),
+        edges=edges,
+        hazards=hazards,
+        definitions=MappingProxyType({k: tuple(v) for k, v in definitions.items()}),
+        uses=MappingProxyType({k: tuple(v) for k, v in uses.items()}),
+    )
+
+
+def rerun_order(src: NotebookSource) -> tuple[int, ...] | None:
+    """A run order of all code cells in which every read name is bound first, or None.
+
+    Cells keep notebook order wherever that works: each step runs the first remaining
+    cell whose inputs are all bound (a cell deleting a name that others still read
+    waits). None when some name is read but bound by no other cell (and no cell has an
+    `import *` or `%run` that might bind it), or when the reads form a cycle.
+    """
+    nb = load_notebook(src)
+    infos = cell_infos(nb)
+    bound_anywhere: dict[str, set[int]] = defaultdict(set)
+    for index, info in infos.items():
+        for name in info.defines:
+            bound_anywhere[name].add(index)
+    if not any(info.has_unknown_definitions for info in infos.values()):
+        for index, info in infos.items():
+            for name in info.used_names:
+                if not is_always_defined(name) and not bound_anywhere.get(name, set()) - {index}:
+                    return None  # read but bound by no other cell: no order can help
+    needs = {
+        index: {
+            n for n in info.used_names
+            if not is_always_defined(n) and n in bound_anywhere
+        }
+        for index, info in infos.items()
+    }
+    remaining = [c.index for c in nb.cells if c.kind == "code"]
+    state: set[str] = set()
+    order: list[int] = []
+    while remaining:
+        ready_cells = [i for i in remaining if needs[i] <= state]
+        if not ready_cells:
+            return None
+        # a cell that deletes a name another waiting cell still reads goes last
+        still_needed = set().union(*(needs[i] for i in remaining))
+        ready = next((i for i in ready_cells if not infos[i].deletes & still_needed), ready_cells[0])
+        remaining.remove(ready)
+        order.append(ready)
+        info = infos[ready]
+        state |= info.defines
+        state -= info.deletes - info.defines
+    return tuple(order)
+
+
+def affected_by(src: NotebookSource, cell_index: int) -> tuple[int, ...]:
+    """The cells that must re-run after cell `cell_index` changes, in notebook order.
+
+    These are the code cells below it that read, directly or through other cells, a
+    name it binds or mutates (edges of the notebook-order graph).
+
+    Raises:
+        CellIndexError: `cell_index` is not the index of a code cell.
+    """
+    graph = build_graph(src, "notebook")
+    if cell_index not in graph.sequence:
+        raise CellIndexError(f"{graph.notebook.name}: cell {cell_index} is not a code cell")
+    out: dict[int, list[int]] = defaultdict(list)
+    for edge in graph.edges:
+        out[edge.source].append(edge.target)
+    seen: set[int] = set()
+    queue = deque([cell_index])
+    while queue:
+        for nxt in out[queue.popleft()]:
+            if nxt not in seen and nxt != cell_index:
+                seen.add(nxt)
+                queue.append(nxt)
+    return tuple(sorted(seen))
+
+
+def runs_top_to_bottom(src: NotebookSource) -> bool:
+    """True when Restart & Run All would find every name bound before it is read.
+
+    False when a cell does not parse, reads a name bound only below it or in no cell,
+    reads a name deleted above it, or repeats a destructive operation (a second
+    `df.drop(columns="x", inplace=True)` on the same frame).
+    """
+    from ._checks import TOP_TO_BOTTOM_CODES, check
+
+    return not any(f.code in TOP_TO_BOTTOM_CODES for f in check(src))

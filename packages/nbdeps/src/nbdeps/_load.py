@@ -1,0 +1,188 @@
+"""Reading notebooks from files, nbformat nodes, dicts or lists of cell sources."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._model import Cell, Notebook
+from .errors import NotebookError
+
+__all__ = ["load_notebook"]
+
+NotebookSource = (
+    str | os.PathLike[str] | Mapping[str, Any] | Notebook | Sequence[str | tuple[str, int | None]]
+)
+
+
+def load_notebook(src: NotebookSource) -> Notebook:
+    """Read a notebook into a frozen `Notebook` (every cell, markdown included).
+
+    Args:
+        src: a path to an .ipynb file; an nbformat `NotebookNode` or the equivalent dict
+            (v4, or v3 which is upgraded); a sequence of code-cell sources; or a sequence of
+            `(source, execution_count | None)` pairs. A `Notebook` is returned as is.
+
+    Returns:
+        The notebook, with cell sources joined into strings.
+
+    Raises:
+        NotebookError: the input is not a readable Python notebook; the message names the
+            file and what is wrong.
+
+    Example:
+        >>> nb = load_notebook([("x = 1", 1), ("print(x)", 2)])
+        >>> [c.execution_count for c in nb.cells]
+        [1, 2]
+    """
+    if isinstance(src, Notebook):
+        return src
+    if isinstance(src, (str, os.PathLike)):
+        return _from_path(Path(src))
+    if isinstance(src, Mapping):
+        return _from_dict(src, "<notebook>")
+    if isinstance(src, Sequence) and not isinstance(src, (bytes, bytearray)):
+        return _from_sequence(src)
+    raise NotebookError(f"<notebook>: cannot read a notebook from a {type(src).__name__}")
+
+
+def _from_path(path: Path) -> Notebook:
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise NotebookError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise NotebookError(f"{name}: is a directory, not a notebook file") from None
+    except OSError as exc:
+        raise NotebookError(f"{name}: cannot read the file ({exc.strerror})") from None
+    if not raw.strip():
+        raise NotebookError(f"{name}: empty file, not a notebook")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NotebookError(
+            f"{name}: not UTF-8 text (binary data at byte {exc.start}), not a notebook"
+        ) from None
+    head = text.lstrip()[:200].lower()
+    if head.startswith("<"):
+        kind = "an HTML page" if ("html" in head or "<!doctype" in head) else "XML/HTML markup"
+        raise NotebookError(f"{name}: {kind}, not a notebook (was it saved from a browser?)")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotebookError(
+            f"{name}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise NotebookError(f"{name}: JSON nested too deeply to be a notebook") from None
+    if not isinstance(data, dict):
+        raise NotebookError(
+            f"{name}: JSON {type(data).__name__}, not a notebook (expected an object)"
+        )
+    return _from_dict(data, name)
+
+
+def _from_dict(data: Mapping[str, Any], name: str) -> Notebook:
+    major = data.get("nbformat")
+    if "cells" not in data and "worksheets" not in data:
+        raise NotebookError(f"{name}: JSON without 'cells', not a notebook")
+    if "worksheets" in data or (isinstance(major, int) and major < 4):
+        data = _upgrade(data, name)
+    elif isinstance(major, int) and major > 4:
+        raise NotebookError(f"{name}: nbformat {major} is newer than nbdeps can read (4)")
+    _check_language(data, name)
+    cells = data.get("cells")
+    if not isinstance(cells, list):
+        raise NotebookError(f"{name}: 'cells' is a {type(cells).__name__}, not a list")
+    return Notebook(
+        cells=tuple(_cell(raw, i, name) for i, raw in enumerate(cells)),
+        path=None if name == "<notebook>" else name,
+        nbformat=4,
+    )
+
+
+def _upgrade(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    # Only old notebooks take the nbformat round trip; v4 is read directly, because
+    # nbformat's schema validation costs more than the whole analysis of a notebook
+    # and rejects files that Jupyter itself opens.
+    import nbformat
+
+    try:
+        node = nbformat.from_dict(dict(data))
+        return nbformat.convert(node, 4)
+    except Exception as exc:  # nbformat raises many kinds on malformed v3 input
+        raise NotebookError(f"{name}: cannot upgrade this nbformat 3 notebook ({exc})") from None
+
+
+def _check_language(data: Mapping[str, Any], name: str) -> None:
+    meta = data.get("metadata")
+    if not isinstance(meta, Mapping):
+        return
+    spec = meta.get("kernelspec") if isinstance(meta.get("kernelspec"), Mapping) else {}
+    info = meta.get("language_info") if isinstance(meta.get("language_info"), Mapping) else {}
+    language = spec.get("language") or info.get("name")
+    if isinstance(language, str) and language.strip().lower() not in ("python", "python3", "ipython", ""):
+        kernel = spec.get("display_name") or spec.get("name") or language
+        raise NotebookError(
+            f"{name}: a {language} notebook (kernel {kernel!r}); nbdeps reads Python notebooks only"
+        )
+
+
+def _cell(raw: Any, index: int, name: str) -> Cell:
+    where = f"{name}: cell {index}"
+    if not isinstance(raw, Mapping):
+        raise NotebookError(f"{where} is a {type(raw).__name__}, not a cell object")
+    kind = raw.get("cell_type")
+    if not isinstance(kind, str):
+        raise NotebookError(f"{where} has no 'cell_type'")
+    if "source" not in raw:
+        raise NotebookError(f"{where} has no 'source'")
+    source = _text(raw["source"], where)
+    count = raw.get("execution_count") if kind == "code" else None
+    if not isinstance(count, int) or isinstance(count, bool):
+        count = None
+    outputs = raw.get("outputs") if kind == "code" else None
+    has_error = isinstance(outputs, list) and any(
+        isinstance(o, Mapping) and o.get("output_type") == "error" for o in outputs
+    )
+    cell_id = raw.get("id")
+    return Cell(
+        index=index,
+        id=cell_id if isinstance(cell_id, str) else None,
+        kind=kind,
+        source=source,
+        execution_count=count,
+        has_error_output=has_error,
+    )
+
+
+def _text(source: Any, where: str) -> str:
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list) and all(isinstance(s, str) for s in source):
+        return "".join(source)
+    raise NotebookError(f"{where}: 'source' is neither text nor a list of lines")
+
+
+def _from_sequence(items: Sequence[Any]) -> Notebook:
+    cells = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            source, count = item, None
+        elif isinstance(item, Sequence) and len(item) == 2 and isinstance(item[0], str):
+            source, count = item
+            if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+                raise NotebookError(
+                    f"<notebook>: cell {i}: execution count {count!r} is not an int or None"
+                )
+        else:
+            raise NotebookError(
+                f"<notebook>: cell {i} is a {type(item).__name__}; expected a source string "
+                "or a (source, execution_count) pair"
+            )
+        cells.append(Cell(index=i, id=None, kind="code", source=source, execution_count=count))
+    return Notebook(cells=tuple(cells))

@@ -1,0 +1,207 @@
+"""Frozen result types: cells, per-cell facts, findings and the dependency graph."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+__all__ = [
+    "Cell",
+    "CellInfo",
+    "DepGraph",
+    "Edge",
+    "Finding",
+    "Hazard",
+    "Mutation",
+    "NameRef",
+    "Notebook",
+    "Severity",
+    "SyntaxIssue",
+]
+
+Severity = Literal["error", "warning", "info"]
+Order = Literal["notebook", "history"]
+
+_FROZEN = dict(frozen=True, slots=True, kw_only=True)
+
+
+@dataclass(**_FROZEN)
+class Cell:
+    """One notebook cell (markdown and raw cells included, with `kind` saying which)."""
+
+    index: int
+    id: str | None
+    kind: str  # "code" | "markdown" | "raw"
+    source: str
+    execution_count: int | None = None
+    has_error_output: bool = False
+
+    @property
+    def first_line(self) -> str:
+        """The first line of code (else the first non-blank line), stripped."""
+        lines = [line.strip() for line in self.source.splitlines() if line.strip()]
+        code = [line for line in lines if not line.startswith("#")]
+        return (code or lines or [""])[0]
+
+
+@dataclass(**_FROZEN)
+class Notebook:
+    """A loaded notebook: every cell in notebook order plus where it came from."""
+
+    cells: tuple[Cell, ...]
+    path: str | None = None
+    nbformat: int = 4
+
+    @property
+    def code_cells(self) -> tuple[Cell, ...]:
+        """The code cells, in notebook order."""
+        return tuple(c for c in self.cells if c.kind == "code")
+
+    @property
+    def name(self) -> str:
+        """The file name, or "<notebook>" for one built in memory."""
+        return self.path or "<notebook>"
+
+
+@dataclass(**_FROZEN)
+class NameRef:
+    """A read of `name` at `line` (1-based within the cell) and `column` (0-based)."""
+
+    name: str
+    line: int
+    column: int
+
+
+@dataclass(**_FROZEN)
+class Mutation:
+    """An in-place change of the object bound to `name` (the name is read, not rebound)."""
+
+    name: str
+    line: int
+    column: int
+    kind: str  # "subscript-assign" | "attribute-assign" | "method-call" | "inplace" | ...
+    detail: str
+
+
+@dataclass(**_FROZEN)
+class Hazard:
+    """A reason why running the cell a second time fails or changes its own input.
+
+    `destructive` hazards fail on the second run (a dropped column is gone, a removed
+    item is missing); `signature` is the normalised operation, used to spot the same
+    operation run twice on the same object.
+    """
+
+    line: int
+    column: int
+    names: tuple[str, ...]
+    reason: str
+    destructive: bool = False
+    signature: str = ""
+
+
+@dataclass(**_FROZEN)
+class SyntaxIssue:
+    """Why a cell does not parse, even after IPython's input transformation."""
+
+    message: str
+    line: int
+    column: int
+
+
+@dataclass(**_FROZEN)
+class CellInfo:
+    """What one cell reads, binds, deletes and mutates at cell level."""
+
+    defines: frozenset[str] = frozenset()
+    uses: tuple[NameRef, ...] = ()
+    deletes: frozenset[str] = frozenset()
+    mutates: tuple[Mutation, ...] = ()
+    star_imports: tuple[str, ...] = ()
+    hidden_sources: tuple[str, ...] = ()  # `%run x.py`, `%store -r`: unknown definitions
+    non_idempotent: tuple[Hazard, ...] = ()
+    syntax_error: SyntaxIssue | None = None
+    rebinds_from_self: frozenset[str] = frozenset()  # `x = f(x)`: new object derived from x
+    # reads inside functions the cell defines but does not call: (function, reads) pairs,
+    # read when another cell calls the function
+    deferred_reads: tuple[tuple[str, tuple[NameRef, ...]], ...] = ()
+
+    @property
+    def used_names(self) -> frozenset[str]:
+        """The names in `uses`, as a set."""
+        return frozenset(ref.name for ref in self.uses)
+
+    @property
+    def mutated_names(self) -> frozenset[str]:
+        """The names whose objects the cell changes in place."""
+        return frozenset(m.name for m in self.mutates)
+
+    @property
+    def has_unknown_definitions(self) -> bool:
+        """True when the cell may define names nobody can list (`import *`, `%run`)."""
+        return bool(self.star_imports or self.hidden_sources)
+
+
+@dataclass(**_FROZEN)
+class Finding:
+    """One problem or note about a notebook, with a stable code (see docs/nbdeps.md)."""
+
+    code: str
+    severity: Severity
+    cell_index: int | None
+    cell_id: str | None
+    line: int | None
+    column: int | None
+    names: tuple[str, ...]
+    message: str
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict of every field (names as a list)."""
+        data = asdict(self)
+        data["names"] = list(self.names)
+        return data
+
+
+@dataclass(**_FROZEN)
+class Edge:
+    """`source` cell provides `names` that `target` cell reads (source runs first)."""
+
+    source: int
+    target: int
+    names: tuple[str, ...]
+
+
+@dataclass(**_FROZEN)
+class DepGraph:
+    """The def-use graph of a notebook's code cells in one order.
+
+    `sequence` lists the cell indices in run order: every code cell for
+    order="notebook", the executed cells of the live kernel session sorted by execution
+    count for order="history". Edges only go from earlier to later in `sequence`.
+    """
+
+    notebook: Notebook
+    order: Order
+    sequence: tuple[int, ...]
+    infos: Mapping[int, CellInfo]
+    edges: tuple[Edge, ...]
+    hazards: frozenset[int] = frozenset()  # cells that carry an error or warning finding
+    definitions: Mapping[str, tuple[int, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    uses: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The code cells in `sequence`, in that order."""
+        by_index = {c.index: c for c in self.notebook.cells}
+        return tuple(by_index[i] for i in self.sequence)
+
+    def predecessors(self, index: int) -> tuple[int, ...]:
+        """The cells with an edge into `index`."""
+        return tuple(e.source for e in self.edges if e.target == index)
+
+    def successors(self, index: int) -> tuple[int, ...]:
+        """The cells with an edge from `index`."""
+        return tuple(e.target for e in self.edges if e.source == index)

@@ -1,0 +1,21 @@
+"""Names that exist in every IPython kernel without any cell defining them."""
+
+from __future__ import annotations
+
+import builtins
+
+__all__ = ["ALWAYS_DEFINED", "is_always_defined"]
+
+_IPYTHON = frozenset(
+    "get_ipython display In Out exit quit _ __ ___ _i _ii _iii _ih _oh _dh "
+    "__name__ __doc__ __builtins__ __builtin__ __spec__ __loader__ __package__".split()
+)
+ALWAYS_DEFINED = frozenset(dir(builtins)) | _IPYTHON
+
+
+def is_always_defined(name: str) -> bool:
+    """True for builtins and IPython's own names (`In`, `Out`, `_3`, `_i3`, `display`)."""
+    if name in ALWAYS_DEFINED:
+        return True
+    # output history: _3, _i3
+    return (name.startswith("_i") and name[2:].isdigit()) or (name[:1] == "_" and name[1:].isdigit())

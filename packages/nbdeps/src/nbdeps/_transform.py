@@ -1,0 +1,94 @@
+"""IPython syntax to Python: magics, shell escapes and help, through IPython itself."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from functools import lru_cache
+
+__all__ = ["parse_cell"]
+
+
+@lru_cache(maxsize=1)
+def _manager():  # IPython is imported once, on first need (~0.2 s)
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager()
+
+
+def parse_cell(source: str) -> tuple[ast.Module | None, str, SyntaxError | None]:
+    """Parse a cell's source into an `ast.Module`, transforming IPython syntax first.
+
+    Returns `(tree, python_source, None)` on success and `(None, python_source, error)`
+    when the cell does not parse even after the transformation.
+    """
+    try:
+        # Plain Python is the common case; skipping the transformer halves the cost.
+        return _parse(source), source, None
+    except (SyntaxError, ValueError):
+        pass
+    transformed = _transform(source)
+    try:
+        return _parse(transformed), transformed, None
+    except SyntaxError as exc:
+        error = exc
+    except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
+        return None, transformed, SyntaxError(str(exc), ("<cell>", 1, 1, ""))
+    # IPython's automagic runs `cd data` or `pip install x` without the `%`; the input
+    # transformer leaves that to the running shell, so add the `%` and try once more
+    patched = with_automagic(source)
+    if patched != source:
+        try:
+            transformed = _transform(patched)
+            return _parse(transformed), transformed, None
+        except (SyntaxError, ValueError):
+            pass
+    return None, transformed, error
+
+
+AUTOMAGIC = frozenset(
+    "cd ls ll pwd pip conda env who whos who_ls history hist clear mkdir rmdir cp mv rm cat "
+    "less man alias reset load_ext reload_ext matplotlib pylab config store autoreload "
+    "precision xmode bookmark dhist dirs popd pushd sx sc load save lsmagic pinfo pinfo2 "
+    "psearch recall rerun tb unalias doctest_mode colors automagic quickref gui pycat "
+    "time timeit prun run debug".split()
+)
+
+
+def with_automagic(source: str) -> str:
+    """Prefix `%` to lines that start with an automagic command and are not Python."""
+    lines = source.splitlines(keepends=True)
+    changed = False
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        word = stripped.split(None, 1)[0] if stripped else ""
+        rest = stripped[len(word):].lstrip()
+        if word in AUTOMAGIC and rest[:1] not in ("=", "(", ".", "[", ",", ")", ":") and not rest.startswith(("+=", "-=")):
+            if len(line) - len(stripped) == 0:  # only at cell level, as IPython does
+                lines[i] = "%" + line
+                changed = True
+    return "".join(lines) if changed else source
+
+
+def _parse(source: str) -> ast.Module:
+    with warnings.catch_warnings():
+        # invalid escape sequences in user strings are the user's business, not ours
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
+
+
+def _transform(source: str) -> str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # IPython warns on odd line endings; not the user's concern
+            return _manager().transform_cell(source)
+    except Exception:  # the transformer is best effort; the parse error then explains
+        return source
+
+
+def parse_snippet(source: str) -> ast.Module | None:
+    """Parse code embedded in a magic (`%time x = f()`), or None when it does not parse."""
+    try:
+        return _parse(_transform(source) if source.lstrip()[:1] in "%!" else source)
+    except (SyntaxError, ValueError):
+        return None

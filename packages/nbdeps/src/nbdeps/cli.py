@@ -1,0 +1,147 @@
+"""The `nbdeps` command: check, order, graph.
+
+    nbdeps check NB... [--format text|json|sarif] [--select CODES] [--ignore CODES]
+    nbdeps order NB
+    nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history]
+
+Exit status: 0 clean (info findings alone do not count), 1 an error or warning finding,
+2 unreadable input or bad usage. A bad file among several is reported on stderr and the
+others are still checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from ._checks import check
+from ._graph import build_graph, rerun_order, runs_top_to_bottom
+from ._load import load_notebook
+from ._render import to_dot, to_html, to_json, to_mermaid, to_png, to_svg
+from ._report import findings_json, to_sarif, to_text
+from .errors import NbdepsError
+
+__all__ = ["main"]
+
+_GRAPH_FORMATS = (".svg", ".png", ".html", ".dot", ".gv", ".mmd", ".json")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 clean, 1 findings, 2 unreadable input)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on bad usage, 0 on --help
+        return int(exc.code or 0)
+    try:
+        return args.run(args)
+    except NbdepsError as exc:
+        print(f"nbdeps: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `nbdeps check x | head`
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nbdeps", description="Cross-cell dependencies and "
+                                     "execution-history hazards of Jupyter notebooks.")
+    parser.add_argument("--version", action="version", version=f"nbdeps {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("check", help="report findings (exit 1 on errors or warnings)")
+    p.add_argument("notebooks", nargs="+", metavar="NB")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--select", default="", help="comma-separated codes or prefixes to keep (ND1,ND402)")
+    p.add_argument("--ignore", default="", help="comma-separated codes or prefixes to drop")
+    p.add_argument("--quiet", "-q", action="store_true", help="hide info findings in text output")
+    p.set_defaults(run=_check)
+    p = sub.add_parser("order", help="print a re-run order that binds every name before use")
+    p.add_argument("notebook", metavar="NB")
+    p.set_defaults(run=_order)
+    p = sub.add_parser("graph", help="write the dependency graph as a picture or text")
+    p.add_argument("notebook", metavar="NB")
+    p.add_argument("-o", "--output", required=True, help="FILE.svg|png|html|dot|mmd|json")
+    p.add_argument("--order", choices=("notebook", "history"), default="notebook")
+    p.set_defaults(run=_graph)
+    return parser
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def _check(args: argparse.Namespace) -> int:
+    results = {}
+    unreadable = False
+    for path in args.notebooks:
+        try:
+            results[path] = check(path, select=_codes(args.select), ignore=_codes(args.ignore))
+        except NbdepsError as exc:
+            print(f"nbdeps: {exc}", file=sys.stderr)
+            unreadable = True
+    if args.format == "sarif":
+        print(json.dumps(to_sarif(results, version=__version__), indent=2))
+    elif args.format == "json":
+        print(findings_json(results))
+    else:
+        for path, findings in results.items():
+            shown = [f for f in findings if not (args.quiet and f.severity == "info")]
+            sys.stdout.write(to_text(shown, path))
+        total = sum(len(f) for f in results.values())
+        serious = sum(1 for fs in results.values() for f in fs if f.severity != "info")
+        if results:
+            print(f"{len(results)} notebook(s), {total} finding(s), {serious} error/warning", file=sys.stderr)
+    if unreadable:
+        return 2
+    return 1 if any(f.severity != "info" for fs in results.values() for f in fs) else 0
+
+
+def _order(args: argparse.Namespace) -> int:
+    nb = load_notebook(args.notebook)
+    order = rerun_order(nb)
+    if order is None:
+        print(f"{args.notebook}: no order binds every name before use")
+        for f in check(nb, select=("ND101",)):
+            print(f"  cell {f.cell_index}: {f.message}")
+        return 1
+    top = runs_top_to_bottom(nb)
+    print(f"{args.notebook}: {'runs' if top else 'does NOT run'} top to bottom after a restart")
+    print("re-run order (cell indices):", " ".join(str(i) for i in order))
+    for i in order:
+        cell = nb.cells[i]
+        count = " " if cell.execution_count is None else cell.execution_count
+        print(f"  cell {i:>3} [{count:>3}] {cell.first_line[:70]}")
+    return 0 if top else 1
+
+
+def _graph(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    suffix = out.suffix.lower()
+    if suffix not in _GRAPH_FORMATS:
+        print(f"nbdeps: {out}: unknown picture format {suffix or '(none)'}; use one of "
+              f"{', '.join(_GRAPH_FORMATS)}", file=sys.stderr)
+        return 2
+    nb = load_notebook(args.notebook)
+    graph = build_graph(nb, args.order)
+    findings = check(nb)
+    if suffix == ".png":
+        to_png(graph, out, findings)
+    else:
+        text = {
+            ".svg": lambda: to_svg(graph, findings),
+            ".html": lambda: to_html(graph, findings),
+            ".dot": lambda: to_dot(graph, findings),
+            ".gv": lambda: to_dot(graph, findings),
+            ".mmd": lambda: to_mermaid(graph, findings),
+            ".json": lambda: to_json(graph),
+        }[suffix]()
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"nbdeps: {out}: cannot write ({exc.strerror})", file=sys.stderr)
+            return 2
+    print(f"wrote {out} ({len(graph.sequence)} cells, {len(graph.edges)} edges)")
+    return 0

@@ -1,0 +1,113 @@
+"""Execution-history scenarios, each given as cells (source, execution count) in notebook
+position order, with the findings expected (code, cell index) at warning/error level and
+the info codes that must (not) appear."""
+
+from __future__ import annotations
+
+import pytest
+
+import nbdeps
+from nbdeps._history import history
+
+
+def serious(cells):
+    return sorted((f.code, f.cell_index) for f in nbdeps.check(cells) if f.severity != "info")
+
+
+def codes(cells):
+    return {(f.code, f.cell_index) for f in nbdeps.check(cells)}
+
+
+# (id, cells, expected error/warning findings)
+SCENARIOS = [
+    ("clean", [("x = 1", 1), ("y = x", 2)], []),
+    ("never-defined", [("import pandas as pd", 1), ("model.fit(X, y)", 2)],
+     [("ND101", 1), ("ND101", 1), ("ND101", 1)]),
+    ("defined-below-ran-first", [("print(t)", 2), ("t = 1", 1)], [("ND201", 0)]),
+    ("definer-reran-after-user", [("x = 1", 3), ("print(x)", 2)], []),
+    ("definer-never-ran", [("x = 1", None), ("print(x)", 1)], [("ND104", 1)]),
+    ("definer-in-old-session", [("y = 2", 1), ("x = 1", 5), ("print(x)", 2), ("z = y", 3)],
+     []),
+    ("deleted-then-used", [("x = 1", 1), ("del x", 2), ("print(x)", 3)], [("ND106", 2), ("ND202", 2)]),
+    ("only-self-binds-after-read", [("x = x + 1", 1)], [("ND101", 0)]),
+    ("star-import-covers", [("from math import *", 1), ("print(pi)", 2)], [("ND102", 1)]),
+    ("repeated-drop-inplace",
+     [("df = load()", 1), ("df.drop(columns='a', inplace=True)", 2), ("df.drop(columns='a', inplace=True)", 3)],
+     [("ND101", 0), ("ND402", 2)]),
+    ("drop-after-reload-is-fine",
+     [("df = load()", 3), ("df.drop(columns='a', inplace=True)", 4), ("df = load()", 5),
+      ("df.drop(columns='a', inplace=True)", 6)],
+     [("ND101", 0), ("ND101", 2)]),
+    ("rebinding-drop-twice",
+     [("df = make()", 1), ("df = df.drop(columns='a')", 2), ("df = df.drop(columns='a')", 3)],
+     [("ND101", 0), ("ND402", 2)]),
+    ("unexecuted-notebook-top-to-bottom", [("print(u)", None), ("u = 1", None)], [("ND201", 0)]),
+]
+
+
+@pytest.mark.parametrize(("cells", "expected"), [s[1:] for s in SCENARIOS], ids=[s[0] for s in SCENARIOS])
+def test_history_scenarios(cells, expected):
+    assert serious(cells) == sorted(expected)
+
+
+def test_definer_rerun_after_user_is_info_not_error():
+    findings = nbdeps.check([("import pandas as pd", 7), ("df = pd.DataFrame()", 2), ("df.head()", 3)])
+    assert [(f.code, f.severity, f.cell_index) for f in findings if f.code == "ND103"] == [("ND103", "info", 1)]
+    assert all(f.severity == "info" for f in findings)
+
+
+def test_stale_cell_and_downstream():
+    cells = [("x = 1", 1), ("x = 2", 4), ("y = x * 10", 2), ("z = y + 1", 3)]
+    found = codes(cells)
+    assert ("ND301", 2) in found and ("ND302", 3) in found
+
+
+def test_count_anomalies():
+    cells = [("a = 1", 1), ("b = 2", None), ("c = a", 4), ("d = 1", 1)]
+    found = codes(cells)
+    assert ("ND501", 1) in found
+    assert ("ND503", None) in found
+
+
+def test_skipped_counts_and_out_of_order():
+    found = codes([("a = 1", 1), ("b = a", 5), ("c = b", 3)])
+    assert ("ND502", 2) in found and ("ND504", 1) in found
+
+
+def test_sessions_split_on_repeated_counts_and_live_is_lowest_reaching():
+    nb = nbdeps.load_notebook([("a = 1", 1), ("b = 2", 2), ("c = 3", 3), ("a = 1", 1), ("b = 2", 2)])
+    h = history(nb)
+    assert [[c.index for c in s] for s in h.sessions] == [[0, 1, 2], [3, 4]]
+    assert [c.index for c in h.live] == [3, 4]
+
+
+def test_name_from_earlier_session_only_is_a_warning():
+    cells = [("k = 1", 1), ("m = 2", 2), ("x = 0", 1), ("print(k)", 2)]
+    found = nbdeps.check(cells)
+    assert [(f.code, f.cell_index) for f in found if f.code == "ND105"] == [("ND105", 3)]
+
+
+def test_select_and_ignore_filter_by_prefix():
+    cells = [("print(q)", 1), ("del z", 2)]
+    assert {f.code for f in nbdeps.check(cells, select=["ND1"])} == {"ND101"}
+    assert "ND101" not in {f.code for f in nbdeps.check(cells, ignore=["ND101"])}
+
+
+def test_runs_top_to_bottom_and_rerun_order():
+    cells = [("print(t)", 2), ("t = 1", 1)]
+    assert nbdeps.runs_top_to_bottom(cells) is False
+    assert nbdeps.rerun_order(cells) == (1, 0)
+    assert nbdeps.runs_top_to_bottom([("t = 1", 1), ("print(t)", 2)]) is True
+    assert nbdeps.rerun_order([("x = x + 1", 1)]) is None
+
+
+def test_rerun_order_puts_a_deleting_cell_after_the_readers():
+    assert nbdeps.rerun_order([("x = 1", 1), ("del x", 2), ("print(x)", 3)]) == (0, 2, 1)
+
+
+def test_affected_by_follows_edges_transitively():
+    cells = ["a = 1", "b = a", "c = b", "d = 5", "e = d + c"]
+    assert nbdeps.affected_by(cells, 0) == (1, 2, 4)
+    assert nbdeps.affected_by(cells, 3) == (4,)
+    with pytest.raises(nbdeps.CellIndexError):
+        nbdeps.affected_by(cells, 9)

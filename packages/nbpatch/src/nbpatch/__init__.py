@@ -1,0 +1,4 @@
+"""nbpatch."""
+
+__version__ = "0.1.0"
+__all__ = ["__version__"]
