@@ -1,4 +1,73 @@
-"""nbpatch."""
+"""nbpatch: cell-level notebook diff and patch, edit similarity, functional equivalence.
+
+    >>> import nbpatch
+    >>> patch = nbpatch.diff("old.ipynb", "new.ipynb")          # doctest: +SKIP
+    >>> new_nb = nbpatch.apply("old.ipynb", patch)               # doctest: +SKIP
+    >>> nbpatch.similarity("old.ipynb", "new.ipynb")             # doctest: +SKIP
+    >>> nbpatch.equivalent("old.ipynb", "new.ipynb", score="acc")  # doctest: +SKIP
+"""
+
+from ._apply import apply, replacement
+from ._diff import diff
+from ._equiv import Difference, Equivalence, ScoreCheck, equivalent
+from ._model import (
+    DeleteCell,
+    Hunk,
+    InsertCell,
+    MoveCell,
+    Patch,
+    ReplaceNotebook,
+    ReplaceSource,
+    SetMetadata,
+    SetOutputs,
+)
+from ._notebook import read_notebook, write_notebook
+from ._reply import read_reply
+from ._schema import PATCH_SCHEMA
+from ._similarity import similarity
+from .errors import (
+    EquivalenceError,
+    NbpatchError,
+    NotebookError,
+    PatchConflict,
+    PatchError,
+    ReplyError,
+)
 
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+
+__all__ = [
+    # diff and patch
+    "diff",
+    "apply",
+    "replacement",
+    "Patch",
+    "PATCH_SCHEMA",
+    "Hunk",
+    "ReplaceSource",
+    "InsertCell",
+    "DeleteCell",
+    "MoveCell",
+    "SetMetadata",
+    "SetOutputs",
+    "ReplaceNotebook",
+    # LLM and tool replies
+    "read_reply",
+    # similarity and equivalence
+    "similarity",
+    "equivalent",
+    "Equivalence",
+    "Difference",
+    "ScoreCheck",
+    # files
+    "read_notebook",
+    "write_notebook",
+    # errors
+    "NbpatchError",
+    "NotebookError",
+    "PatchError",
+    "PatchConflict",
+    "ReplyError",
+    "EquivalenceError",
+    "__version__",
+]

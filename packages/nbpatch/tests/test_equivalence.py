@@ -1,0 +1,84 @@
+"""Functional equivalence through real kernels (kept few and small: each kernel costs ~1-2 s)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nbpatch
+from nbpatch.cli import main
+
+pytestmark = pytest.mark.kernel
+
+NOISY = (
+    "import datetime, random\nclass Model: pass\nprint(Model(), datetime.datetime.now())",
+    "import sys, time\nfor k in range(3):\n    print(f'\\r{k}/3 [{\"=\" * k}>] {k * 0.1:.1f}s', end='')\nprint()",
+    "n = 10\ntotal = sum(range(n)) / 3\nprint(n, total)",
+)
+SEEDED = (
+    "import random\nrandom.seed(SEED)\nsample = [random.gauss(1.0, 0.05) for _ in range(400)]",
+    "score = sum(sample) / len(sample)",
+)
+
+
+def test_equal_notebooks_are_equivalent_despite_addresses_times_and_bars(nb):
+    verdict = nbpatch.equivalent(nb(*NOISY), nb(*NOISY), variables=("n", "total"),
+                                 score="total")
+    assert verdict.differences == ()
+    assert verdict.equivalent and verdict.score.reproduced
+    assert verdict.score.original == verdict.score.modified == (15.0,)
+
+
+def test_changed_constant_differs_in_output_and_variable(nb):
+    b = nb(*NOISY)
+    b.cells[2].source = "n = 11\ntotal = sum(range(n)) / 3\nprint(n, total)"
+    verdict = nbpatch.equivalent(nb(*NOISY), b, variables=("n",))
+    assert not verdict.equivalent
+    output, variable = verdict.differences
+    assert (output.kind, output.cell, output.expected, output.actual) == (
+        "output", "c2", "10 15.0", "11 18.333333333333332")
+    assert (variable.kind, variable.variable) == ("variable", "n")
+    assert json.loads(variable.actual) == {"type": "builtins.int", "value": 11}
+
+
+@pytest.mark.parametrize(("tolerance", "reproduced"), [(0.1, True), (0.0, False)])
+def test_changed_seed_is_equivalent_only_within_tolerance(nb, tolerance, reproduced):
+    a = nb(SEEDED[0].replace("SEED", "0"), SEEDED[1])
+    b = nb(SEEDED[0].replace("SEED", "1"), SEEDED[1])
+    verdict = nbpatch.equivalent(a, b, score="score", tolerance=tolerance)
+    assert verdict.score.reproduced is reproduced
+    assert 0 < verdict.score.relative_change < 0.01
+    assert verdict.equivalent is reproduced
+    assert [d.kind for d in verdict.differences] == ([] if reproduced else ["score"])
+
+
+def test_extra_print_and_a_new_error_are_listed_cell_by_cell(nb):
+    a = nb("x = 1", "y = x + 1", "z = 3")
+    b = nb("x = 1", "y = x + 1\nprint('debug', y)", "print('new cell')", "z = 3 / 0")
+    b.cells[2].id, b.cells[3].id = "extra", "c2"
+    verdict = nbpatch.equivalent(a, b)
+    assert [(d.kind, d.cell) for d in verdict.differences] == [
+        ("output", "c1"), ("added", "extra"), ("error", "c2")]
+    assert verdict.differences[2].message == "raises ZeroDivisionError: division by zero"
+
+
+def test_repeated_runs_use_a_one_sample_t_test(nb, tmp_path):
+    # Each run reads and bumps a counter file, so the score moves a little from run to run.
+    counter = "import pathlib\np = pathlib.Path('runs.txt')\nk = int(p.read_text()) + 1 if p.exists() else 1\np.write_text(str(k))"
+    a = nb(counter, "score = 1 + 0.01 * k")
+    b = nb(counter, "score = 2 + 0.01 * k")
+    verdict = nbpatch.equivalent(a, b, score="score", runs=2, cwd=tmp_path)
+    assert verdict.score.original == (1.01, 1.02)
+    assert verdict.score.modified == (2.03, 2.04)
+    assert verdict.score.p_value < 0.05 and not verdict.score.reproduced
+    assert verdict.runs == 2
+
+
+def test_cli_equiv_json_reports_the_difference(nb, tmp_path, capsys):
+    nbpatch.write_notebook(nb("print(1.5)"), tmp_path / "a.ipynb")
+    nbpatch.write_notebook(nb("print(2.5)"), tmp_path / "b.ipynb")
+    assert main(["equiv", "--json", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["equivalent"] is False
+    assert report["differences"][0]["cell"] == "c0"
