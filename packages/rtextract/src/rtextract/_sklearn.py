@@ -1,0 +1,191 @@
+"""Adapter for scikit-learn estimators, Pipelines, ColumnTransformers and meta-estimators.
+
+Fitted state is read the way ``check_is_fitted`` does (instance attributes ending in "_"),
+from ``vars(est)``, so no ``__sklearn_is_fitted__`` or property of a user estimator runs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import sys
+from typing import Any
+
+from rtextract._builder import Builder, brief, jsonable, type_name
+
+__all__ = ["describe", "is_fitted"]
+
+_HEADLINE = ("n_features_in_", "feature_names_in_", "classes_", "n_outputs_", "categories_")
+_NESTED = ("steps", "transformers", "transformer_list", "estimators")
+
+
+def describe(obj: Any, b: Builder) -> bool:
+    base = sys.modules.get("sklearn.base")
+    if base is None or not issubclass(type(obj), base.BaseEstimator):
+        return False
+    b.kind = "sklearn.estimator"
+    b.add("class", type(obj).__name__, "R")
+    b.step("estimator type", _estimator_type, obj, b)
+    b.add("fitted", is_fitted(obj), "V")
+    b.step("params", _params, obj, b)
+    b.step("fitted attributes", _fitted_attributes, obj, b)
+    b.step("structure", _structure, obj, b)
+    return True
+
+
+def is_fitted(est: Any) -> bool:
+    """Whether ``est`` looks fitted: a Pipeline by its last step, others by ``vars``."""
+    steps = vars(est).get("steps")
+    if type(est).__name__ == "Pipeline" and isinstance(steps, list) and steps:
+        for _, step in reversed(steps):
+            if step not in (None, "passthrough"):
+                return is_fitted(step)
+        return True
+    return any(k.endswith("_") and not k.startswith("__") for k in vars(est))
+
+
+def _estimator_type(est: Any, b: Builder) -> None:
+    kind = None
+    for klass in type(est).__mro__:
+        value = klass.__dict__.get("_estimator_type")
+        if isinstance(value, str):
+            kind = value
+            break
+    if kind is None and hasattr(type(est), "__sklearn_tags__"):
+        kind = est.__sklearn_tags__().estimator_type
+    if kind is None and any(k.__name__ == "TransformerMixin" for k in type(est).__mro__):
+        kind = "transformer"
+    if kind is not None:
+        b.add("estimator_type", kind, "R")
+
+
+def _params(est: Any, b: Builder) -> None:
+    init = type(est).__init__
+    if init is object.__init__:
+        return
+    defaults = {
+        name: p.default for name, p in inspect.signature(init).parameters.items()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and name != "self"
+    }
+    state = vars(est)
+    changed: dict[str, Any] = {}
+    for name, default in defaults.items():
+        if name in _NESTED or name not in state:
+            continue
+        value = state[name]
+        if not _same(value, default):
+            changed[name] = _param_value(value)
+    if changed:
+        b.add("params", dict(sorted(changed.items())), "R", "non-default constructor parameters")
+
+
+def _same(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    simple = (int, float, str, bool, type(None))
+    if type(value) in simple and type(default) in simple:
+        if type(value) is float and type(default) is float and math.isnan(value):
+            return math.isnan(default)
+        return type(value) is type(default) and value == default
+    return False
+
+
+def _param_value(value: Any) -> Any:
+    base = sys.modules["sklearn.base"]
+    if isinstance(value, base.BaseEstimator):
+        return type(value).__name__
+    if callable(value) and hasattr(value, "__name__"):
+        return getattr(value, "__name__")
+    return jsonable(value, max_items=10)
+
+
+def _fitted_attributes(est: Any, b: Builder) -> None:
+    state = vars(est)
+    for name in _HEADLINE:
+        if name in state:
+            _headline(name, state[name], b)
+    others = {}
+    for name, value in state.items():
+        if name.endswith("_") and not name.startswith("_") and name not in _HEADLINE:
+            others[name] = _summary(value)
+    if others:
+        shown = dict(list(others.items())[: b.max_items])
+        b.add("fitted_attributes", shown, "S",
+              None if len(shown) == len(others) else f"first {len(shown)} of {len(others)}")
+
+
+def _headline(name: str, value: Any, b: Builder) -> None:
+    if name == "n_features_in_" or name == "n_outputs_":
+        b.add(name, jsonable(value), "S")
+    elif name == "feature_names_in_":
+        names = list(value)
+        limit = b.max_items * 10  # KeyError / feature-mismatch checks need the names
+        b.add(name, names[:limit], "R",
+              None if len(names) <= limit else f"first {limit} of {len(names)}", max_items=limit)
+    elif name == "classes_":
+        if _is_array(value):
+            b.add("n_classes", int(len(value)), "S")
+            b.add("classes_", value[: b.max_items].tolist(), "V",
+                  None if len(value) <= b.max_items else f"first {b.max_items} of {len(value)}")
+        else:  # multi-output: a list of arrays
+            b.add("n_classes", [int(len(c)) for c in value], "S")
+            b.add("classes_", [c[: b.max_items].tolist() for c in value], "V")
+    elif name == "categories_":
+        b.add("n_categories", [int(len(c)) for c in value], "S")
+        b.add("categories_", [c[:10].tolist() for c in value[: b.max_items]], "V",
+              "first 10 categories of each feature")
+
+
+def _is_array(value: Any) -> bool:
+    return type(value).__module__.partition(".")[0] == "numpy" and hasattr(value, "shape")
+
+
+def _summary(value: Any) -> Any:
+    if _is_array(value):
+        return {"shape": list(value.shape), "dtype": str(value.dtype)}
+    base = sys.modules["sklearn.base"]
+    if isinstance(value, base.BaseEstimator):
+        return type_name(type(value))
+    if type(value) in (int, float, str, bool) or value is None:
+        return jsonable(value)
+    return brief(value)
+
+
+def _structure(est: Any, b: Builder) -> None:
+    state = vars(est)
+    name = type(est).__name__
+    if isinstance(state.get("steps"), list):
+        steps = state["steps"]
+        b.add("steps", [[n, _step_name(s)] for n, s in steps], "R")
+        b.add("n_steps", len(steps), "S")
+        # what the pipeline expects is what its first real step was fitted on
+        first = next((s for _, s in steps if s not in (None, "passthrough")), None)
+        first_state = vars(first) if first is not None and hasattr(first, "__dict__") else {}
+        for key in ("n_features_in_", "feature_names_in_"):
+            if key in first_state:
+                _headline(key, first_state[key], b)
+        for step_name, step in steps:
+            b.child(step_name, step)
+    fitted_ct = state.get("transformers_")
+    for key in ("transformers_", "transformers", "transformer_list"):
+        items = state.get(key)
+        if isinstance(items, list) and (key != "transformers" or fitted_ct is None):
+            rows = [[t[0], _step_name(t[1])] + ([jsonable(t[2], max_items=10)] if len(t) > 2 else [])
+                    for t in items]
+            b.add("transformers", rows, "R", "fitted" if key == "transformers_" else None)
+            for row in items:
+                if row[1] not in ("drop", "passthrough"):
+                    b.child(str(row[0]), row[1])
+            break
+    for key in ("best_estimator_", "estimator", "base_estimator", "final_estimator"):
+        inner = state.get(key)
+        base = sys.modules["sklearn.base"]
+        if isinstance(inner, base.BaseEstimator):
+            b.child(key, inner)
+    if name.endswith("SearchCV") and "best_params_" in state:
+        b.add("best_params_", jsonable(state["best_params_"]), "V")
+        b.add("best_score_", jsonable(state.get("best_score_")), "V")
+
+
+def _step_name(step: Any) -> str:
+    return step if isinstance(step, str) else "None" if step is None else type(step).__name__

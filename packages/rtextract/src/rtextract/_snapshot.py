@@ -1,0 +1,210 @@
+"""snapshot(): describe what a cell touches in a namespace, within one time budget.
+
+An access chain (``model.layers[0]``) is followed only where that runs no user code:
+instance-dict values, plain class attributes, ``__getattr__`` of the trusted libraries
+(pandas columns, torch submodules, module attributes), a short list of cheap library
+properties, and subscripts of builtin containers and of pandas/numpy/torch objects.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+import types
+from collections.abc import Mapping
+from typing import Any
+
+from rtextract._builder import Deadline, top_module
+from rtextract._describe import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITEMS, describe_within
+from rtextract._model import CATEGORIES, Facts, Snapshot, check_categories
+from rtextract._select import access_text, select
+
+__all__ = ["DEFAULT_SNAPSHOT_BUDGET_MS", "MAX_OBJECTS", "resolve", "snapshot"]
+
+DEFAULT_SNAPSHOT_BUDGET_MS = 200.0
+MAX_OBJECTS = 40
+
+_TRUSTED = frozenset({"numpy", "pandas", "torch", "tensorflow", "keras", "tf_keras", "sklearn",
+                      "PIL", "matplotlib", "builtins", "collections"})
+# library properties that only read metadata; `.values`, `.T` and the like are left out
+# because they can copy or compute over the whole object, and pandas accessors (`.str`,
+# `.dt`) because creating one caches it on the user's object
+_CHEAP_PROPERTIES = frozenset({
+    "shape", "dtype", "dtypes", "columns", "index", "ndim", "size", "nbytes", "itemsize",
+    "name", "names", "levels", "codes", "categories", "layers", "weights",
+    "trainable_weights", "input", "output", "inputs", "outputs", "input_shape", "output_shape",
+    "weight", "bias", "grad", "data", "device", "is_cuda", "figure", "axes", "classes_",
+    "element_spec", "optimizer", "loss", "metrics", "dataset", "batch_size", "sampler",
+    "kernel", "built", "trainable", "mode", "width", "height", "flat", "iloc", "loc",
+})
+
+
+_METHOD_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
+                 types.WrapperDescriptorType, types.ClassMethodDescriptorType, classmethod,
+                 staticmethod)
+
+
+class _Unresolved(Exception):
+    """An access step that would run user code, or that failed (the message says which)."""
+
+
+def snapshot(namespace: Mapping[str, object], cell_source: str, *, categories: str = CATEGORIES,
+             budget_ms: float = DEFAULT_SNAPSHOT_BUDGET_MS) -> Snapshot:
+    """Describe the objects ``cell_source`` reads from ``namespace``.
+
+    Args:
+        namespace: the user namespace (a kernel's ``user_ns``, ``globals()``).
+        cell_source: the code of the cell about to run.
+        categories: which fact categories to keep ("S", "R", "V" or a combination).
+        budget_ms: total time for the snapshot; each object gets at most 30 ms of it.
+
+    Returns:
+        A Snapshot with ``objects`` keyed by access text (``df``, then ``df['col']``) in
+        the order the cell first reads them.
+
+    Raises:
+        SnapshotFormatError: when ``categories`` holds letters other than S, R and V.
+    """
+    keep = check_categories(categories)
+    deadline = Deadline(budget_ms)
+    objects: list[tuple[str, Facts]] = []
+    notes: list[str] = []
+    seen: set[str] = set()
+    for access in select(cell_source):
+        if len(objects) >= MAX_OBJECTS:
+            notes.append(f"only the first {MAX_OBJECTS} objects described")
+            break
+        try:
+            present = access.name in namespace
+        except Exception:
+            present = False
+        if not present:
+            continue
+        for text, obj in _targets(namespace, access.name, access.path, notes):
+            if text in seen:
+                continue
+            seen.add(text)
+            if deadline.expired():
+                notes.append(f"snapshot budget of {budget_ms:g} ms spent before {text}")
+                objects.append((text, _skipped(obj)))
+                continue
+            per_object = Deadline(min(DEFAULT_BUDGET_MS, deadline.remaining_ms()))
+            facts = describe_within(obj, per_object, DEFAULT_MAX_ITEMS, 0)
+            objects.append((text, facts if keep == CATEGORIES else facts.filter(keep)))
+    return Snapshot(objects=tuple(objects), categories=keep, notes=tuple(dict.fromkeys(notes)))
+
+
+def _skipped(obj: Any) -> Facts:
+    from rtextract._builder import type_name
+
+    return Facts(kind="object", type_name=type_name(type(obj)),
+                 notes=("not described: snapshot time budget spent",))
+
+
+def _targets(namespace: Mapping[str, object], name: str, path: tuple[Any, ...],
+             notes: list[str]) -> list[tuple[str, Any]]:
+    base = namespace[name]
+    targets = [(name, base)]
+    if path:
+        obj, done = resolve(base, path, notes, name)
+        if done:
+            targets.append((access_text(name, path[:done]), obj))
+    return targets
+
+
+def resolve(obj: Any, path: tuple[Any, ...], notes: list[str], name: str = "obj") -> tuple[Any, int]:
+    """Follow ``path`` from ``obj`` as far as is safe; return the object and steps taken."""
+    for done, step in enumerate(path):
+        try:
+            obj = _item(obj, step) if type(step) is int or str(step).startswith("[") else _attr(obj, step)
+        except _Unresolved as exc:
+            notes.append(f"{access_text(name, path[: done + 1])}: {exc}")
+            return obj, done
+        except Exception as exc:  # a KeyError here is itself a useful fact for the reader
+            notes.append(f"{access_text(name, path[: done + 1])}: {type(exc).__name__}: "
+                         f"{_short(exc)}")
+            return obj, done
+    return obj, len(path)
+
+
+def _short(exc: BaseException) -> str:
+    try:
+        return str(exc).splitlines()[0][:120] if str(exc) else ""
+    except Exception:
+        return ""
+
+
+def _owner(tp: type, name: str) -> type | None:
+    for klass in type.__getattribute__(tp, "__mro__"):
+        if name in type.__getattribute__(klass, "__dict__"):
+            return klass
+    return None
+
+
+def _trusted(klass: type | None) -> bool:
+    return klass is not None and top_module(klass) in _TRUSTED
+
+
+def _attr(obj: Any, name: str) -> Any:
+    if issubclass(type(obj), (types.ModuleType, type)):
+        try:
+            return inspect.getattr_static(obj, name)
+        except AttributeError:
+            raise _Unresolved("no such attribute") from None
+    tp = type(obj)
+    column = _frame_column(obj, name)
+    if column is not _NO_COLUMN:
+        return column
+    try:
+        static = inspect.getattr_static(obj, name)
+    except AttributeError:
+        if _trusted(_owner(tp, "__getattr__")):
+            return getattr(obj, name)  # pandas columns, torch submodules and parameters
+        raise _Unresolved("not evaluated: dynamic attribute of a user type") from None
+    if not hasattr(type(static), "__get__"):
+        return static
+    if issubclass(type(static), _METHOD_TYPES):
+        return getattr(obj, name)  # binding a method runs no user code
+    if type(static).__name__ == "member_descriptor":
+        return static.__get__(obj, tp)
+    if _trusted(_owner(tp, name)) and name in _CHEAP_PROPERTIES:
+        return getattr(obj, name)
+    raise _Unresolved("not evaluated: property")
+
+
+def _item(obj: Any, step: Any) -> Any:
+    key = step if type(step) is int else ast.literal_eval(step[1:-1])
+    tp = type(obj)
+    if issubclass(tp, (list, tuple)) and type(key) is int:
+        base = list if issubclass(tp, list) else tuple
+        return base.__getitem__(obj, key)
+    if issubclass(tp, dict):
+        if dict.__contains__(obj, key):
+            return dict.__getitem__(obj, key)
+        raise KeyError(key)
+    column = _frame_column(obj, key)
+    if column is not _NO_COLUMN:
+        return column
+    if top_module(tp) == "pandas" and type(obj).__name__ == "DataFrame":
+        raise KeyError(key)
+    if top_module(tp) in ("pandas", "numpy", "torch") and _trusted(_owner(tp, "__getitem__")):
+        return obj[key]
+    raise _Unresolved("not evaluated: subscript of a user type")
+
+
+_NO_COLUMN = object()
+
+
+def _frame_column(obj: Any, key: Any) -> Any:
+    """A DataFrame column read positionally: ``df[key]`` would fill the frame's item cache."""
+    pd = sys.modules.get("pandas")
+    if pd is None or not issubclass(type(obj), pd.DataFrame):
+        return _NO_COLUMN
+    try:
+        if key not in obj.columns:
+            return _NO_COLUMN
+    except TypeError:  # unhashable key
+        return _NO_COLUMN
+    loc = obj.columns.get_loc(key)
+    return obj.iloc[:, loc] if type(loc) is int else obj.loc[:, key]
