@@ -1,4 +1,42 @@
-"""crashpredict."""
+"""crashpredict: predict whether a notebook cell will crash before it runs.
+
+The default ``rules`` engine checks the target cell against the live objects of the
+kernel (never executing the cell) and returns a `Verdict` with the exception, line,
+library, JunoBench crash type and a one-sentence explanation.
+"""
+
+from ._engines import ENGINES, predict, register_engine
+from ._model import CellRun, CheckResult, ReplayResult, Verdict, WalkResult, WalkStep
+from .errors import (
+    CellNotFoundError, CrashPredictError, KernelError, NotebookReadError, ReplayError,
+    UnknownEngineError,
+)
 
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+
+__all__ = [
+    # prediction
+    "Verdict", "predict", "ENGINES", "register_engine",
+    # kernels and notebooks
+    "KernelSession", "CellRun", "ReplayResult", "check_notebook", "CheckResult",
+    "walk_notebook", "WalkResult", "WalkStep",
+    # IPython extension
+    "load_ipython_extension", "unload_ipython_extension",
+    # errors
+    "CrashPredictError", "NotebookReadError", "CellNotFoundError", "UnknownEngineError",
+    "KernelError", "ReplayError",
+    "__version__",
+]
+
+
+def __getattr__(name: str):  # lazy: jupyter_client and IPython load only when used
+    if name == "KernelSession":
+        from ._kernel import KernelSession
+        return KernelSession
+    if name in ("check_notebook", "walk_notebook"):
+        from . import _check
+        return getattr(_check, name)
+    if name in ("load_ipython_extension", "unload_ipython_extension"):
+        from . import _extension
+        return getattr(_extension, name)
+    raise AttributeError(f"module 'crashpredict' has no attribute {name!r}")

@@ -1,0 +1,131 @@
+"""What a call the walker cannot evaluate may change: receiver, arguments, globals."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+import types
+from typing import TYPE_CHECKING, Any
+
+from ._values import UNKNOWN, is_estimator, is_known, meta_attr, type_root
+
+if TYPE_CHECKING:
+    from ._flow import CallSite
+
+__all__ = ["effects_of_call", "globals_mutated_by"]
+
+# Methods that read their receiver and never change it.
+_READ_ONLY_METHODS = frozenset({
+    "predict", "predict_proba", "predict_log_proba", "decision_function", "score",
+    "transform", "inverse_transform", "get_params", "head", "tail", "describe", "info",
+    "plot", "hist", "show", "summary", "evaluate", "copy", "count", "get", "items", "keys",
+    "values", "to_csv", "to_excel", "to_json", "savefig", "save", "format", "join",
+    "startswith", "endswith", "split", "strip", "lower", "upper", "replace", "mean", "sum",
+    "std", "min", "max", "value_counts", "unique", "nunique", "isnull", "isna", "notna",
+    "corr", "groupby", "to_numpy", "numpy", "size", "dim", "parameters", "named_parameters",
+    "state_dict", "__len__", "astype", "reshape", "view", "item", "tolist",
+})
+_LIBRARIES = frozenset({"pandas", "numpy", "sklearn", "torch", "torchvision", "keras",
+                        "tensorflow", "matplotlib", "seaborn", "scipy", "builtins", "math",
+                        "statistics", "os", "re", "json", "collections", "itertools",
+                        "functools", "PIL", "cv2", "IPython", "time", "datetime", "random",
+                        "pathlib", "warnings", "string", "operator", "xgboost", "lightgbm",
+                        "catboost", "plotly", "statsmodels", "tqdm", "joblib", "pickle"})
+_SHUFFLERS = frozenset({"shuffle"})
+
+
+def _is_library_callable(func: Any) -> bool:
+    root = type_root(func)
+    return root in _LIBRARIES or root.startswith("_")
+
+
+def effects_of_call(site: CallSite) -> None:
+    """Taint what a call may change in the walker's environment."""
+    walker = site.walker
+    func = site.func
+    from ._flow import CellFunction
+    user = isinstance(func, CellFunction) or (
+        is_known(func) and not _is_library_callable(func)) or not is_known(func)
+    if site.method is not None and isinstance(site.node.func, ast.Attribute):
+        receiver = site.receiver
+        mutating = site.method not in _READ_ONLY_METHODS or site.kwargs.get("inplace") is True
+        if is_estimator(receiver) and site.method.startswith("fit"):
+            mutating = False  # the sklearn rules record the fit
+        if mutating and not isinstance(receiver, types.ModuleType):
+            walker.taint(site.node.func.value)
+        if is_known(func) and _is_library_callable(func) and not isinstance(
+                receiver, types.ModuleType):
+            user = False
+    if user or (site.method in _SHUFFLERS):
+        for arg in [*site.node.args, *[k.value for k in site.node.keywords]]:
+            value = arg.value if isinstance(arg, ast.Starred) else arg
+            walker.taint(value)
+    if is_known(func) and user:
+        changed = globals_mutated_by(func, walker.namespace)
+        if changed is None:
+            walker.namespace_dirty = True
+            for name, value in list(walker.env.items()):
+                if is_known(value) and not isinstance(value, (types.ModuleType, type)):
+                    walker.env[name] = UNKNOWN
+        else:
+            for name in changed:
+                walker.env[name] = UNKNOWN
+
+
+def globals_mutated_by(func: Any, namespace: Any) -> set[str] | None:
+    """Global names a user function may rebind or mutate; None when it cannot be told."""
+    from ._flow import CellFunction
+    if isinstance(func, CellFunction):
+        node: ast.AST = func.node
+    else:
+        target = meta_attr(func, "__init__") if isinstance(func, type) else func
+        target = meta_attr(target, "__func__", target)
+        if not isinstance(target, types.FunctionType):
+            return None
+        try:
+            node = ast.parse(textwrap.dedent(inspect.getsource(target)))
+        except (OSError, TypeError, SyntaxError, IndentationError):
+            return None
+    local = _local_names(node)
+    changed: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Global):
+            changed.update(sub.names)
+        elif isinstance(sub, (ast.Subscript, ast.Attribute)) and isinstance(
+                sub.ctx, (ast.Store, ast.Del)):
+            root = _root(sub)
+            if root and root not in local:
+                changed.add(root)
+        elif isinstance(sub, ast.Call):
+            if isinstance(sub.func, ast.Attribute):
+                root = _root(sub.func.value)
+                if root and root not in local:
+                    changed.add(root)
+            elif isinstance(sub.func, ast.Name) and sub.func.id not in local:
+                callee = namespace.get(sub.func.id, getattr(builtins, sub.func.id, None))
+                if callee is None or not _is_library_callable(callee):
+                    return None
+            for arg in sub.args:
+                root = _root(arg)
+                if root and root not in local:
+                    changed.add(root)
+    return changed
+
+
+def _local_names(node: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.arg):
+            names.add(sub.arg)
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.add(sub.id)
+    globals_ = {n for sub in ast.walk(node) if isinstance(sub, ast.Global) for n in sub.names}
+    return names - globals_
+
+
+def _root(node: ast.AST) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None

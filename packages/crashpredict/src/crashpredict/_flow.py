@@ -1,0 +1,452 @@
+"""Walk a target cell in execution order over the live namespace, without running it.
+
+The walker keeps an abstract environment for the names the cell binds: a real value when
+the binding is a side-effect-free expression it could evaluate (a literal, an attribute
+read statically, a whitelisted pure library call), else UNKNOWN. Rules look at every
+attribute, subscript, call and arithmetic node whose operands are real values, and the
+first finding on a path that certainly runs stops the walk.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ._finding import Finding
+from ._values import DELETED, MISSING, UNKNOWN, Partial, is_known, safe_getattr
+from ._walk_statements import StatementWalker
+from ._walk_types import CallSite, CellFunction, FitState, Located, Rules, Stop
+from ._walk_util import (
+    _COMPARE, _HARMLESS_MAGICS, _IPYTHON_BUILTINS, _MAX_UNROLL, _NAME_MAKERS, _PLAIN,
+    _SHELL_CALLS, _TRIAL_BUDGET_S, _BINOPS, global_declarations, hashable, plain_value,
+    small_items, stable, target_names, with_confidence,
+)
+
+__all__ = ["CallSite", "CellFunction", "CellWalker", "FitState", "Located", "Rules"]
+
+class CellWalker(StatementWalker):
+    """Abstract execution of one cell over a live namespace.
+
+    Args:
+        source: the cell's Python source (IPython syntax already transformed).
+        namespace: the kernel's user namespace (read only).
+        rules: the rule set to apply.
+    """
+
+    def __init__(self, source: str, namespace: Mapping[str, Any], rules: Rules) -> None:
+        self.source = source
+        self.lines = source.splitlines()
+        self.namespace = namespace
+        self.rules = rules
+        self.env: dict[str, Any] = {}
+        self.uncertain = 0
+        self.loop_depth = 0
+        self.notes: list[str] = []
+        self.names_unreliable = False  # exec/globals()/star-import seen: names may appear
+        self.namespace_dirty = False  # a user function with unknown effects ran
+        self.deadline = time.perf_counter() + _TRIAL_BUDGET_S
+        self.modules_changed = False  # a new module was imported: it may patch others
+        self.environment_changed = False  # a shell command or magic ran (pip, cd, ...)
+        self.fitted: dict[int, FitState] = {}
+        self.maybe_bound: set[str] = set()
+        self._stmt: ast.stmt | None = None
+        self.original = source
+        self.subject = ""  # source text of the object the current rule looks at
+        self._free: Any = MISSING
+
+    # ----- entry -------------------------------------------------------------------
+    def run(self, tree: ast.Module) -> Located | None:
+        """Walk the module; return the first certain finding, or None."""
+        self.maybe_bound = global_declarations(tree) | _IPYTHON_BUILTINS
+        try:
+            self.block(tree.body)
+        except Stop as stop:
+            return stop.located
+        except RecursionError:
+            self.notes.append("cell too deeply nested to walk")
+        return None
+
+    # ----- helpers for rules ---------------------------------------------------------
+    def text(self, node: ast.AST) -> str:
+        """The source text of ``node``."""
+        return ast.get_source_segment(self.source, node) or ast.unparse(node)
+
+    def lookup(self, name: str) -> Any:
+        """The walker's value for a name: env, then namespace, then builtins."""
+        if name in self.env:
+            return self.env[name]
+        if name in self.namespace:
+            value = self.namespace[name]
+            if self.namespace_dirty and not stable(value):
+                return UNKNOWN
+            return value
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        return MISSING
+
+    def free_names(self) -> frozenset[str] | None:
+        """Names nbdeps says the original cell reads before binding (None: unknown)."""
+        if self._free is MISSING:
+            from ._siblings import free_names
+            self._free = free_names(self.original)
+        return self._free
+
+    def fit_state(self, estimator: Any) -> FitState | None:
+        """How the estimator was fitted earlier in this cell, if it was."""
+        state = self.fitted.get(id(estimator))
+        return state if state is not None and state.estimator is estimator else None
+
+    def report(self, finding: Finding | None, node: ast.AST) -> None:
+        """Stop the walk at a certain finding; ignore findings on uncertain paths."""
+        if finding is None or self.uncertain:
+            return
+        if self.loop_depth and finding.confidence > 0.9:
+            finding = with_confidence(finding, 0.9)
+        line = getattr(node, "lineno", None) or getattr(self._stmt, "lineno", 1)
+        raise Stop(Located(finding, line))
+
+    def _apply(self, rules: list, node: ast.AST, *args: Any) -> None:
+        for rule in rules:
+            try:
+                found = rule(*args)
+            except Stop:
+                raise
+            except Exception as exc:  # a broken rule must never break the user's kernel
+                self.notes.append(f"rule {getattr(rule, '__name__', rule)} skipped: "
+                                  f"{type(exc).__name__}: {exc}")
+                continue
+            self.report(found, node)
+
+    # ----- expressions -----------------------------------------------------------------
+    def truth(self, value: Any) -> bool | None:
+        """Truthiness of a plain value; None when unknown or not plain."""
+        if is_known(value) and isinstance(value, (*_PLAIN, tuple, list, dict, set)):
+            return bool(value)
+        return None
+
+    def ev(self, node: ast.expr | None) -> Any:
+        """Evaluate an expression abstractly, applying the rules on the way."""
+        if node is None:
+            return UNKNOWN
+        handler = getattr(self, f"_e_{type(node).__name__}", None)
+        if handler is None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.ev(child)
+            return UNKNOWN
+        return handler(node)
+
+    def _e_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def _e_Name(self, node: ast.Name) -> Any:
+        if not isinstance(node.ctx, ast.Load):
+            return UNKNOWN
+        value = self.lookup(node.id)
+        if value is MISSING or value is DELETED:
+            if not self.names_unreliable and node.id not in self.maybe_bound:
+                self._apply(self.rules.name, node, node.id, self)
+            return UNKNOWN
+        return value
+
+    def _e_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.ev(node.value)
+        if not is_known(base):
+            return UNKNOWN
+        self.subject = self.text(node.value)
+        self._apply(self.rules.attribute, node, base, node.attr, self)
+        return safe_getattr(base, node.attr)
+
+    def _e_Subscript(self, node: ast.Subscript) -> Any:
+        base = self.ev(node.value)
+        key = self.ev(node.slice)
+        if isinstance(base, Partial):
+            if hashable(key) and key in base.values:
+                return base.values[key]
+            if not hashable(key) or key in base.dirty:
+                return UNKNOWN
+            base = base.obj
+        if not is_known(base) or not is_known(key):
+            return UNKNOWN
+        self.subject = self.text(node.value)
+        self._apply(self.rules.subscript, node, base, key, self)
+        from ._pure import getitem
+        return getitem(base, key)
+
+    def _e_Slice(self, node: ast.Slice) -> Any:
+        parts = [self.ev(p) if p is not None else None for p in (node.lower, node.upper,
+                                                                  node.step)]
+        if all(p is None or (is_known(p) and isinstance(p, (int, type(None)))) for p in parts):
+            return slice(*parts)
+        return UNKNOWN
+
+    def _e_Tuple(self, node: ast.Tuple) -> Any:
+        values = [self.ev(e) for e in node.elts]
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return UNKNOWN
+        return tuple(values) if all(is_known(v) for v in values) else UNKNOWN
+
+    def _e_List(self, node: ast.List) -> Any:
+        value = self._e_Tuple(node)  # type: ignore[arg-type]
+        return list(value) if is_known(value) else UNKNOWN
+
+    def _e_Set(self, node: ast.Set) -> Any:
+        value = self._e_Tuple(node)  # type: ignore[arg-type]
+        try:
+            return set(value) if is_known(value) else UNKNOWN
+        except TypeError:
+            return UNKNOWN
+
+    def _e_Dict(self, node: ast.Dict) -> Any:
+        keys = [self.ev(k) if k is not None else UNKNOWN for k in node.keys]
+        values = [self.ev(v) for v in node.values]
+        if all(is_known(k) and hashable(k) for k in keys) and all(is_known(v) for v in values):
+            return dict(zip(keys, values))
+        return UNKNOWN
+
+    def _e_JoinedStr(self, node: ast.JoinedStr) -> Any:
+        parts: list[Any] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+                continue
+            assert isinstance(value, ast.FormattedValue)
+            inner = self.ev(value.value)
+            spec = self.ev(value.format_spec) if value.format_spec is not None else ""
+            if isinstance(spec, str) and spec and is_known(inner):
+                self._check_format(inner, spec, value)
+            if value.conversion != -1 or spec != "" or not (
+                    is_known(inner) and isinstance(inner, (str, int))):
+                parts.append(UNKNOWN)
+            else:
+                parts.append(str(inner))
+        return "".join(parts) if all(isinstance(p, str) for p in parts) else UNKNOWN
+
+    def _check_format(self, value: Any, spec: str, node: ast.AST) -> None:
+        """``f"{acc:.2f}"`` where acc is a string, a list or an array of several values."""
+        from ._values import is_ndarray, is_series
+        if not (plain_value(value) or is_ndarray(value) or is_series(value)):
+            return
+        try:
+            format(value, spec)
+        except (ValueError, TypeError) as exc:
+            from ._finding import crash_type_of
+            name = type(exc).__name__
+            self.report(Finding(
+                exception=name, crash_type=crash_type_of(name), library="python",
+                rule="format-spec", confidence=0.94,
+                explanation=f"format spec '{spec}' cannot format {self.text(node.value)} "
+                            f"(a {type(value).__name__}): {exc}"), node)
+
+    def _e_BinOp(self, node: ast.BinOp) -> Any:
+        left = self.ev(node.left)
+        right = self.ev(node.right)
+        return self.binop(node.op, left, right, node)
+
+    def binop(self, op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
+        """Check and, for plain values, compute a binary operation."""
+        if not (is_known(left) and is_known(right)):
+            return UNKNOWN
+        self._apply(self.rules.binop, node, op, left, right, self)
+        if isinstance(op, ast.Add) and type(left) is type(right) and type(left) in (
+                list, tuple) and len(left) + len(right) <= 10_000:
+            return left + right
+        if type(left) in _PLAIN and type(right) in _PLAIN and type(op) in _BINOPS:
+            if isinstance(left, str) or isinstance(right, str):
+                if not (isinstance(left, str) and isinstance(right, str)):
+                    return UNKNOWN
+            try:
+                return _BINOPS[type(op)](left, right)
+            except Exception:
+                return UNKNOWN
+        return UNKNOWN
+
+    def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        value = self.ev(node.operand)
+        if is_known(value) and type(value) in (int, float, bool):
+            if isinstance(node.op, ast.USub):
+                return -value
+            if isinstance(node.op, ast.Not):
+                return not value
+        return UNKNOWN
+
+    def _e_BoolOp(self, node: ast.BoolOp) -> Any:
+        self.ev(node.values[0])
+        self.uncertain += 1
+        try:
+            for value in node.values[1:]:
+                self.ev(value)
+        finally:
+            self.uncertain -= 1
+        return UNKNOWN
+
+    def _e_Compare(self, node: ast.Compare) -> Any:
+        values = [self.ev(node.left), *(self.ev(c) for c in node.comparators)]
+        if not all(is_known(v) and plain_value(v) for v in values):
+            return UNKNOWN
+        try:
+            return all(_COMPARE[type(op)](a, b) for op, a, b in zip(
+                node.ops, values, values[1:]))
+        except Exception:
+            return UNKNOWN
+
+    def _e_IfExp(self, node: ast.IfExp) -> Any:
+        truth = self.truth(self.ev(node.test))
+        if truth is True:
+            return self.ev(node.body)
+        if truth is False:
+            return self.ev(node.orelse)
+        self.uncertain += 1
+        try:
+            self.ev(node.body)
+            self.ev(node.orelse)
+        finally:
+            self.uncertain -= 1
+        return UNKNOWN
+
+    def _e_Lambda(self, node: ast.Lambda) -> Any:
+        for default in node.args.defaults:
+            self.ev(default)
+        return UNKNOWN
+
+    def _e_NamedExpr(self, node: ast.NamedExpr) -> Any:
+        value = self.ev(node.value)
+        self.bind(node.target, value)
+        return value
+
+    def _e_Starred(self, node: ast.Starred) -> Any:
+        self.ev(node.value)
+        return UNKNOWN
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp |
+                       ast.DictComp) -> Any:
+        first = node.generators[0]
+        items = small_items(self.ev(first.iter))
+        saved = dict(self.env)
+        names = target_names(first.target)
+        for gen in node.generators[1:]:
+            names |= target_names(gen.target)
+        computed: list[Any] | None = [] if items is not None and len(node.generators) == 1 \
+            and isinstance(node, ast.ListComp) else None
+        certain = items is not None and len(items) > 0
+        self.uncertain += 0 if certain else 1
+        try:
+            for item in (items if certain else [UNKNOWN])[:_MAX_UNROLL * 8]:
+                self.bind(first.target, item)
+                keep = True
+                for cond in first.ifs:
+                    truth = self.truth(self.ev(cond))
+                    if truth is None:
+                        computed = None
+                    keep = keep and truth is not False
+                self.uncertain += 1 if first.ifs else 0
+                try:
+                    for gen in node.generators[1:]:
+                        self.ev(gen.iter)
+                        self.bind(gen.target, UNKNOWN)
+                        for cond in gen.ifs:
+                            self.ev(cond)
+                    if isinstance(node, ast.DictComp):
+                        self.ev(node.key)
+                        element = self.ev(node.value)
+                    else:
+                        element = self.ev(node.elt)
+                finally:
+                    self.uncertain -= 1 if first.ifs else 0
+                if computed is not None:
+                    if not is_known(element):
+                        computed = None
+                    elif keep:
+                        computed.append(element)
+            if items is not None and len(items) > _MAX_UNROLL * 8:
+                computed = None
+        finally:
+            self.uncertain -= 0 if certain else 1
+            for name in names:
+                if name in saved:
+                    self.env[name] = saved[name]
+                else:
+                    self.env.pop(name, None)
+        return computed if computed is not None else UNKNOWN
+
+    _e_ListComp = _e_SetComp = _e_GeneratorExp = _e_DictComp = _comprehension
+
+    def _e_Call(self, node: ast.Call) -> Any:
+        receiver, method = UNKNOWN, None
+        if isinstance(node.func, ast.Attribute):
+            method = node.func.attr
+            receiver = self.ev(node.func.value)
+            func = UNKNOWN
+            if is_known(receiver):
+                self.subject = self.text(node.func.value)
+                self._apply(self.rules.attribute, node.func, receiver, method, self)
+                func = safe_getattr(receiver, method)
+        else:
+            func = self.ev(node.func)
+        args, kwargs, starred = [], {}, False
+        arg_names: list[str | None] = []
+        kwarg_names: dict[str, str | None] = {}
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                starred = True
+            args.append(self.ev(arg))
+            arg_names.append(arg.id if isinstance(arg, ast.Name) else None)
+        for kw in node.keywords:
+            value = self.ev(kw.value)
+            if kw.arg is None:
+                starred = True
+            else:
+                kwargs[kw.arg] = value
+                kwarg_names[kw.arg] = kw.value.id if isinstance(kw.value, ast.Name) else None
+        self._note_dynamic(node, method, args)
+        site = CallSite(node=node, func=func, receiver=receiver, method=method,
+                        args=tuple(args), kwargs=kwargs, starred=starred,
+                        arg_names=tuple(arg_names), kwarg_names=kwarg_names, walker=self)
+        self._apply(self.rules.call, node, site)
+        result: Any = UNKNOWN
+        status = "skip"
+        if self.rules.evaluate_call is not None and is_known(func) and not starred and \
+                time.perf_counter() < self.deadline:
+            try:
+                status, result = self.rules.evaluate_call(site)
+            except Stop:
+                raise
+            except Exception as exc:
+                self.notes.append(f"evaluation of {self.text(node.func)} skipped: {exc}")
+                status, result = "skip", UNKNOWN
+        for hook in self.rules.after_call:
+            try:
+                replacement = hook(site, result)
+                if replacement is not None:
+                    result = replacement
+            except Exception as exc:
+                self.notes.append(f"after-call hook skipped: {type(exc).__name__}: {exc}")
+        if status != "pure":
+            self._call_effects(site)
+        return result
+
+    def _note_dynamic(self, node: ast.Call, method: str | None, args: list[Any]) -> None:
+        """Magics, exec and globals() may define names and change any object."""
+        name = method if method is not None else (
+            node.func.id if isinstance(node.func, ast.Name) else None)
+        if name in _SHELL_CALLS:
+            self.environment_changed = True
+        if name in ("run_line_magic", "run_cell_magic"):
+            magic = args[0] if args and isinstance(args[0], str) else None
+            if magic not in _HARMLESS_MAGICS:
+                self.names_unreliable = True
+                self.namespace_dirty = True
+                self._forget({n for n, v in self.env.items() if is_known(v)})
+        elif name in _NAME_MAKERS and method is None:
+            self.names_unreliable = True
+            self.namespace_dirty = True
+
+    def _call_effects(self, site: CallSite) -> None:
+        """A call that is not known to be pure may change its receiver and arguments."""
+        from ._effects import effects_of_call
+        effects_of_call(site)
+
+

@@ -1,0 +1,159 @@
+"""Frozen result values: the verdict on one cell and the results of kernel runs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["Verdict", "CellRun", "ReplayResult", "CheckResult", "WalkStep", "WalkResult"]
+
+#: JunoBench's crash-type vocabulary; every verdict's ``crash_type`` is one of these.
+CRASH_TYPES = (
+    "variable not found", "attribute error", "key error", "index error", "invalid argument",
+    "tensor shape mismatch", "unsupported broadcast", "feature name mismatch", "NotFitted",
+    "type error", "value error", "module not found", "syntax error", "file not found",
+    "out of memory", "data value violation", "unknown",
+)
+#: JunoBench's library groups.
+LIBRARIES = (
+    "NBspecific", "pandas", "numpy", "sklearn", "torch", "tensorflow", "matplotlib",
+    "seaborn", "python",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verdict:
+    """A prediction for one cell: crash or not, and the diagnosis when it crashes.
+
+    ``crash`` is ``None`` when the engine could not decide (e.g. it failed).
+    ``line`` is 1-based within the cell.
+    """
+
+    crash: bool | None
+    confidence: float
+    exception: str | None = None
+    line: int | None = None
+    library: str | None = None
+    crash_type: str | None = None
+    explanation: str = ""
+    evidence: tuple[str, ...] = ()
+    engine: str = "rules"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (evidence as a list)."""
+        data = asdict(self)
+        data["evidence"] = list(self.evidence)
+        return data
+
+    def to_json(self) -> str:
+        """Return the verdict as a JSON object string."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Verdict:
+        """Build a verdict from `to_dict` output; unknown keys are ignored."""
+        return cls(
+            crash=data.get("crash"),
+            confidence=float(data.get("confidence", 0.0)),
+            exception=data.get("exception"),
+            line=data.get("line"),
+            library=data.get("library"),
+            crash_type=data.get("crash_type"),
+            explanation=str(data.get("explanation", "")),
+            evidence=tuple(data.get("evidence", ())),
+            engine=str(data.get("engine", "rules")),
+        )
+
+    @property
+    def summary(self) -> str:
+        """One line: the verdict and its diagnosis."""
+        if self.crash is None:
+            return f"unknown ({self.explanation})" if self.explanation else "unknown"
+        if not self.crash:
+            return "no crash predicted"
+        where = f" at line {self.line}" if self.line else ""
+        return f"crash predicted{where}: {self.exception}: {self.explanation}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CellRun:
+    """The outcome of running one cell in a kernel."""
+
+    ok: bool
+    ename: str | None = None
+    evalue: str | None = None
+    traceback: tuple[str, ...] = ()
+    stdout: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplayResult:
+    """The outcome of replaying a sequence of cells; it stops at the first failure."""
+
+    ok: bool
+    ran: int
+    failed_index: int | None = None
+    failure: CellRun | None = None
+
+    @property
+    def reason(self) -> str:
+        """Why the replay failed ('' when it did not)."""
+        if self.ok or self.failure is None:
+            return ""
+        return f"{self.failure.ename}: {self.failure.evalue}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckResult:
+    """The verdict on a notebook's target cell, with which cells were replayed."""
+
+    path: str
+    target_index: int
+    target_id: str | None
+    target_source: str
+    replayed: tuple[int, ...]
+    verdict: Verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "path": self.path, "target_index": self.target_index, "target_id": self.target_id,
+            "replayed": list(self.replayed), "verdict": self.verdict.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WalkStep:
+    """One cell of a walk: the prediction made before it ran, and what happened."""
+
+    index: int
+    cell_id: str | None
+    verdict: Verdict
+    actual: CellRun
+
+    @property
+    def agrees(self) -> bool:
+        """True when the prediction matched the outcome."""
+        return bool(self.verdict.crash) == (not self.actual.ok)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WalkResult:
+    """Predicted against actual for every cell a walk ran."""
+
+    path: str
+    steps: tuple[WalkStep, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "path": self.path,
+            "steps": [
+                {"index": s.index, "cell_id": s.cell_id, "verdict": s.verdict.to_dict(),
+                 "actual": {"ok": s.actual.ok, "ename": s.actual.ename,
+                            "evalue": s.actual.evalue}}
+                for s in self.steps
+            ],
+        }

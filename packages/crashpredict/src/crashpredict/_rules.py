@@ -1,0 +1,97 @@
+"""The rule engine: walk the target cell over the live namespace and apply every rule."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Any
+
+from ._flow import CellWalker, Rules
+from ._model import Verdict
+from ._pure import evaluate_call
+from ._rules_arrays import array_call, broadcast_binop
+from ._rules_calls import bad_arguments
+from ._rules_keys import missing_key
+from ._rules_misc import (
+    frame_plot_call, missing_file, missing_module, plot_call, seaborn_call,
+)
+from ._rules_names import missing_attribute, undefined_name
+from ._rules_python import (
+    axis_assignment, bad_accessor, bad_unpack, not_callable, not_subscriptable, plain_binop,
+)
+from ._rules_nn import keras_call, torch_call
+from ._rules_sklearn import record_fit, sklearn_call
+from ._siblings import facts_line, names_on_line
+
+__all__ = ["RULES", "rules_engine", "transform_source"]
+
+#: Every rule, by the node kind it looks at. Call rules run in this order, so the more
+#: specific diagnoses (sklearn, torch, keras, shapes) come before the generic ones.
+RULES = Rules(
+    name=[undefined_name],
+    attribute=[missing_attribute, bad_accessor],
+    subscript=[not_subscriptable, missing_key],
+    call=[not_callable, sklearn_call, torch_call, keras_call, array_call, plot_call,
+          seaborn_call, frame_plot_call, missing_file, bad_arguments],
+    binop=[broadcast_binop, plain_binop],
+    statement=[missing_module],
+    unpack=[bad_unpack],
+    store_attribute=[axis_assignment],
+    evaluate_call=evaluate_call,
+    after_call=[record_fit],
+)
+
+_NO_RULE_CONFIDENCE = 0.6
+
+
+def transform_source(source: str) -> str:
+    """Turn IPython syntax (magics, ``!cmd``, ``x?``) into plain Python, as the kernel does."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:
+        return source
+    try:
+        return TransformerManager().transform_cell(source)
+    except Exception:
+        return source
+
+
+def _syntax_verdict(exc: SyntaxError) -> Verdict:
+    name = type(exc).__name__
+    return Verdict(crash=True, confidence=0.99, exception=name, line=exc.lineno,
+                   library="python", crash_type="syntax error",
+                   explanation=f"the cell does not parse: {exc.msg} (line {exc.lineno})",
+                   evidence=(), engine="rules")
+
+
+def rules_engine(source: str, namespace: Mapping[str, Any]) -> Verdict:
+    """Predict with the rules; never raises for any source or namespace."""
+    code = transform_source(source)
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as exc:
+        return _syntax_verdict(exc)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return Verdict(crash=None, confidence=0.0, explanation=f"cannot parse: {exc}")
+    walker = CellWalker(code, namespace, RULES)
+    walker.original = source
+    try:
+        located = walker.run(tree)
+    except Exception as exc:  # the walker itself must never break the kernel
+        return Verdict(crash=None, confidence=0.0,
+                       explanation=f"rule engine failed: {type(exc).__name__}: {exc}",
+                       evidence=tuple(walker.notes))
+    if located is None:
+        return Verdict(crash=False, confidence=_NO_RULE_CONFIDENCE,
+                       explanation="no rule found a certain crash", evidence=tuple(walker.notes))
+    finding = located.finding
+    facts = []
+    for name in names_on_line(code, located.line, namespace)[:2]:
+        line = facts_line(name, namespace[name])
+        if line:
+            facts.append(line)
+    evidence = (*finding.evidence, *facts, *(f"rule: {finding.rule}",) * bool(finding.rule),
+                *walker.notes)
+    return Verdict(crash=True, confidence=finding.confidence, exception=finding.exception,
+                   line=located.line, library=finding.library, crash_type=finding.crash_type,
+                   explanation=finding.explanation, evidence=tuple(evidence), engine="rules")

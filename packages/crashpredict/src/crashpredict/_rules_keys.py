@@ -1,0 +1,155 @@
+"""Rules on keys and labels: DataFrame columns, .loc labels, dict keys, index bounds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._finding import Finding
+from ._values import describe_value, is_frame, is_ndarray, is_series, is_tensor, type_root
+
+if TYPE_CHECKING:
+    from ._flow import CellWalker
+
+__all__ = ["missing_key"]
+
+_SCALAR_KEY = (str, int, float, bytes)
+
+
+def _labels(index: Any, limit: int = 8) -> str:
+    labels = [repr(c) for c in list(index[:limit])]
+    more = "" if len(index) <= limit else f", ... {len(index) - limit} more"
+    return "[" + ", ".join(labels) + more + "]"
+
+
+def _close(name: Any, index: Any) -> str:
+    if not isinstance(name, str):
+        return ""
+    import difflib
+    candidates = [c for c in list(index[:5000]) if isinstance(c, str)]
+    match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def _frame_column_finding(frame: Any, key: Any, what: str) -> Finding | None:
+    columns = frame.columns
+    if type(columns).__name__ == "MultiIndex":
+        return None
+    if isinstance(key, bool) or not isinstance(key, (*_SCALAR_KEY, list)):
+        return None
+    if isinstance(key, list):
+        if not key or not all(isinstance(k, _SCALAR_KEY) and not isinstance(k, bool)
+                              for k in key):
+            return None
+        missing = [k for k in key if k not in columns]
+        if not missing:
+            return None
+        message = f"None of [{key!r}] are in the [columns]" if len(missing) == len(key) \
+            else f"{missing!r} not in index"
+        return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                       explanation=f"{what} has no column(s) {missing!r}; its columns are "
+                                   f"{_labels(columns)}{_close(missing[0], columns)}",
+                       evidence=(f"{what}: {describe_value(frame)}", f"KeyError: {message}"),
+                       confidence=0.97, rule="frame-column")
+    if key in columns:
+        return None
+    return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                   explanation=f"{what} has no column {key!r}; its {len(columns)} columns are "
+                               f"{_labels(columns)}{_close(key, columns)}",
+                   evidence=(f"{what}: {describe_value(frame)}",), confidence=0.97,
+                   rule="frame-column")
+
+
+def missing_key(base: Any, key: Any, walker: CellWalker) -> Finding | None:
+    """``base[key]`` where the live container certainly has no such key or position."""
+    what = walker.subject or "the DataFrame"
+    if is_frame(base):
+        return _frame_column_finding(base, key, what)
+    if is_series(base):
+        return _series_label(base, key)
+    if type(base) is dict:
+        if isinstance(key, (*_SCALAR_KEY, tuple)) and key not in base:
+            keys = list(base)[:8]
+            return Finding(exception="KeyError", crash_type="key error", library="python",
+                           explanation=f"{walker.subject or 'the dict'} has no key {key!r}; "
+                                       f"its keys are {keys!r}"
+                                       f"{_close(key, list(base))}",
+                           confidence=0.96, rule="dict-key")
+        return None
+    if type(base) in (list, tuple, str) and type(key) is int:
+        if not -len(base) <= key < len(base):
+            return Finding(exception="IndexError", crash_type="index error", library="python",
+                           explanation=f"index {key} is out of range for a "
+                                       f"{type(base).__name__} of length {len(base)}",
+                           confidence=0.96, rule="sequence-index")
+        return None
+    if is_ndarray(base) or is_tensor(base):
+        return _array_index(base, key)
+    if type_root(base) == "pandas" and type(base).__name__ in ("_LocIndexer", "_iLocIndexer"):
+        return _indexer(base, key)
+    return None
+
+
+def _series_label(series: Any, key: Any) -> Finding | None:
+    if not isinstance(key, str) or series.index.dtype.kind not in "OU":
+        return None
+    if type(series.index).__name__ == "MultiIndex" or key in series.index:
+        return None
+    return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                   explanation=f"the Series has no label {key!r}; its index is "
+                               f"{_labels(series.index)}{_close(key, series.index)}",
+                   confidence=0.95, rule="series-label")
+
+
+def _array_index(array: Any, key: Any) -> Finding | None:
+    shape = tuple(array.shape)
+    keys = key if type(key) is tuple else (key,)
+    if any(k is Ellipsis or k is None for k in keys):
+        return None
+    if len(keys) > len(shape):
+        lib = "torch" if is_tensor(array) else "numpy"
+        return Finding(exception="IndexError", crash_type="index error", library=lib,
+                       explanation=f"too many indices: the array is {len(shape)}-dimensional "
+                                   f"(shape {shape}) but {len(keys)} were given",
+                       confidence=0.95, rule="array-index")
+    for axis, k in enumerate(keys):
+        if type(k) is int and not -shape[axis] <= k < shape[axis]:
+            lib = "torch" if is_tensor(array) else "numpy"
+            return Finding(exception="IndexError", crash_type="index error", library=lib,
+                           explanation=f"index {k} is out of bounds for axis {axis} with "
+                                       f"size {shape[axis]} (shape {shape})",
+                           confidence=0.96, rule="array-index")
+    return None
+
+
+def _indexer(indexer: Any, key: Any) -> Finding | None:
+    frame = indexer.obj
+    positional = type(indexer).__name__ == "_iLocIndexer"
+    keys = key if type(key) is tuple else (key,)
+    if not is_frame(frame) and not is_series(frame):
+        return None
+    if positional:
+        for axis, k in enumerate(keys[:frame.ndim]):
+            size = frame.shape[axis]
+            if type(k) is int and not -size <= k < size:
+                return Finding(exception="IndexError", crash_type="index error",
+                               library="pandas",
+                               explanation=f".iloc position {k} is out of bounds for axis "
+                                           f"{axis} of size {size}",
+                               confidence=0.95, rule="iloc-bounds")
+        return None
+    if is_frame(frame) and len(keys) == 2:
+        column = keys[1]
+        if isinstance(column, (str, list)) and (isinstance(column, str) or all(
+                isinstance(c, str) for c in column)):
+            found = _frame_column_finding(frame, column, "the DataFrame")
+            if found is not None:
+                return found
+    row = keys[0]
+    index = frame.index
+    if isinstance(row, str) and index.dtype.kind in "OU" and type(index).__name__ != \
+            "MultiIndex" and row not in index:
+        return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                       explanation=f".loc row label {row!r} is not in the index "
+                                   f"{_labels(index)}{_close(row, index)}",
+                       confidence=0.95, rule="loc-label")
+    return None

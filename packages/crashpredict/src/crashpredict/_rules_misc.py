@@ -1,0 +1,275 @@
+"""matplotlib, file and import rules."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+from ._finding import Finding
+from ._values import meta_attr, is_known, is_ndarray, is_series, is_tensor, type_root
+
+if TYPE_CHECKING:
+    from ._flow import CallSite, CellWalker
+
+__all__ = ["plot_call", "missing_file", "missing_module"]
+
+
+def _plot(exc: str, crash: str, text: str) -> Finding:
+    return Finding(exception=exc, crash_type=crash, library="matplotlib", explanation=text,
+                   confidence=0.93, rule="matplotlib")
+
+
+def _length(value: Any) -> int | None:
+    if is_ndarray(value) or is_tensor(value) or is_series(value):
+        return int(value.shape[0]) if value.ndim >= 1 else None
+    if type(value) in (list, tuple, range):
+        return len(value)
+    return None
+
+
+def plot_call(site: CallSite) -> Finding | None:
+    """subplot indices beyond the grid, invalid image shapes, x/y length mismatches."""
+    func, method = site.func, site.method
+    if not is_known(func) or site.starred:
+        return None
+    root = type_root(func)
+    if root != "matplotlib":
+        return None
+    name = method or (meta_attr(func, "__name__") or "")
+    args = site.args
+    if name in ("subplot", "add_subplot"):
+        grid = None
+        if len(args) == 3 and all(type(a) is int for a in args):
+            grid = args
+        elif len(args) == 1 and type(args[0]) is int and 111 <= args[0] <= 999:
+            grid = (args[0] // 100, args[0] // 10 % 10, args[0] % 10)
+        if grid is not None:
+            rows, cols, num = grid
+            if not 1 <= num <= rows * cols:
+                return _plot("ValueError", "invalid argument",
+                             f"num must be an integer with 1 <= num <= {rows * cols}, not "
+                             f"{num}: a {rows}x{cols} grid has {rows * cols} subplots")
+    if name == "imshow" and args and (is_ndarray(args[0]) or is_tensor(args[0])):
+        shape = tuple(int(d) for d in args[0].shape)
+        if not (len(shape) == 2 or (len(shape) == 3 and shape[-1] in (3, 4))):
+            return _plot("TypeError", "invalid argument",
+                         f"Invalid shape {shape} for image data: imshow needs (M, N), "
+                         f"(M, N, 3) or (M, N, 4)")
+    if name == "plot" and len(args) == 2 and not isinstance(args[1], str):
+        a, b = _length(args[0]), _length(args[1])
+        if a is not None and b is not None and a != b:
+            return _plot("ValueError", "value error",
+                         f"x and y must have same first dimension, but have lengths {a} and "
+                         f"{b}")
+    if name in ("bar", "barh") and len(args) >= 2:
+        a, b = _length(args[0]), _length(args[1])
+        if a is not None and b is not None and a != b and 1 not in (a, b):
+            return _plot("ValueError", "value error",
+                         f"shape mismatch: objects cannot be broadcast to a single shape: "
+                         f"{a} positions and {b} heights")
+    if name == "scatter" and len(args) >= 2:
+        a, b = _length(args[0]), _length(args[1])
+        if a is not None and b is not None and a != b:
+            return _plot("ValueError", "value error",
+                         f"x and y must be the same size: {a} vs {b}")
+    return None
+
+
+_READERS = {
+    "pandas": frozenset({"read_csv", "read_excel", "read_json", "read_parquet", "read_table",
+                         "read_pickle", "read_feather", "read_stata", "read_sas"}),
+    "numpy": frozenset({"load", "loadtxt", "genfromtxt", "fromfile"}),
+    "builtins": frozenset({"open"}),
+    "posix": frozenset({"listdir", "scandir"}),
+    "nt": frozenset({"listdir", "scandir"}),
+    "PIL": frozenset({"open"}),
+    "joblib": frozenset({"load"}),
+    "torch": frozenset({"load"}),
+    "keras": frozenset({"load_model"}),
+    "tensorflow": frozenset({"load_model"}),
+}
+_WRITER_WORDS = ("to_csv", "save", "write", "dump", "download", "retrieve", "extract",
+                 "unzip", "system", "run_line_magic", "run_cell_magic", "makedirs", "mkdir",
+                 "copy", "move", "rename", "wget", "kaggle", "getoutput", "subprocess",
+                 "chdir", "symlink", "to_excel", "to_parquet", "to_pickle", "export")
+
+
+def missing_file(site: CallSite) -> Finding | None:
+    """A reader called on a literal path that does not exist (relative to the kernel cwd)."""
+    func = site.func
+    if not is_known(func) or not site.args:
+        return None
+    root = type_root(func)
+    name = (meta_attr(func, "__name__") or "")
+    if name not in _READERS.get(root, ()):
+        return None
+    path = site.args[0]
+    if not isinstance(path, str) or not path or "://" in path or any(c in path for c in "*?"):
+        return None
+    if name == "open":
+        mode = site.args[1] if len(site.args) > 1 else site.kwargs.get("mode", "r")
+        if not isinstance(mode, str) or any(c in mode for c in "wax+"):
+            return None
+    walker = site.walker
+    if walker.environment_changed:
+        return None
+    line = site.node.lineno
+    before = "\n".join(walker.lines[:line])
+    if any(word in before for word in _WRITER_WORDS):
+        return None
+    full = os.path.expanduser(path)
+    if os.path.exists(full):
+        return None
+    if name in ("listdir", "scandir") and not path:
+        return None
+    folder = os.path.dirname(os.path.abspath(full))
+    hint = "" if os.path.isdir(folder) else f"; the folder {os.path.dirname(path)!r} " \
+                                             f"does not exist either"
+    return Finding(exception="FileNotFoundError", crash_type="file not found",
+                   library=_lib(root), rule="missing-file", confidence=0.93,
+                   explanation=f"{path!r} does not exist relative to the kernel's working "
+                               f"directory {os.getcwd()!r}{hint}")
+
+
+def _lib(root: str) -> str:
+    return {"pandas": "pandas", "numpy": "numpy", "torch": "torch", "keras": "tensorflow",
+            "tensorflow": "tensorflow"}.get(root, "python")
+
+
+def missing_module(stmt: ast.stmt, walker: CellWalker) -> Finding | None:
+    """``import x`` / ``from x import y`` where x is not installed or y does not exist."""
+    if walker.environment_changed:
+        return None  # e.g. `%pip install x` earlier in the cell
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            found = _check_module(alias.name)
+            if found:
+                return found
+    elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+        found = _check_module(stmt.module)
+        if found:
+            return found
+        module = sys.modules.get(stmt.module)
+        if not isinstance(module, types.ModuleType) or type(module) is not types.ModuleType:
+            return None
+        if "__getattr__" in module.__dict__:
+            return None
+        for alias in stmt.names:
+            if alias.name == "*" or alias.name in module.__dict__:
+                continue
+            sub = f"{stmt.module}.{alias.name}"
+            if sub in sys.modules:
+                continue
+            if hasattr(module, "__path__"):
+                try:
+                    if importlib.util.find_spec(sub) is not None:
+                        continue
+                except (ImportError, ValueError):
+                    return None
+            return Finding(exception="ImportError", crash_type="module not found",
+                           library=_lib(stmt.module.partition(".")[0]) if stmt.module.partition(
+                               ".")[0] in ("pandas", "numpy", "torch", "keras", "tensorflow")
+                           else ("sklearn" if stmt.module.startswith("sklearn") else "python"),
+                           rule="import", confidence=0.95,
+                           explanation=f"cannot import name '{alias.name}' from "
+                                       f"'{stmt.module}': the installed module has no such "
+                                       f"name")
+    return None
+
+
+def _check_module(dotted: str) -> Finding | None:
+    top = dotted.partition(".")[0]
+    if top in sys.modules:
+        if dotted in sys.modules:
+            return None
+        parent = dotted.rpartition(".")[0]
+        if parent not in sys.modules:
+            return None
+        try:
+            if importlib.util.find_spec(dotted) is not None:
+                return None
+        except (ImportError, ValueError):
+            return None
+        missing = dotted
+    else:
+        try:
+            if importlib.util.find_spec(top) is not None:
+                return None
+        except (ImportError, ValueError):
+            return None
+        missing = top
+    return Finding(exception="ModuleNotFoundError", crash_type="module not found",
+                   library="python", rule="import", confidence=0.95,
+                   explanation=f"No module named '{missing}': it is not installed in the "
+                               f"kernel's environment")
+
+
+
+
+_SEABORN_VECTOR_PLOTS = frozenset({
+    "scatterplot", "lineplot", "histplot", "kdeplot", "ecdfplot", "rugplot", "countplot",
+    "barplot", "boxplot", "violinplot", "boxenplot", "stripplot", "swarmplot", "pointplot",
+    "relplot", "displot", "catplot", "jointplot",
+})
+_SEABORN_VARIABLES = ("x", "y", "hue", "col", "row", "size", "style", "units", "weights")
+
+
+def seaborn_call(site: CallSite) -> Finding | None:
+    """A seaborn plot naming a column (x=, y=, hue=, ...) that ``data`` does not have."""
+    func = site.func
+    if not is_known(func) or site.starred or type_root(func) != "seaborn":
+        return None
+    if (meta_attr(func, "__name__") or "") not in _SEABORN_VECTOR_PLOTS:
+        return None
+    data = site.kwargs.get("data", site.args[0] if site.args else None)
+    from ._values import is_frame
+    if not is_frame(data) or type(data.columns).__name__ == "MultiIndex":
+        return None
+    for var in _SEABORN_VARIABLES:
+        key = site.kwargs.get(var)
+        if isinstance(key, str) and key not in data.columns and key not in data.index.names:
+            cols = [str(c) for c in list(data.columns[:8])]
+            return Finding(
+                exception="ValueError", crash_type="invalid argument", library="seaborn",
+                rule="seaborn-variable", confidence=0.93,
+                explanation=f"Could not interpret value `{key}` for `{var}`: the data has no "
+                            f"such column (columns: {cols}"
+                            f"{', ...' if data.shape[1] > 8 else ''})")
+    return None
+
+
+_FRAME_PLOT_KEYS = {"plot": ("x", "y"), "boxplot": ("column", "by"), "hist": ("column", "by")}
+
+
+def frame_plot_call(site: CallSite) -> Finding | None:
+    """``df.plot(x=..., y=...)``, ``df.plot.scatter``, ``df.boxplot(column=...)`` naming a
+    column the frame does not have (pandas raises KeyError)."""
+    from ._values import is_frame
+    receiver, method = site.receiver, site.method
+    if site.starred or method is None or not is_known(receiver):
+        return None
+    if is_frame(receiver) and method in _FRAME_PLOT_KEYS:
+        frame, keys = receiver, _FRAME_PLOT_KEYS[method]
+    elif type(receiver).__name__ == "PlotAccessor" and is_frame(getattr(receiver, "_parent",
+                                                                       None)):
+        frame, keys = receiver._parent, ("x", "y")
+    else:
+        return None
+    if type(frame.columns).__name__ == "MultiIndex":
+        return None
+    for key in keys:
+        value = site.kwargs.get(key)
+        names = [value] if isinstance(value, str) else value if type(value) is list else []
+        missing = [n for n in names if isinstance(n, str) and n not in frame.columns]
+        if missing:
+            cols = [str(c) for c in list(frame.columns[:8])]
+            return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                           rule="frame-plot", confidence=0.93,
+                           explanation=f"{key}={missing[0]!r} is not a column of "
+                                       f"{site.text(site.node.func.value).removesuffix('.plot')}"
+                                       f" (columns: {cols}{', ...' if frame.shape[1] > 8 else ''})")
+    return None

@@ -1,0 +1,294 @@
+"""PyTorch and Keras rules: module input features/channels, dtypes, devices, losses, shapes."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ._finding import Finding
+from ._values import (
+    is_frame, is_keras_model, meta_attr, is_known, is_ndarray, is_series, is_tensor, is_torch_module,
+)
+
+if TYPE_CHECKING:
+    from ._flow import CallSite
+
+__all__ = ["torch_call", "keras_call"]
+
+_PASS_THROUGH = frozenset({"ReLU", "Dropout", "Tanh", "Sigmoid", "LeakyReLU", "GELU",
+                           "Identity", "ELU", "SiLU", "Softmax", "LogSoftmax", "Dropout2d"})
+
+
+def _torch(exc: str, crash: str, text: str, evidence: tuple[str, ...] = ()) -> Finding:
+    return Finding(exception=exc, crash_type=crash, library="torch", explanation=text,
+                   evidence=evidence, confidence=0.95, rule="torch")
+
+
+def _first_layer(module: Any, shape: tuple[int, ...]) -> tuple[Any, tuple[int, ...]] | None:
+    """The first parameterised layer the input reaches, with the input shape it sees."""
+    name = type(module).__name__
+    if not type(module).__module__.startswith("torch.nn"):
+        return None
+    if name == "Sequential":
+        for child in module._modules.values():
+            cname = type(child).__name__
+            if cname in _PASS_THROUGH:
+                continue
+            if cname == "Flatten":
+                start = child.start_dim % len(shape) if shape else 0
+                end = child.end_dim % len(shape) if shape else 0
+                shape = (*shape[:start], math.prod(shape[start:end + 1]), *shape[end + 1:])
+                continue
+            return _first_layer(child, shape)
+        return None
+    return module, shape
+
+
+def torch_call(site: CallSite) -> Finding | None:
+    """Calling a torch layer or loss on a live tensor that cannot fit it."""
+    module = site.func
+    if site.method is not None and site.method == "forward":
+        module = site.receiver
+    if not is_known(module) or not is_torch_module(module) or site.starred or not site.args:
+        return None
+    x = site.args[0]
+    x_name = site.text(site.node.args[0])
+    if not type(module).__module__.startswith("torch.nn"):
+        entry = _forward_entry(module) if is_tensor(x) and len(site.args) == 1 and \
+            not site.kwargs else None
+        if entry is None:
+            return None
+        reached = _first_layer(entry, tuple(x.shape))
+        return _layer_input(reached[0], x, reached[1], x_name) if reached else None
+    if is_ndarray(x):
+        return _torch("TypeError", "type error",
+                      f"{type(module).__name__} expects a torch.Tensor but {x_name} is a "
+                      f"numpy.ndarray (convert it with torch.from_numpy / torch.tensor)")
+    if not is_tensor(x):
+        return None
+    if type(module).__name__.endswith("Loss") and len(site.args) >= 2:
+        return _loss(module, x, site.args[1])
+    reached = _first_layer(module, tuple(x.shape))
+    if reached is None:
+        return None
+    layer, shape = reached
+    return _layer_input(layer, x, shape, x_name)
+
+
+def _forward_entry(module: Any) -> Any:
+    """The child layer a user module's forward() hands its input to unchanged, if any.
+
+    Only the simple, common shape is accepted: the first statement of forward that mentions
+    the input passes it, as the only argument, to ``self.<child>(x)``, and nothing before it
+    can return or branch. Hooks that could change the input rule it out.
+    """
+    import ast
+    import inspect
+    import sys
+    import textwrap
+    hooks = sys.modules.get("torch.nn.modules.module")
+    if module._forward_pre_hooks or getattr(hooks, "_global_forward_pre_hooks", None):
+        return None
+    forward = getattr(type(module), "forward", None)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(forward)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef) or len(fn.args.args) < 2 or fn.args.vararg:
+        return None
+    name = fn.args.args[1].arg
+    for stmt in fn.body:
+        uses = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name
+                and isinstance(n.ctx, ast.Load)]
+        if not uses:
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt)):
+                return None  # the input is rebound before it is used
+            if any(isinstance(n, (ast.Return, ast.Raise, ast.If, ast.For, ast.While, ast.Try,
+                                  ast.With)) for n in ast.walk(stmt)):
+                return None
+            continue
+        if len(uses) != 1:
+            return None
+        for call in ast.walk(stmt):
+            if isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords and \
+                    call.args[0] is uses[0] and isinstance(call.func, ast.Attribute) and \
+                    isinstance(call.func.value, ast.Name) and call.func.value.id == "self":
+                child = module._modules.get(call.func.attr)
+                return child if type(child).__module__.startswith("torch.nn") else None
+        return None
+    return None
+
+
+def _layer_input(layer: Any, x: Any, shape: tuple[int, ...], x_name: str) -> Finding | None:
+    name = type(layer).__name__
+    weight = layer._parameters.get("weight") if hasattr(layer, "_parameters") else None
+    if name == "Linear":
+        if shape and shape[-1] != layer.in_features:
+            rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
+            return _torch("RuntimeError", "tensor shape mismatch",
+                          f"mat1 and mat2 shapes cannot be multiplied ({rows}x{shape[-1]} and "
+                          f"{layer.in_features}x{layer.out_features}): {x_name} has "
+                          f"{shape[-1]} features, the Linear layer expects "
+                          f"{layer.in_features}", (f"{x_name}.shape = {tuple(x.shape)}",))
+    elif name in ("Conv1d", "Conv2d", "Conv3d"):
+        dims = int(name[-2])
+        if len(shape) not in (dims + 1, dims + 2):
+            return _torch("RuntimeError", "tensor shape mismatch",
+                          f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to "
+                          f"{name.lower()}, but {x_name} has shape {list(shape)}")
+        channels = shape[-(dims + 1)]
+        if channels != layer.in_channels * 1 and layer.groups == 1:
+            return _torch("RuntimeError", "tensor shape mismatch",
+                          f"{name} expects input with {layer.in_channels} channels, but "
+                          f"{x_name} (shape {list(shape)}) has {channels} channels")
+    elif name == "Embedding":
+        if x.is_floating_point():
+            return _torch("RuntimeError", "type error",
+                          f"Embedding expects integer indices (Long or Int); {x_name} has "
+                          f"dtype {x.dtype}")
+        return None
+    else:
+        return None
+    if weight is not None and x.dtype != weight.dtype:
+        return _torch("RuntimeError", "type error",
+                      f"{x_name} has dtype {x.dtype} but the {name} weights are "
+                      f"{weight.dtype} (mat1 and mat2 must have the same dtype)")
+    if weight is not None and x.device != weight.device:
+        return _torch("RuntimeError", "type error",
+                      f"Expected all tensors to be on the same device: {x_name} is on "
+                      f"{x.device}, the {name} weights on {weight.device}")
+    return None
+
+
+def _loss(loss: Any, out: Any, target: Any) -> Finding | None:
+    if not is_tensor(target):
+        return None
+    name = type(loss).__name__
+    if name in ("CrossEntropyLoss", "NLLLoss") and out.ndim >= 2:
+        if target.ndim == out.ndim - 1:
+            if target.is_floating_point():
+                return _torch("RuntimeError", "type error",
+                              f"{name} with class-index targets needs Long targets; the target "
+                              f"has dtype {target.dtype}")
+            if target.shape[0] != out.shape[0]:
+                return _torch("ValueError", "tensor shape mismatch",
+                              f"Expected input batch_size ({out.shape[0]}) to match target "
+                              f"batch_size ({target.shape[0]})")
+    if name in ("BCELoss", "BCEWithLogitsLoss") and tuple(target.shape) != tuple(out.shape):
+        return _torch("ValueError", "tensor shape mismatch",
+                      f"Using a target size ({tuple(target.shape)}) that is different to the "
+                      f"input size ({tuple(out.shape)}) is not allowed in {name}")
+    return None
+
+
+# ----- Keras ---------------------------------------------------------------------------
+_KERAS_DATA_METHODS = frozenset({"fit", "predict", "evaluate", "train_on_batch",
+                                 "predict_on_batch", "test_on_batch"})
+
+
+def _keras(text: str, crash: str = "tensor shape mismatch",
+           evidence: tuple[str, ...] = ()) -> Finding:
+    return Finding(exception="ValueError", crash_type=crash, library="tensorflow",
+                   explanation=text, evidence=evidence, confidence=0.93, rule="keras")
+
+
+def _input_shape(model: Any) -> tuple | None:
+    try:
+        shape = model.input_shape
+    except Exception:
+        return None
+    if isinstance(shape, tuple) and all(d is None or type(d) is int for d in shape):
+        return shape
+    return None
+
+
+def keras_call(site: CallSite) -> Finding | None:
+    """model.fit/predict/evaluate with data whose shape the built model cannot take."""
+    model = site.receiver
+    if site.method not in _KERAS_DATA_METHODS or not is_known(model) or not is_keras_model(
+            model) or site.starred:
+        return None
+    x = site.args[0] if site.args else site.kwargs.get("x")
+    if x is None or not is_known(x) or not (is_ndarray(x) or is_tensor(x) or is_frame(x)):
+        return None
+    x_name = site.text(site.node.args[0]) if site.node.args else "x"
+    y = site.args[1] if len(site.args) > 1 else site.kwargs.get("y")
+    if is_series(y) or is_frame(y):
+        y = y.to_numpy()
+    if site.method in ("fit", "evaluate", "train_on_batch") and y is not None and is_known(
+            y) and is_ndarray(y) and len(y) != len(x):
+        return _keras(f"Data cardinality is ambiguous: {x_name} has {len(x)} samples and the "
+                      f"labels have {len(y)}", "value error")
+    expected = _input_shape(model)
+    if expected is None:
+        return None
+    shape = tuple(int(d) for d in x.shape)
+    adjusted = _adjust_rank(shape, expected)
+    if adjusted is None:
+        return _keras(f"Invalid input shape: {type(model).__name__} expects "
+                      f"{expected} but {x_name} has shape {shape}",
+                      evidence=(f"model.input_shape = {expected}",))
+    for axis, (want, got) in enumerate(zip(expected, adjusted)):
+        if axis and want is not None and want != got:
+            return _keras(f"Input 0 of {type(model).__name__} is incompatible: expected "
+                          f"shape {expected}, but {x_name} has shape {shape} (axis {axis}: "
+                          f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
+    if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
+        return _loss_labels(model, y)
+    return None
+
+
+def _adjust_rank(shape: tuple[int, ...], expected: tuple) -> tuple[int, ...] | None:
+    # Keras 3 squeezes or expands a trailing axis of size 1 when the rank is off by one.
+    if len(shape) == len(expected):
+        return shape
+    if len(shape) == len(expected) + 1 and shape[-1] == 1:
+        return shape[:-1]
+    if len(shape) == len(expected) - 1 and expected[-1] == 1:
+        return (*shape, 1)
+    return None
+
+
+def _loss_name(loss: Any) -> str | None:
+    if isinstance(loss, str):
+        return loss
+    name = meta_attr(loss, "name") or meta_attr(loss, "__name__")
+    return name if isinstance(name, str) else None
+
+
+def _loss_labels(model: Any, y: Any) -> Finding | None:
+    """The compiled loss against the labels and the last layer's units."""
+    name = _loss_name(getattr(model, "loss", None))
+    try:
+        units = model.output_shape[-1]
+    except Exception:
+        return None
+    if name is None or type(units) is not int:
+        return None
+    width = y.shape[1] if y.ndim == 2 else None
+    if name == "categorical_crossentropy" and units > 1 and (
+            y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1)):
+        return _keras(f"Arguments `target` and `output` must have the same shape: loss "
+                      f"categorical_crossentropy needs one-hot labels of width {units}, but "
+                      f"the labels have shape {tuple(y.shape)} (use "
+                      f"sparse_categorical_crossentropy or to_categorical)", "value error")
+    if name in ("categorical_crossentropy", "binary_crossentropy") and width is not None \
+            and width != units:
+        return _keras(f"Arguments `target` and `output` must have the same shape: the labels "
+                      f"have width {width}, the last layer has {units} units ({name})",
+                      "value error")
+    if name == "binary_crossentropy" and y.ndim == 1 and units > 1:
+        return _keras(f"Arguments `target` and `output` must have the same rank: 1-D labels "
+                      f"against a last layer of {units} units (binary_crossentropy)",
+                      "value error")
+    if name == "sparse_categorical_crossentropy" and y.ndim == 1 and y.dtype.kind in "iu" \
+            and y.size:
+        top = int(y.max())
+        if top >= units or int(y.min()) < 0:
+            return Finding(exception="InvalidArgumentError", crash_type="invalid argument",
+                           library="tensorflow", confidence=0.92, rule="keras",
+                           explanation=f"Received a label value of {top} which is outside the "
+                                       f"valid range of [0, {units}): the last layer has "
+                                       f"{units} units")
+    return None

@@ -1,0 +1,289 @@
+"""scikit-learn rules: unfitted estimators, feature count and names, strings, NaN, labels."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ._finding import Finding
+from ._values import UNKNOWN, describe_value, is_estimator, is_frame, is_known, is_ndarray, \
+    is_series
+
+if TYPE_CHECKING:
+    from ._flow import CallSite
+
+__all__ = ["sklearn_call", "record_fit"]
+
+_USE_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba", "decision_function",
+                          "transform", "score", "staged_predict"})
+_FIT_METHODS = frozenset({"fit", "fit_transform", "fit_predict"})
+_META_ATTRS = ("steps", "transformers")
+# Wrappers whose input handling is their inner estimator's: never judged by their own tags.
+_META_PREFIXES = ("Voting", "Stacking", "OneVsRest", "OneVsOne", "OutputCode", "MultiOutput",
+                  "Bagging", "AdaBoost", "SelectFromModel", "RFE", "Calibrated",
+                  "TransformedTarget", "ClassifierChain", "RegressorChain", "Sequential",
+                  "SelfTraining", "FrozenEstimator")
+_MAX_SCAN = 5_000_000
+
+
+def _x_and_y(site: CallSite) -> tuple[Any, Any, str, str]:
+    x = site.args[0] if site.args else site.kwargs.get("X", UNKNOWN)
+    y = site.args[1] if len(site.args) > 1 else site.kwargs.get("y", UNKNOWN)
+    nodes = [*site.node.args]
+    x_name = site.text(nodes[0]) if nodes else "X"
+    y_name = site.text(nodes[1]) if len(nodes) > 1 else "y"
+    return x, y, x_name, y_name
+
+
+def _tags(est: Any) -> Any:
+    utils = sys.modules.get("sklearn.utils")
+    get_tags = getattr(utils, "get_tags", None)
+    try:
+        return get_tags(est) if get_tags else None
+    except Exception:
+        return None
+
+
+def _is_meta(est: Any) -> bool:
+    name = type(est).__name__
+    return any(a in vars(est) for a in _META_ATTRS) or name.endswith("SearchCV") or \
+        name.startswith(_META_PREFIXES) or not type(est).__module__.startswith("sklearn")
+
+
+def _finding(exc: str, crash: str, text: str, evidence: tuple[str, ...] = ()) -> Finding:
+    return Finding(exception=exc, crash_type=crash, library="sklearn", explanation=text,
+                   evidence=evidence, confidence=0.95, rule="sklearn")
+
+
+def _split_lengths(site: CallSite) -> Finding | None:
+    """train_test_split(X, y) with arrays of different lengths."""
+    from ._values import meta_attr
+    if meta_attr(site.func, "__name__") != "train_test_split" or not str(
+            meta_attr(site.func, "__module__") or "").startswith("sklearn") or site.starred:
+        return None
+    lengths = []
+    for node, value in zip(site.node.args, site.args):
+        if not is_known(value) or not (is_frame(value) or is_series(value) or
+                                       is_ndarray(value) or type(value) is list):
+            return None
+        lengths.append((site.text(node), len(value)))
+    if len({n for _, n in lengths}) > 1:
+        listed = ", ".join(f"{name} has {n}" for name, n in lengths)
+        return _finding("ValueError", "value error",
+                        f"Found input variables with inconsistent numbers of samples: {listed}")
+    return None
+
+
+def sklearn_call(site: CallSite) -> Finding | None:
+    """predict/transform/fit on an estimator, checked against its fit and the data."""
+    if site.method is None or isinstance(site.receiver, __import__("types").ModuleType):
+        found = _split_lengths(site)
+        if found is not None:
+            return found
+    est, method = site.receiver, site.method
+    if method is None or not is_known(est) or not is_estimator(est) or site.starred:
+        return None
+    if method in _USE_METHODS:
+        return _check_use(site, est, method)
+    if method in _FIT_METHODS:
+        return _check_fit(site, est)
+    return None
+
+
+def _fit_facts(site: CallSite, est: Any) -> tuple[bool | None, int | None, tuple | None]:
+    state = site.walker.fit_state(est)
+    if state is not None:
+        return (True if state.known else None), state.n_features, state.feature_names
+    validation = sys.modules.get("sklearn.utils.validation")
+    try:
+        validation.check_is_fitted(est)  # type: ignore[union-attr]
+        fitted: bool | None = True
+    except Exception as exc:
+        fitted = False if type(exc).__name__ == "NotFittedError" else None
+    attrs = vars(est)
+    names = attrs.get("feature_names_in_")
+    return fitted, attrs.get("n_features_in_"), tuple(names) if names is not None else None
+
+
+def _check_use(site: CallSite, est: Any, method: str) -> Finding | None:
+    fitted, n_features, names = _fit_facts(site, est)
+    if fitted is None:
+        return None
+    name = type(est).__name__
+    if not fitted:
+        if not type(est).__module__.startswith("sklearn"):
+            return None  # third-party estimators raise their own error types
+        tags = _tags(est)
+        if tags is not None and not getattr(tags, "requires_fit", True):
+            return None
+        return _finding("NotFittedError", "NotFitted",
+                        f"This {name} instance is not fitted yet: {method}() needs fit() "
+                        f"to have run first on {site.text(site.node.func.value)}")
+    x, _, x_name, _ = _x_and_y(site)
+    if not is_known(x):
+        return None
+    found = _check_features(name, x, x_name, n_features, names)
+    return found or _check_values(est, x, x_name)
+
+
+def _check_features(name: str, x: Any, x_name: str, n_features: Any,
+                    names: tuple | None) -> Finding | None:
+    if not (is_frame(x) or is_ndarray(x)):
+        return None
+    if names is not None and is_frame(x) and all(isinstance(c, str) for c in x.columns):
+        seen = [str(c) for c in x.columns]
+        if seen != list(names):
+            unseen = [c for c in seen if c not in names]
+            missing = [c for c in names if c not in seen]
+            detail = f"unseen at fit time: {unseen[:5]}" if unseen else ""
+            if missing:
+                detail += ("; " if detail else "") + f"missing: {missing[:5]}"
+            if not detail:
+                detail = "same names in a different order"
+            return _finding("ValueError", "feature name mismatch",
+                            f"The feature names of {x_name} do not match those {name} was "
+                            f"fitted with ({detail})",
+                            (f"{x_name}: {describe_value(x)}",
+                             f"fitted on {len(names)} features: {list(names)[:6]}"))
+    if n_features is None:
+        return None
+    if x.ndim == 1:
+        return _finding("ValueError", "value error",
+                        f"Expected 2D array, got 1D array instead: {x_name} has shape "
+                        f"{tuple(x.shape)} (reshape it with .reshape(-1, 1) or (1, -1))")
+    if x.ndim == 2 and x.shape[1] != n_features:
+        return _finding("ValueError", "tensor shape mismatch",
+                        f"{x_name} has {x.shape[1]} features (columns); {name} was fitted "
+                        f"on {n_features}",
+                        (f"{x_name}: {describe_value(x)}", f"{name}.n_features_in_ = "
+                                                           f"{n_features}"))
+    if x.ndim > 2:
+        return _finding("ValueError", "value error",
+                        f"{name} expects a 2D array; {x_name} has shape {tuple(x.shape)}")
+    return None
+
+
+def _first_string(x: Any) -> str | None:
+    if is_frame(x):
+        for col in x.columns[x.dtypes == object][:50]:
+            for value in x[col].dropna().iloc[:200]:
+                if isinstance(value, str) and not _floaty(value):
+                    return value
+        return None
+    if is_ndarray(x) and x.dtype.kind in "OU":
+        for value in x.ravel()[:2000]:
+            if isinstance(value, str) and not _floaty(value):
+                return value
+    return None
+
+
+def _floaty(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _has_nan(x: Any) -> bool:
+    if getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
+        return False
+    if is_frame(x):
+        numeric = x.select_dtypes("number")
+        return bool(numeric.isna().to_numpy().any())
+    if is_ndarray(x) and x.dtype.kind == "f":
+        import numpy as np  # numpy is loaded: x is an ndarray
+        return bool(np.isnan(x).any())
+    return False
+
+
+def _check_values(est: Any, x: Any, x_name: str) -> Finding | None:
+    if _is_meta(est) or not (is_frame(x) or is_ndarray(x)):
+        return None
+    tags = _tags(est)
+    if tags is None:
+        return None
+    inputs = tags.input_tags
+    if not (inputs.string or inputs.categorical or inputs.dict) and is_frame(x) or (
+            is_ndarray(x) and not inputs.string):
+        if getattr(x, "size", 0) <= _MAX_SCAN:
+            text = _first_string(x)
+            if text is not None:
+                return _finding("ValueError", "value error",
+                                f"could not convert string to float: {text!r}: {x_name} "
+                                f"holds text that {type(est).__name__} cannot take",
+                                (f"{x_name}: {describe_value(x)}",))
+    if not inputs.allow_nan and _has_nan(x):
+        return _finding("ValueError", "value error",
+                        f"Input X contains NaN: {x_name} has missing values and "
+                        f"{type(est).__name__} does not accept NaN",
+                        (f"{x_name}: {describe_value(x)}",))
+    return None
+
+
+def _check_fit(site: CallSite, est: Any) -> Finding | None:
+    x, y, x_name, y_name = _x_and_y(site)
+    if type(est).__name__ in ("LabelEncoder", "LabelBinarizer") and is_known(x) and (
+            is_frame(x) or is_ndarray(x)) and x.ndim == 2 and x.shape[1] != 1:
+        return _finding("ValueError", "value error",
+                        f"y should be a 1d array, got an array of shape {tuple(x.shape)} "
+                        f"instead: {type(est).__name__} encodes one column at a time")
+    if is_known(x) and is_known(y) and (is_frame(x) or is_ndarray(x)) and (
+            is_series(y) or is_ndarray(y) or is_frame(y)):
+        if len(x) != len(y):
+            return _finding("ValueError", "value error",
+                            f"Found input variables with inconsistent numbers of samples: "
+                            f"{x_name} has {len(x)} rows, {y_name} has {len(y)}")
+    if is_known(x):
+        found = _check_values(est, x, x_name)
+        if found is not None:
+            return found
+        if (is_frame(x) or is_ndarray(x)) and x.ndim == 1 and not _is_meta(est):
+            tags = _tags(est)
+            if tags is not None and tags.input_tags.two_d_array and not \
+                    tags.input_tags.one_d_array:
+                return _finding("ValueError", "value error",
+                                f"Expected 2D array, got 1D array instead: {x_name} has shape "
+                                f"{tuple(x.shape)}")
+    if is_known(y) and (is_series(y) or is_ndarray(y)) and _is_classifier(est):
+        return _continuous_labels(est, y, y_name)
+    return None
+
+
+def _is_classifier(est: Any) -> bool:
+    tags = _tags(est)
+    return tags is not None and getattr(tags, "estimator_type", None) == "classifier" and \
+        not _is_meta(est)
+
+
+def _continuous_labels(est: Any, y: Any, y_name: str) -> Finding | None:
+    if y.dtype.kind != "f" or getattr(y, "size", 0) > _MAX_SCAN or getattr(y, "ndim", 1) != 1:
+        return None
+    values = y.to_numpy() if is_series(y) else y
+    import numpy as np  # numpy is loaded: values is an ndarray
+    finite = values[~np.isnan(values)]
+    if finite.size and not np.all(np.mod(finite, 1) == 0):
+        return _finding("ValueError", "value error",
+                        f"Unknown label type: continuous: {type(est).__name__} is a "
+                        f"classifier and {y_name} holds non-integer floats "
+                        f"(e.g. {float(finite[np.mod(finite, 1) != 0][0])!r})")
+    return None
+
+
+def record_fit(site: CallSite, result: Any) -> Any:
+    """After ``est.fit(X, ...)``: remember what the estimator was fitted on."""
+    est, method = site.receiver, site.method
+    if method not in _FIT_METHODS or not is_known(est) or not is_estimator(est):
+        return None
+    from ._flow import FitState
+    x, _, _, _ = _x_and_y(site)
+    # A fit on a path that may not run says nothing about the estimator's state.
+    known = not site.walker.uncertain and not site.starred and is_known(x) and (
+        is_frame(x) or is_ndarray(x)) and x.ndim == 2
+    names = None
+    if known and is_frame(x) and all(isinstance(c, str) for c in x.columns):
+        names = tuple(x.columns)
+    site.walker.fitted[id(est)] = FitState(
+        estimator=est, n_features=int(x.shape[1]) if known else None, feature_names=names,
+        known=bool(known))
+    return est if method == "fit" else None

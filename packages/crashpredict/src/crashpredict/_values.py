@@ -1,0 +1,283 @@
+"""Side-effect-free access to live objects: static attribute lookup and type recognition.
+
+Nothing here imports a heavy library: a live pandas/torch object is recognised by the
+module of its type, and the library is used only when it is already in ``sys.modules``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+from typing import Any
+
+__all__ = [
+    "UNKNOWN", "DELETED", "MISSING", "Partial", "is_known", "library_of", "type_root",
+    "is_frame", "is_series", "is_ndarray", "is_tensor", "is_estimator", "is_torch_module",
+    "is_keras_model", "static_lookup", "meta_attr", "safe_getattr", "describe_value", "short_type",
+]
+
+
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: A value the walker cannot know without running code.
+UNKNOWN: Any = _Marker("UNKNOWN")
+#: A name that ``del`` removed earlier in the cell.
+DELETED: Any = _Marker("DELETED")
+#: Returned by lookups that found nothing.
+MISSING: Any = _Marker("MISSING")
+
+
+class Partial:
+    """A live container whose listed keys were reassigned earlier in the cell.
+
+    Reading another key still reads the live object; reading a reassigned key gives the
+    assigned value when it is known exactly (``values``); anything else is unknown.
+    """
+
+    __slots__ = ("obj", "dirty", "values")
+
+    def __init__(self, obj: object, dirty: frozenset, values: dict | None = None) -> None:
+        self.obj = obj
+        self.dirty = dirty
+        self.values = values or {}
+
+
+def is_known(value: object) -> bool:
+    """True when ``value`` is a real object, not one of the walker's markers."""
+    return not isinstance(value, (_Marker, Partial))
+
+
+_LIBRARY_OF_ROOT = {
+    "pandas": "pandas", "numpy": "numpy", "sklearn": "sklearn", "torch": "torch",
+    "torchvision": "torch", "keras": "tensorflow", "tensorflow": "tensorflow",
+    "tf_keras": "tensorflow", "matplotlib": "matplotlib", "seaborn": "seaborn",
+}
+
+
+_META_SAFE = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type,
+              types.ModuleType, types.MethodDescriptorType, types.WrapperDescriptorType,
+              types.MethodWrapperType, types.ClassMethodDescriptorType)
+
+
+def meta_attr(obj: object, name: str, default: Any = None) -> Any:
+    """``getattr(obj, name, default)`` for metadata (``__name__``, ``__module__``...) that
+    never runs user code: a ``__getattr__`` or property of a user object is not called."""
+    if isinstance(obj, _META_SAFE):
+        return getattr(obj, name, default)
+    try:
+        raw = inspect.getattr_static(obj, name)
+    except AttributeError:
+        return default
+    return default if hasattr(type(raw), "__get__") else raw
+
+
+def type_root(obj: object) -> str:
+    """The top-level package of the object's type (of the module itself for modules)."""
+    if isinstance(obj, types.ModuleType):
+        return obj.__name__.partition(".")[0]
+    module = type(obj).__module__ or ""
+    if isinstance(obj, type) or callable(obj):
+        module = meta_attr(obj, "__module__") or module
+    return str(module).partition(".")[0]
+
+
+def library_of(obj: object) -> str:
+    """JunoBench's library group of a live object ('python' for anything else)."""
+    return _LIBRARY_OF_ROOT.get(type_root(obj), "python")
+
+
+def _mro_modules(obj: object) -> tuple[str, ...]:
+    return tuple(getattr(c, "__module__", "") or "" for c in type(obj).__mro__)
+
+
+def _is_instance_of(obj: object, module: str, name: str) -> bool:
+    mod = sys.modules.get(module)
+    cls = getattr(mod, name, None) if mod is not None else None
+    return isinstance(cls, type) and isinstance(obj, cls)
+
+
+def is_frame(obj: object) -> bool:
+    """A live pandas DataFrame."""
+    return _is_instance_of(obj, "pandas", "DataFrame")
+
+
+def is_series(obj: object) -> bool:
+    """A live pandas Series."""
+    return _is_instance_of(obj, "pandas", "Series")
+
+
+def is_ndarray(obj: object) -> bool:
+    """A plain numpy array (not a matrix or masked array)."""
+    if not _is_instance_of(obj, "numpy", "ndarray"):
+        return False
+    return type(obj).__name__ == "ndarray"
+
+
+def is_tensor(obj: object) -> bool:
+    """A live torch tensor."""
+    return _is_instance_of(obj, "torch", "Tensor")
+
+
+def is_estimator(obj: object) -> bool:
+    """A scikit-learn estimator instance (not the class)."""
+    return not isinstance(obj, type) and _is_instance_of(obj, "sklearn.base", "BaseEstimator")
+
+
+def is_torch_module(obj: object) -> bool:
+    """A live ``torch.nn.Module`` instance."""
+    return not isinstance(obj, type) and _is_instance_of(obj, "torch.nn", "Module")
+
+
+def is_keras_model(obj: object) -> bool:
+    """A live Keras model (Keras 3 or tf.keras)."""
+    if isinstance(obj, type):
+        return False
+    return any(m.startswith(("keras", "tf_keras")) for m in _mro_modules(obj)) and any(
+        c.__name__ in ("Model", "Functional", "Sequential") for c in type(obj).__mro__
+    )
+
+
+# Properties that are known to be cheap and free of side effects, read with getattr.
+_SAFE_PROPERTIES = {
+    "pandas": frozenset({
+        "columns", "index", "shape", "dtypes", "dtype", "values", "T", "ndim", "size",
+        "empty", "loc", "iloc", "at", "iat", "name", "axes", "names", "nlevels", "str",
+        "dt", "cat", "is_unique", "array", "plot",
+    }),
+    "numpy": frozenset({"shape", "dtype", "ndim", "size", "T", "itemsize", "nbytes", "real",
+                        "imag", "flat"}),
+    "torch": frozenset({"shape", "dtype", "device", "ndim", "T", "is_cuda", "data",
+                        "weight", "bias", "in_features", "out_features", "in_channels",
+                        "out_channels", "requires_grad"}),
+    "keras": frozenset({"input_shape", "output_shape", "inputs", "outputs", "layers",
+                        "built", "loss", "units", "name"}),
+}
+
+
+def _getattr_hook(tp: type) -> bool:
+    """True when the type customises attribute lookup beyond object's."""
+    for klass in tp.__mro__[:-1]:
+        if "__getattr__" in klass.__dict__ or "__getattribute__" in klass.__dict__:
+            return True
+    return False
+
+
+def static_lookup(obj: object, name: str) -> bool | None:
+    """Does ``obj.name`` exist? True, False (certain AttributeError) or None (can't tell).
+
+    Uses the instance dict and the type's MRO only: no property, ``__getattr__`` or
+    descriptor code runs.
+    """
+    if isinstance(obj, types.ModuleType):
+        if name in obj.__dict__:
+            return True
+        for table in ("__former_attrs__", "__expired_attributes__"):
+            # numpy's module __getattr__ raises AttributeError for these removed names
+            removed = obj.__dict__.get(table)
+            if isinstance(removed, (dict, set, frozenset)) and name in removed:
+                return False
+        if type(obj) is not types.ModuleType or "__getattr__" in obj.__dict__:
+            return None
+        if f"{obj.__name__}.{name}" in sys.modules:
+            return True
+        return False
+    try:
+        inspect.getattr_static(obj, name)
+        return True
+    except AttributeError:
+        pass
+    if name.startswith("__") and name.endswith("__"):
+        return None
+    tp = type(obj)
+    if is_frame(obj) or is_series(obj):
+        labels = obj.columns if is_frame(obj) else obj.index
+        try:
+            return name in labels
+        except Exception:
+            return None
+    if is_torch_module(obj):
+        for store in ("_parameters", "_buffers", "_modules"):
+            if name in (obj.__dict__.get(store) or {}):
+                return True
+        return False
+    if isinstance(obj, type):
+        meta = type(obj)
+        return None if _getattr_hook(meta) else False
+    if _getattr_hook(tp):
+        return None
+    return False
+
+
+def safe_getattr(obj: object, name: str) -> Any:
+    """Read ``obj.name`` without running user code; UNKNOWN when that is not possible."""
+    if isinstance(obj, types.ModuleType):
+        if name in obj.__dict__:
+            return obj.__dict__[name]
+        return sys.modules.get(f"{obj.__name__}.{name}", UNKNOWN)
+    try:
+        raw = inspect.getattr_static(obj, name)
+    except AttributeError:
+        raw = MISSING
+    root = type_root(obj)
+    if raw is MISSING:
+        if is_frame(obj) and static_lookup(obj, name):
+            return _call_quiet(lambda: obj[name])
+        if is_torch_module(obj):
+            for store in ("_parameters", "_buffers", "_modules"):
+                found = (obj.__dict__.get(store) or {}).get(name, MISSING)
+                if found is not MISSING:
+                    return found
+        return UNKNOWN
+    if root in _SAFE_PROPERTIES and name in _SAFE_PROPERTIES[root]:
+        return _call_quiet(lambda: getattr(obj, name))
+    if root in ("keras", "tensorflow", "tf_keras") and name in _SAFE_PROPERTIES["keras"]:
+        return _call_quiet(lambda: getattr(obj, name))
+    instance_dict = getattr(obj, "__dict__", None)
+    if isinstance(instance_dict, dict) and name in instance_dict and raw is instance_dict[name]:
+        return raw
+    if isinstance(raw, (types.FunctionType, classmethod, staticmethod, types.BuiltinFunctionType,
+                        types.MethodDescriptorType, types.WrapperDescriptorType,
+                        types.ClassMethodDescriptorType)):
+        return _call_quiet(lambda: raw.__get__(None if isinstance(obj, type) else obj,
+                                               obj if isinstance(obj, type) else type(obj)))
+    if not hasattr(type(raw), "__get__"):
+        return raw
+    return UNKNOWN
+
+
+def _call_quiet(fn: Any) -> Any:
+    try:
+        return fn()
+    except Exception:
+        return UNKNOWN
+
+
+def short_type(obj: object) -> str:
+    """The type's name as an error message would print it."""
+    return type(obj).__name__
+
+
+def describe_value(obj: object) -> str:
+    """A short evidence line for a live object (type, shape, a few labels)."""
+    parts = [short_type(obj)]
+    shape = getattr(obj, "shape", None) if is_frame(obj) or is_series(obj) or is_ndarray(
+        obj) or is_tensor(obj) else None
+    if shape is not None:
+        parts.append(f"shape={tuple(shape)}")
+    if is_frame(obj):
+        cols = [str(c) for c in list(obj.columns[:8])]
+        more = "" if obj.shape[1] <= 8 else f", ... +{obj.shape[1] - 8}"
+        parts.append(f"columns=[{', '.join(cols)}{more}]")
+    elif type(obj) in (list, tuple, dict, set) and len(obj) <= 12 and all(
+            type(v) in (int, float, bool, str, type(None)) for v in obj):
+        parts.append(repr(obj)[:160])
+    return " ".join(parts)

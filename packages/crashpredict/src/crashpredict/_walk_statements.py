@@ -1,0 +1,355 @@
+"""Statements of the cell walk: control flow, binding, tainting (a mixin of CellWalker)."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any
+
+from ._finding import Finding
+from ._values import DELETED, MISSING, UNKNOWN, Partial, is_known, safe_getattr
+from ._walk_types import CellFunction
+from ._walk_util import (
+    bound_names, contains_jump, hashable, is_mutable_array, keyed_container,
+    may_exit_loop, may_suppress, root_name, safe_len, small_items, stable,
+    target_names, as_load,
+)
+
+__all__ = ["StatementWalker"]
+
+
+def exact_item(container: Any, value: Any) -> bool:
+    """Reading back ``container[key] = value`` gives exactly ``value``: any known value in
+    a dict; for a DataFrame, a Series already on the frame's own index."""
+    from ._values import is_frame, is_series
+    if not is_known(value):
+        return False
+    if type(container) is dict:
+        return True
+    return is_frame(container) and is_series(value) and value.index.equals(container.index)
+
+
+class StatementWalker:
+    """Walks statements; the expression half lives in `CellWalker`."""
+
+    # ----- statements ----------------------------------------------------------------
+    def block(self, body: list[ast.stmt]) -> None:
+        """Walk statements in order; after a possible jump the rest is uncertain."""
+        extra = 0
+        try:
+            for stmt in body:
+                self.statement(stmt)
+                if isinstance(stmt, (ast.If, ast.Try, ast.With, ast.Match, ast.For,
+                                     ast.While)) and contains_jump(stmt) and not extra:
+                    extra = 1
+                    self.uncertain += 1
+        finally:
+            self.uncertain -= extra
+
+    def statement(self, stmt: ast.stmt) -> None:
+        """Walk one statement."""
+        self._stmt = stmt
+        self._apply(self.rules.statement, stmt, stmt, self)
+        handler = getattr(self, f"_s_{type(stmt).__name__}", None)
+        if handler is not None:
+            handler(stmt)
+        else:
+            self._opaque(stmt)
+
+    def _opaque(self, stmt: ast.AST) -> None:
+        self.uncertain += 1
+        try:
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.expr):
+                    self.ev(child)
+                elif isinstance(child, ast.stmt):
+                    self.statement(child)
+        finally:
+            self.uncertain -= 1
+        self._forget(bound_names([stmt]))
+
+    def _forget(self, names: set[str]) -> None:
+        for name in names:
+            self.env[name] = UNKNOWN
+
+    def _s_Expr(self, stmt: ast.Expr) -> None:
+        self.ev(stmt.value)
+
+    def _s_Assign(self, stmt: ast.Assign) -> None:
+        value = self.ev(stmt.value)
+        for target in stmt.targets:
+            self.bind(target, value)
+
+    def _s_AnnAssign(self, stmt: ast.AnnAssign) -> None:
+        if stmt.value is not None:
+            self.bind(stmt.target, self.ev(stmt.value))
+
+    def _s_AugAssign(self, stmt: ast.AugAssign) -> None:
+        target = stmt.target
+        load = as_load(target)
+        current = self.ev(load)
+        other = self.ev(stmt.value)
+        result = self.binop(stmt.op, current, other, stmt)
+        if isinstance(target, ast.Name) and is_known(current) and is_mutable_array(current):
+            result = UNKNOWN
+        self.bind(target, result)
+
+    def _s_Delete(self, stmt: ast.Delete) -> None:
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                self.ev(ast.copy_location(ast.Name(id=target.id, ctx=ast.Load()), target))
+                self.env[target.id] = DELETED
+            else:
+                self.ev(as_load(target))
+                self.taint(target)
+
+    def _s_If(self, stmt: ast.If) -> None:
+        truth = self.truth(self.ev(stmt.test))
+        if truth is True:
+            self.block(stmt.body)
+        elif truth is False:
+            self.block(stmt.orelse)
+        else:
+            self._uncertain_blocks(stmt.body, stmt.orelse)
+
+    def _uncertain_blocks(self, *blocks: list[ast.stmt]) -> None:
+        self.uncertain += 1
+        try:
+            for body in blocks:
+                self.block(body)
+        finally:
+            self.uncertain -= 1
+        self._forget(bound_names([s for body in blocks for s in body]))
+
+    def _s_While(self, stmt: ast.While) -> None:
+        self.ev(stmt.test)
+        self._uncertain_blocks(stmt.body, stmt.orelse)
+
+    def _s_For(self, stmt: ast.For) -> None:
+        iterable = self.ev(stmt.iter)
+        items = small_items(iterable)
+        bound = bound_names(stmt.body) | target_names(stmt.target)
+        self.loop_depth += 1
+        try:
+            if items:
+                self._unroll(stmt, items)
+            elif items is not None:  # empty: the body never runs
+                self.block(stmt.orelse)
+            else:
+                size = self._known_length(stmt.iter, iterable)
+                self.bind(stmt.target, UNKNOWN)
+                self._forget(bound)
+                if size == 0:
+                    self.block(stmt.orelse)
+                elif size is None:  # it may be empty: nothing in the body is certain
+                    self._uncertain_blocks(stmt.body, stmt.orelse)
+                else:
+                    self.block(stmt.body)
+                    self._uncertain_blocks(stmt.orelse)
+        finally:
+            self.loop_depth -= 1
+        self._forget(bound)
+
+    def _unroll(self, stmt: ast.For, items: list[Any]) -> None:
+        exits = may_exit_loop(stmt.body)
+        for n, item in enumerate(items):
+            self.uncertain += 1 if exits and n == 1 else 0
+            self.bind(stmt.target, item)
+            self.block(stmt.body)
+        if exits and len(items) > 1:
+            self.uncertain -= 1
+        if exits:
+            self._uncertain_blocks(stmt.orelse)
+        else:
+            self.block(stmt.orelse)
+
+    def _known_length(self, node: ast.expr, value: Any) -> int | None:
+        """len() of what a for loop iterates, when it is cheap and safe to know."""
+        size = safe_len(value)
+        if size is not None or not isinstance(node, ast.Call) or not isinstance(
+                node.func, ast.Name) or node.func.id not in ("enumerate", "zip", "reversed"):
+            return size
+        if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
+            return None
+        saved = self.uncertain
+        self.uncertain += 1  # already evaluated once: re-reading must not report again
+        try:
+            sizes = [safe_len(self.ev(arg)) for arg in node.args[:1 if node.func.id !=
+                                                                   "zip" else None]]
+        finally:
+            self.uncertain = saved
+        if not sizes or any(n is None for n in sizes):
+            return None
+        return min(sizes)  # type: ignore[type-var]
+
+    _s_AsyncFor = _opaque
+
+    def _s_With(self, stmt: ast.With) -> None:
+        suppresses = False
+        for item in stmt.items:
+            manager = self.ev(item.context_expr)
+            if not is_known(manager) or may_suppress(manager, item.context_expr):
+                suppresses = True
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, UNKNOWN)
+        if suppresses:
+            self._uncertain_blocks(stmt.body)
+        else:
+            self.block(stmt.body)
+
+    def _s_Try(self, stmt: ast.Try) -> None:
+        self._uncertain_blocks(stmt.body, *[h.body for h in stmt.handlers], stmt.orelse)
+        for handler in stmt.handlers:
+            if handler.name:
+                self.env[handler.name] = UNKNOWN
+        self.block(stmt.finalbody)
+
+    _s_TryStar = _s_Try
+
+    def _s_FunctionDef(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for dec in stmt.decorator_list:
+            self.ev(dec)
+        for default in [*stmt.args.defaults, *[d for d in stmt.args.kw_defaults if d]]:
+            self.ev(default)
+        self.env[stmt.name] = CellFunction(stmt) if not stmt.decorator_list else UNKNOWN
+
+    _s_AsyncFunctionDef = _s_FunctionDef
+
+    def _s_ClassDef(self, stmt: ast.ClassDef) -> None:
+        for node in [*stmt.decorator_list, *stmt.bases]:
+            self.ev(node)
+        self.env[stmt.name] = UNKNOWN
+
+    def _s_Import(self, stmt: ast.Import) -> None:
+        import sys
+        if any(alias.name not in sys.modules for alias in stmt.names):
+            self.modules_changed = True
+        for alias in stmt.names:
+            module = sys.modules.get(alias.name)
+            if alias.asname:
+                self.env[alias.asname] = module if module is not None else UNKNOWN
+            else:
+                # `import a.b` makes a.b an attribute of a only once it has run.
+                top = alias.name.partition(".")[0]
+                known = alias.name in sys.modules
+                self.env[top] = sys.modules.get(top, UNKNOWN) if known else UNKNOWN
+
+    def _s_ImportFrom(self, stmt: ast.ImportFrom) -> None:
+        import sys
+        module = sys.modules.get(stmt.module or "") if not stmt.level else None
+        if module is None or any(f"{stmt.module}.{a.name}" not in sys.modules and a.name not in
+                                 getattr(module, "__dict__", {}) for a in stmt.names):
+            self.modules_changed = True
+        for alias in stmt.names:
+            if alias.name == "*":
+                self.names_unreliable = True
+                continue
+            value = UNKNOWN
+            if module is not None:
+                value = safe_getattr(module, alias.name)
+            self.env[alias.asname or alias.name] = value
+
+    def _s_Raise(self, stmt: ast.Raise) -> None:
+        exc = self.ev(stmt.exc) if stmt.exc is not None else UNKNOWN
+        if stmt.cause is not None:
+            self.ev(stmt.cause)
+        name = None
+        if isinstance(exc, type) and issubclass(exc, BaseException):
+            name = exc.__name__
+        elif isinstance(exc, BaseException):
+            name = type(exc).__name__
+        elif isinstance(stmt.exc, ast.Call) and isinstance(stmt.exc.func, ast.Name):
+            cls = self.lookup(stmt.exc.func.id)
+            if isinstance(cls, type) and issubclass(cls, BaseException):
+                name = cls.__name__
+        if name is not None and not self.loop_depth:
+            from ._finding import crash_type_of
+            self.report(Finding(exception=name, crash_type=crash_type_of(name),
+                                library="python", rule="raise",
+                                explanation=f"the cell raises {name} unconditionally"), stmt)
+
+    def _s_Assert(self, stmt: ast.Assert) -> None:
+        if self.truth(self.ev(stmt.test)) is False:
+            self.report(Finding(exception="AssertionError", crash_type="data value violation",
+                                library="python", rule="assert",
+                                explanation=f"the assertion `{self.text(stmt.test)}` is false"),
+                        stmt)
+
+    def _s_Pass(self, stmt: ast.stmt) -> None:
+        return
+
+    _s_Global = _s_Nonlocal = _s_Break = _s_Continue = _s_Pass
+
+    def _s_Return(self, stmt: ast.Return) -> None:
+        if stmt.value is not None:
+            self.ev(stmt.value)
+
+    # ----- binding and tainting -------------------------------------------------------
+    def bind(self, target: ast.expr, value: Any) -> None:
+        """Bind an assignment target to a value (UNKNOWN when it cannot be split)."""
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if is_known(value):
+                self._apply(self.rules.unpack, target, target, value, self)
+            parts = None
+            if is_known(value) and isinstance(value, (tuple, list)) and not any(
+                    isinstance(e, ast.Starred) for e in target.elts):
+                parts = list(value) if len(value) == len(target.elts) else None
+            for i, elt in enumerate(target.elts):
+                inner = elt.value if isinstance(elt, ast.Starred) else elt
+                self.bind(inner, parts[i] if parts is not None else UNKNOWN)
+        elif isinstance(target, ast.Subscript):
+            base = self.ev(target.value)
+            key = self.ev(target.slice)
+            self._store_item(target, base, key, value)
+        elif isinstance(target, ast.Attribute):
+            base = self.ev(target.value)
+            if is_known(base):
+                self.subject = self.text(target.value)
+                self._apply(self.rules.store_attribute, target, base, target.attr, value, self)
+            self.taint(target)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, UNKNOWN)
+
+    def _store_item(self, target: ast.Subscript, base: Any, key: Any, value: Any) -> None:
+        root = target.value
+        if isinstance(root, ast.Name) and hashable(key):
+            current = self.env.get(root.id, MISSING)
+            if isinstance(current, Partial):
+                values = {k: v for k, v in current.values.items() if k != key}
+                if exact_item(current.obj, value):
+                    values[key] = value
+                self.env[root.id] = Partial(current.obj, current.dirty | {key}, values)
+                return
+            if is_known(base) and keyed_container(base):
+                self._forget_aliases(base, keep=root.id)
+                values = {key: value} if exact_item(base, value) else {}
+                self.env[root.id] = Partial(base, frozenset({key}), values)
+                return
+        self.taint(target)
+
+    def taint(self, node: ast.AST) -> None:
+        """Forget what is known about the root name of ``node`` (it may have changed)."""
+        root = root_name(node)
+        if root is None:
+            return
+        value = self.lookup(root)
+        if is_known(value) and stable(value):
+            return
+        self.env[root] = UNKNOWN
+        if is_known(value) and not isinstance(value, (str, int, float, bool, tuple)):
+            self._forget_aliases(value, keep=root)
+
+    def _forget_aliases(self, obj: Any, keep: str) -> None:
+        """Other names bound to the same object see its change too (``X = df``)."""
+        for name, value in list(self.env.items()):
+            if value is obj and name != keep:
+                self.env[name] = UNKNOWN
+            elif isinstance(value, Partial) and any(v is obj for v in value.values.values()):
+                values = {k: v for k, v in value.values.items() if v is not obj}
+                self.env[name] = Partial(value.obj, value.dirty, values)
+        for name, value in self.namespace.items():
+            if value is obj and name != keep and name not in self.env:
+                self.env[name] = UNKNOWN
+

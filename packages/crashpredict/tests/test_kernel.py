@@ -1,0 +1,78 @@
+"""KernelSession, the kernel-side entry and the extension, through one real kernel."""
+
+from __future__ import annotations
+
+import pytest
+
+from crashpredict import KernelError, KernelSession, UnknownEngineError
+
+pytestmark = pytest.mark.kernel
+
+
+def test_run_reports_success_and_stdout(kernel: KernelSession) -> None:
+    run = kernel.run("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\nprint('hi')")
+    assert run.ok and run.stdout == "hi\n"
+
+
+def test_run_reports_the_error(kernel: KernelSession) -> None:
+    run = kernel.run("{}['nope']")
+    assert (run.ok, run.ename, run.evalue) == (False, "KeyError", "'nope'")
+
+
+def test_predict_uses_the_live_namespace_without_running_the_cell(
+        kernel: KernelSession) -> None:
+    kernel.run("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\nran = []")
+    verdict = kernel.predict("ran.append(1)\ndf['b']")
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 2)
+    assert kernel.run("assert ran == [], ran").ok
+
+
+def test_predict_leaves_no_names_and_no_history(kernel: KernelSession) -> None:
+    kernel.run("before = set(dir())\nn_before = len(In)")
+    kernel.predict("x = 1")
+    kernel.predict("undefined_name_here")
+    run = kernel.run("extra = {n for n in set(dir()) - before if not n.startswith('_')}"
+                     " - {'before', 'n_before'}\n"
+                     "assert extra == set(), extra\nassert len(In) == n_before + 1, "
+                     "(len(In), n_before)")
+    assert run.ok, run.evalue
+
+
+def test_predict_never_breaks_the_kernel(kernel: KernelSession) -> None:
+    kernel.run("class Weird:\n    def __getattribute__(self, name):\n"
+               "        raise SystemError('boom')\nw = Weird()")
+    verdict = kernel.predict("w.anything + w[1]")
+    assert verdict.crash in (False, None)
+    assert kernel.run("1 + 1").ok
+
+
+def test_replay_stops_at_the_first_failure(kernel: KernelSession) -> None:
+    result = kernel.replay(["a = 1", "b = a + missing", "c = 3"])
+    assert (result.ok, result.ran, result.failed_index) == (False, 1, 1)
+    assert result.reason == "NameError: name 'missing' is not defined"
+    assert not kernel.run("c").ok
+
+
+def test_unknown_engine_is_refused_before_the_kernel(kernel: KernelSession) -> None:
+    with pytest.raises(UnknownEngineError):
+        kernel.predict("x = 1", engines=("llm",))
+
+
+def test_session_must_be_started() -> None:
+    with pytest.raises(KernelError, match="not started"):
+        KernelSession(".").run("1")
+
+
+def test_extension_warns_and_strict_refuses_in_a_kernel(kernel: KernelSession) -> None:
+    assert kernel.run("%load_ext crashpredict").ok
+    kernel.run("import pandas as pd\nframe = pd.DataFrame({'a': [1]})\ntouched = []")
+    warned = kernel.run("frame['zz']")
+    assert warned.ename == "KeyError"  # warn mode lets the cell run
+    assert kernel.run("%crashpredict strict").ok
+    refused = kernel.run("touched.append(1)\nframe['zz']")
+    assert refused.ename == "CellRefused"
+    assert "KeyError predicted at line 2" in refused.evalue
+    assert kernel.run("assert touched == []").ok  # the refused cell did not run
+    assert kernel.run("fine = frame['a'].sum()").ok
+    assert kernel.run("%crashpredict off").ok
+    assert kernel.run("frame['zz']").ename == "KeyError"

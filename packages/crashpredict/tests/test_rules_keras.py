@@ -1,0 +1,75 @@
+"""Keras rules on a real (small) model; TensorFlow is imported only by this module."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from crashpredict import predict
+
+keras = pytest.importorskip("keras")
+
+
+@pytest.fixture(scope="module")
+def ns() -> dict:
+    model = keras.Sequential([keras.Input((28, 28, 1)), keras.layers.Flatten(),
+                              keras.layers.Dense(10, activation="softmax")])
+    model.compile(loss="categorical_crossentropy", optimizer="adam")
+    sparse = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="softmax")])
+    sparse.compile(loss="sparse_categorical_crossentropy", optimizer="adam")
+    binary = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="sigmoid")])
+    binary.compile(loss="binary_crossentropy", optimizer="adam")
+    import pandas as pd
+    return {"np": np, "keras": keras, "model": model, "sparse": sparse, "binary": binary,
+            "x4": np.zeros((8, 4), "float32"), "labels4": np.arange(8) % 4,
+            "labels3": np.arange(8) % 3, "frame5": pd.DataFrame(np.zeros((8, 5))),
+            "x_ok": np.zeros((4, 28, 28, 1), "float32"),
+            "x_squeezed": np.zeros((4, 28, 28), "float32"),
+            "x_rgb": np.zeros((4, 28, 28, 3), "float32"),
+            "x_flat": np.zeros((4, 784), "float32"),
+            "y_int": np.array([1, 2, 3, 4]), "y_onehot": np.eye(10)[[1, 2, 3, 4]],
+            "y_short": np.eye(10)[[1, 2, 3]]}
+
+
+CRASHES = [
+    ("removed predict_classes", "model.predict_classes(x_ok)",
+     ("AttributeError", "attribute error")),
+    ("removed fit_generator", "model.fit_generator(x_ok)", ("AttributeError", "attribute error")),
+    ("no load method", "model.load('train.h5')", ("AttributeError", "attribute error")),
+    ("channels differ", "model.predict(x_rgb)", ("ValueError", "tensor shape mismatch")),
+    ("rank differs", "model.predict(x_flat)", ("ValueError", "tensor shape mismatch")),
+    ("integer labels for categorical_crossentropy", "model.fit(x_ok, y_int)",
+     ("ValueError", "value error")),
+    ("cardinality", "model.fit(x_ok, y_short)", ("ValueError", "value error")),
+    ("sparse label beyond the units", "sparse.fit(x4, labels4)",
+     ("InvalidArgumentError", "invalid argument")),
+    ("binary labels of the wrong rank", "binary.fit(x4, labels3)", ("ValueError", "value error")),
+    ("DataFrame of the wrong width", "sparse.predict(frame5)",
+     ("ValueError", "tensor shape mismatch")),
+]
+
+NEAR_MISSES = [
+    ("matching input", "model.predict(x_ok)"),
+    ("Keras adds the trailing axis of size 1", "model.predict(x_squeezed)"),
+    ("one-hot labels", "model.fit(x_ok, y_onehot, epochs=1)"),
+    ("sparse labels in range", "sparse.fit(x4, labels3)"),
+    ("an attribute that exists", "model.summary()"),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), [pytest.param(s, e, id=i) for i, s, e in CRASHES])
+def test_keras_crash_is_predicted(ns: dict, source: str, expected: tuple) -> None:
+    verdict = predict(source, ns)
+    assert (verdict.crash, verdict.exception, verdict.crash_type, verdict.library) == (
+        True, *expected, "tensorflow"), verdict.explanation
+
+
+@pytest.mark.parametrize("source", [pytest.param(s, id=i) for i, s in NEAR_MISSES])
+def test_keras_near_miss_is_not_flagged(ns: dict, source: str) -> None:
+    verdict = predict(source, ns)
+    assert verdict.crash is False, verdict.explanation
+
+
+def test_removed_method_advice(ns: dict) -> None:
+    verdict = predict("model.predict_classes(x_ok)", ns)
+    assert "np.argmax(model.predict(x), axis=-1)" in verdict.explanation
