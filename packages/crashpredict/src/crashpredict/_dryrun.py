@@ -1,0 +1,438 @@
+"""The ``dryrun`` engine: run the target cell on a copy-on-write fork of the kernel.
+
+`dry_run` forks the current process (the kernel), and the child (`_dryrun_child`) silences
+its output, installs the side-effect policy of `_sandbox`, optionally shrinks the data
+(`_shrink`) and executes the cell in its copy of the namespace under a wall-clock budget. The child
+sends back one JSON object through a pipe and leaves with ``os._exit``; the parent never
+waits longer than the budget plus `KILL_MARGIN_S`, then kills the child's process group
+and reaps it. The parent's objects, files and RNG states are never touched.
+
+`dryrun_verdict` turns the result into a `Verdict`; `combine_with_rules` merges it with
+the rule engine's verdict (see `CLEAN_OVERRIDES_BELOW`).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import math
+import os
+import random
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from crashpredict._dryrun_child import message_of, report_failure, run_child
+from crashpredict._model import Verdict
+from crashpredict.errors import CrashPredictError
+
+__all__ = [
+    "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "DEFAULT_BUDGET_S", "DryRun",
+    "DryRunError", "KILL_MARGIN_S", "OUTCOMES", "combine_with_rules", "crash_type_of", "dry_run",
+    "dryrun_engine", "dryrun_verdict", "fork_refusal",
+]
+
+OUTCOMES = ("crashed", "completed", "inconclusive")
+#: Default wall-clock budget of one dry run, in seconds.
+DEFAULT_BUDGET_S = 3.0
+#: How long past the budget the parent waits for the child's own report before killing it.
+KILL_MARGIN_S = 0.5
+#: A clean dry run overrides a rule crash verdict whose confidence is below this...
+CLEAN_OVERRIDES_BELOW = 0.9
+#: ...or below this when the dry run ran on shrunk data (a weaker witness).
+CLEAN_SHRUNK_OVERRIDES_BELOW = 0.6
+
+
+class DryRunError(CrashPredictError, ValueError):
+    """`dry_run` was called with arguments it cannot use (a bad budget, a non-dict namespace)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DryRun:
+    """What happened when the cell ran on a fork of the kernel.
+
+    ``outcome`` is one of `OUTCOMES`. For "crashed": ``exception`` (class name),
+    ``message``, ``line`` (1-based in the cell) and ``traceback`` (short frames,
+    outermost first). For "inconclusive": ``reason``, and ``blocked`` when a side effect
+    was refused. ``shrunk_names`` lists the objects cut by ``shrink``; ``startup_s`` is the
+    time from the fork to the child's first signal of life.
+    """
+
+    outcome: str
+    exception: str | None = None
+    message: str = ""
+    line: int | None = None
+    traceback: tuple[str, ...] = ()
+    library: str | None = None
+    blocked: str | None = None
+    reason: str = ""
+    shrunk: bool = False
+    shrunk_names: tuple[str, ...] = ()
+    elapsed_s: float = 0.0
+    startup_s: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (tuples as lists)."""
+        data = dataclasses.asdict(self)
+        data["traceback"] = list(self.traceback)
+        data["shrunk_names"] = list(self.shrunk_names)
+        return data
+
+    def to_json(self) -> str:
+        """Return the result as a JSON object string."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DryRun:
+        """Build a result from `to_dict` output; unknown keys are ignored."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        for key in ("traceback", "shrunk_names"):
+            kwargs[key] = tuple(kwargs.get(key, ()))
+        return cls(**kwargs)
+
+
+# ---- refusing where a fork is unsafe -------------------------------------------------------
+
+_GUI_LOOPS = ("qt", "tk", "gtk", "wx", "osx", "macosx", "pyglet", "glut")
+_GUI_BACKENDS = frozenset({
+    "tkagg", "tkcairo", "qtagg", "qtcairo", "qt5agg", "qt5cairo", "qt6agg", "gtk3agg",
+    "gtk3cairo", "gtk4agg", "gtk4cairo", "wxagg", "wxcairo", "wx", "macosx",
+})
+
+
+def _tensorflow_gpus(tf: Any) -> bool:
+    # list_logical_devices would start TensorFlow's runtime if it is not running yet; a
+    # runtime that never started has touched no GPU, so only ask a running one.
+    context = sys.modules.get("tensorflow.python.eager.context")
+    ctx = getattr(context, "_context", None)
+    if ctx is None or not getattr(ctx, "_initialized", False):
+        return False
+    return bool(tf.config.list_logical_devices("GPU"))
+
+
+def _gui_loop() -> str | None:
+    mpl, plt = sys.modules.get("matplotlib"), sys.modules.get("matplotlib.pyplot")
+    if mpl is not None and plt is not None:
+        # dict.get: rcParams["backend"] would resolve (and maybe switch) the backend.
+        backend = str(dict.get(mpl.rcParams, "backend", "")).lower()
+        if backend in _GUI_BACKENDS and plt.get_fignums():
+            return f"matplotlib's {backend} backend has open figures"
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    loop = getattr(getattr(shell, "kernel", None), "eventloop", None)
+    if loop is not None:
+        return f"the kernel runs a %gui event loop ({getattr(loop, '__name__', loop)})"
+    active = str(getattr(shell, "active_eventloop", None) or "").lower()
+    if active.startswith(_GUI_LOOPS):
+        return f"IPython runs a %gui {active} event loop"
+    return None
+
+
+def fork_refusal() -> str | None:
+    """Return why this process must not be forked for a dry run, or None when it may be.
+
+    Refuses without os.fork (Windows), with CUDA initialised (torch, or a running
+    TensorFlow runtime with GPUs) and with a GUI event loop running. Imports nothing:
+    each library is asked only when it is already in ``sys.modules``.
+    """
+    if not hasattr(os, "fork"):
+        return "os.fork is not available on this platform, so no dry run"
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_initialized():
+            return "CUDA is initialised in the kernel (torch): a forked child cannot use it"
+    except Exception:  # a broken or stub torch: no CUDA to worry about
+        pass
+    tf = sys.modules.get("tensorflow")
+    try:
+        if tf is not None and _tensorflow_gpus(tf):
+            return "TensorFlow's runtime holds GPUs in the kernel: a forked child cannot use them"
+    except Exception:
+        pass
+    try:
+        gui = _gui_loop()
+    except Exception:
+        gui = None
+    return f"{gui}: forking it is unsafe" if gui else None
+
+
+# ---- the parent --------------------------------------------------------------------------
+
+
+def _leading_blank(source: str) -> int:
+    count = 0
+    for line in source.splitlines():
+        if line.strip():
+            break
+        count += 1
+    return count
+
+
+def _compile(cell_source: str, filename: str) -> Any:
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+        source = TransformerManager().transform_cell(cell_source)
+    except ImportError:
+        source = cell_source
+    except Exception:  # IPython cannot transform it: let compile() report the syntax error
+        source = cell_source
+    # IPython drops leading blank lines; put them back so lines count from the cell's top.
+    dropped = _leading_blank(cell_source) - _leading_blank(source)
+    source = "\n" * max(dropped, 0) + source
+    return compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                   dont_inherit=True)
+
+
+def _kill_and_reap(pid: int) -> int | None:
+    """SIGKILL the child's group (a zombie ignores it) and reap it; return its exit code."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:  # reaped by someone else's waitpid(-1)
+        return None
+    return os.waitstatus_to_exitcode(status)
+
+
+# Bound at import: a cell that rebinds os._exit must not keep the child alive in the kernel.
+_EXIT = os._exit
+
+
+def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | None, bool, int | None]:
+    """Fork, wait for the child's report until the deadline; return (data, startup, timed_out, code)."""
+    read_fd, write_fd = os.pipe()
+    started = time.perf_counter()
+    deadline = started + budget_s
+    pid = os.fork()
+    if pid == 0:  # the child: never return into the caller's code
+        try:
+            os.close(read_fd)
+            run_child(write_fd, deadline=deadline, budget_s=budget_s, **child_args)
+        except BaseException as exc:  # noqa: BLE001 - whatever happens, report and leave
+            try:
+                report_failure(write_fd, exc)
+            except BaseException:  # noqa: BLE001
+                pass
+        finally:
+            _EXIT(0)
+    os.close(write_fd)
+    try:
+        os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
+    except OSError:
+        pass
+    data, startup, timed_out = bytearray(), None, False
+    try:
+        while True:
+            left = deadline + KILL_MARGIN_S - time.perf_counter()
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select([read_fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(read_fd, 1 << 16)
+            if not chunk:
+                break
+            if startup is None:
+                startup = time.perf_counter() - started
+            data += chunk
+    finally:
+        os.close(read_fd)
+        code = _kill_and_reap(pid)
+    return bytes(data), startup, timed_out, code
+
+
+def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> dict[str, Any]:
+    payload = data[1:] if data[:1] == b"R" else data
+    if payload:
+        try:
+            return json.loads(payload)
+        except ValueError:
+            pass
+    if timed_out:
+        hint = ""
+        context = sys.modules.get("tensorflow.python.eager.context")
+        if getattr(getattr(context, "_context", None), "_initialized", False):
+            hint = " (TensorFlow's thread pools do not survive a fork: its ops wait forever)"
+        return {"outcome": "inconclusive", "reason": f"the cell was still running after the "
+                f"{budget_s:g} s budget and did not answer its alarm; the dry run was "
+                f"killed{hint}"}
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+        return {"outcome": "inconclusive", "reason": f"the dry run's process died from {name} "
+                "(the cell may kill the kernel, or a library is not fork-safe)"}
+    return {"outcome": "inconclusive",
+            "reason": f"the dry run's process ended without a result (exit code {code})"}
+
+
+def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float = DEFAULT_BUDGET_S,
+            shrink: int | None = None, filename: str = "<cell>") -> DryRun:
+    """Run ``cell_source`` on a fork of this process and report what happened.
+
+    The cell runs in the child's copy-on-write copy of ``namespace`` (usually the kernel's
+    ``globals()``), with output silenced and side effects blocked; this process, its
+    objects, files and RNG states are left as they were.
+
+    Args:
+        cell_source: the cell's code (IPython syntax: magics are transformed first).
+        namespace: the globals the cell runs in (a dict is used as is, another mapping
+            is copied into one).
+        budget_s: wall-clock budget of the run; the call returns within about
+            ``budget_s + KILL_MARGIN_S`` seconds whatever the cell does.
+        shrink: when set, DataFrames, Series, arrays and tensors longer than this many rows
+            are cut to their first rows in the child before the cell runs.
+        filename: the name the cell's code gets in tracebacks.
+
+    Returns:
+        A `DryRun`: "crashed", "completed" or "inconclusive" (with the reason).
+
+    Raises:
+        DryRunError: a non-positive budget or shrink, or a namespace that is no mapping.
+
+    Example:
+        >>> dry_run("x = {}['k']", {}).exception
+        'KeyError'
+    """
+    if not isinstance(budget_s, (int, float)) or not 0 < budget_s < math.inf:
+        raise DryRunError(f"dry run budget must be a positive number of seconds, got {budget_s!r}")
+    if shrink is not None and (isinstance(shrink, bool) or not isinstance(shrink, int) or shrink < 1):
+        raise DryRunError(f"dry run shrink must be a positive number of rows, got {shrink!r}")
+    if not isinstance(namespace, Mapping):
+        raise DryRunError(f"dry run namespace must be a mapping, got {type(namespace).__name__}")
+    if not isinstance(namespace, dict):  # exec needs a dict; the child's copy is private anyway
+        namespace = dict(namespace)
+    started = time.perf_counter()
+    refusal = fork_refusal()
+    if refusal is not None:
+        return DryRun(outcome="inconclusive", reason=refusal,
+                      elapsed_s=time.perf_counter() - started)
+    try:
+        code = _compile(cell_source, filename)
+    except SyntaxError as exc:  # no need to fork: the kernel would fail the same way
+        return DryRun(outcome="crashed", exception=type(exc).__name__, message=message_of(exc),
+                      line=exc.lineno, traceback=(f"{filename}:{exc.lineno}",), library="python",
+                      elapsed_s=time.perf_counter() - started)
+    private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
+    try:
+        data, startup, timed_out, exit_code = _fork_and_wait(
+            float(budget_s), code=code, namespace=namespace, shrink=shrink,
+            private_dir=private_dir, filename=filename, rng_state=random.getstate())
+    finally:
+        shutil.rmtree(private_dir, ignore_errors=True)
+    fields = _result(data, timed_out, exit_code, float(budget_s))
+    fields.update(elapsed_s=time.perf_counter() - started, startup_s=startup)
+    return DryRun.from_dict(fields)
+
+
+# ---- verdicts ------------------------------------------------------------------------------
+
+_CRASH_TYPE_OF = {
+    "NameError": "variable not found", "UnboundLocalError": "variable not found",
+    "AttributeError": "attribute error", "KeyError": "key error", "IndexError": "index error",
+    "TypeError": "type error", "ValueError": "value error", "ImportError": "module not found",
+    "ModuleNotFoundError": "module not found", "SyntaxError": "syntax error",
+    "IndentationError": "syntax error", "TabError": "syntax error",
+    "FileNotFoundError": "file not found", "MemoryError": "out of memory",
+    "OutOfMemoryError": "out of memory", "ResourceExhaustedError": "out of memory",
+    "NotFittedError": "NotFitted",
+}
+_SHAPE_WORDS = ("shape", "size mismatch", "equal size", "dimension", "must match the size")
+
+
+def crash_type_of(exception: str | None, message: str = "", library: str | None = None) -> str:
+    """Map an exception class name (and its message) to a JunoBench crash type."""
+    text = message.lower()
+    if "feature names should match" in text or "feature_names mismatch" in text:
+        return "feature name mismatch"
+    if "could not be broadcast" in text:
+        return "unsupported broadcast"
+    if exception in ("RuntimeError", "ValueError", "InvalidArgumentError") and \
+            library in ("torch", "tensorflow") and any(w in text for w in _SHAPE_WORDS):
+        return "tensor shape mismatch"
+    if exception == "TypeError" and "argument" in text:
+        return "invalid argument"
+    return _CRASH_TYPE_OF.get(exception or "", "unknown")
+
+
+def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
+    """Turn a dry run into a `Verdict` (engine "dryrun").
+
+    A crash is certain (confidence 1.0; 0.9 on shrunk data), a clean run is 0.95 (0.8 on
+    shrunk data) for "no crash", and an inconclusive run is ``crash=None`` with the reason.
+    """
+    shrunk = f" on data cut to its first rows ({', '.join(result.shrunk_names)})" \
+        if result.shrunk else ""
+    if result.outcome == "crashed":
+        lines = cell_source.splitlines()
+        quoted = lines[result.line - 1].strip() if result.line and result.line <= len(lines) else ""
+        evidence = (f"dry run raised {result.exception} at line {result.line}: {quoted}",) \
+            if quoted else ()
+        return Verdict(
+            crash=True, confidence=0.9 if result.shrunk else 1.0, exception=result.exception,
+            line=result.line, library=result.library,
+            crash_type=crash_type_of(result.exception, result.message, result.library),
+            explanation=f"{result.message} (raised in a dry run{shrunk})",
+            evidence=evidence + result.traceback, engine="dryrun")
+    if result.outcome == "completed":
+        return Verdict(crash=False, confidence=0.8 if result.shrunk else 0.95,
+                       explanation=f"the cell ran to completion in a dry run{shrunk} "
+                                   f"({result.elapsed_s:.2f} s)", engine="dryrun")
+    evidence = (f"blocked: {result.blocked}",) if result.blocked else ()
+    return Verdict(crash=None, confidence=0.0, explanation=f"dry run inconclusive: {result.reason}",
+                   evidence=evidence, engine="dryrun")
+
+
+def dryrun_engine(cell_source: str, namespace: Mapping[str, Any], *,
+                  budget_s: float = DEFAULT_BUDGET_S, shrink: int | None = None) -> Verdict:
+    """The ``dryrun`` engine for the registry: `dry_run` then `dryrun_verdict`."""
+    return dryrun_verdict(dry_run(cell_source, namespace, budget_s=budget_s, shrink=shrink),
+                          cell_source)
+
+
+def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
+    """Merge the rule engine's verdict with a dry run.
+
+    - The dry run crashed: its verdict wins (a seen crash is certain); engine is
+      "rules+dryrun" when the rules predicted the same exception, else "dryrun".
+    - It completed cleanly: a rule crash verdict below `CLEAN_OVERRIDES_BELOW`
+      (`CLEAN_SHRUNK_OVERRIDES_BELOW` on shrunk data) is overridden (engine "dryrun");
+      one at or above stays (engine "rules"); a rule "no crash" is confirmed
+      (engine "rules+dryrun").
+    - It was inconclusive: the rule verdict stands, with the reason added to its evidence.
+    """
+    dry_verdict = dryrun_verdict(dry)
+    note = f"dry run: {dry_verdict.explanation}"
+    if dry.outcome == "crashed":
+        agree = rule_verdict.crash is True and rule_verdict.exception == dry.exception
+        if not agree:
+            return dry_verdict
+        crash_type = dry_verdict.crash_type
+        if crash_type in (None, "unknown", "type error", "value error"):
+            crash_type = rule_verdict.crash_type or crash_type
+        return dataclasses.replace(
+            dry_verdict, library=dry_verdict.library or rule_verdict.library,
+            crash_type=crash_type, engine="rules+dryrun",
+            evidence=dry_verdict.evidence + rule_verdict.evidence)
+    if dry.outcome == "completed":
+        if rule_verdict.crash is False:
+            return dataclasses.replace(
+                rule_verdict, confidence=max(rule_verdict.confidence, dry_verdict.confidence),
+                engine="rules+dryrun", evidence=rule_verdict.evidence + (note,))
+        threshold = CLEAN_SHRUNK_OVERRIDES_BELOW if dry.shrunk else CLEAN_OVERRIDES_BELOW
+        if rule_verdict.crash is True and rule_verdict.confidence >= threshold:
+            return dataclasses.replace(rule_verdict, engine="rules",
+                                       evidence=rule_verdict.evidence + (note,))
+        overridden = (f"overrode rules: {rule_verdict.summary}",) if rule_verdict.crash else ()
+        return dataclasses.replace(dry_verdict, evidence=dry_verdict.evidence + overridden)
+    return dataclasses.replace(rule_verdict, evidence=rule_verdict.evidence + (note,))

@@ -1,0 +1,230 @@
+"""The forked child of a dry run: silence it, run the cell under an alarm, report as JSON.
+
+Nothing here runs in the user's kernel: `run_child` is entered right after ``os.fork`` in
+the child, and its caller ends the process with ``os._exit`` whatever happens, so the child
+never returns into the kernel's code, never runs its atexit handlers and never touches the
+ZeroMQ sockets it shares with the parent.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import random
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from typing import Any
+
+__all__ = ["message_of", "report_failure", "run_child"]
+
+_MAX_MESSAGE = 1000
+_MAX_FRAMES = 10
+
+
+class _BudgetExhausted(BaseException):
+    """Raised by the child's alarm; a BaseException so that ``except Exception`` misses it."""
+
+
+def _noop(*_args: Any, **_kwargs: Any) -> None:
+    return None
+
+
+def _silence() -> None:
+    """Send all output of the child to /dev/null and cut it off from the kernel's sockets."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+    old = (sys.stdout, sys.stderr)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives until os._exit
+    sys.displayhook = _noop
+    if "faulthandler" in sys.modules:  # it writes to a saved copy of the kernel's stderr
+        sys.modules["faulthandler"].disable()
+    # Handlers (logging, tqdm) may hold ipykernel's OutStream, whose locks another thread
+    # of the parent may have held at fork time: never let the child enter it.
+    for stream in old:
+        for attr in ("write", "flush"):
+            try:
+                setattr(stream, attr, (lambda s="": len(s)) if attr == "write" else _noop)
+            except (AttributeError, TypeError):
+                pass
+    # The kernel's ZeroMQ sockets are shared with the parent: a message sent from the child
+    # would reach the front end as if the kernel had sent it.
+    session = getattr(sys.modules.get("jupyter_client.session"), "Session", None)
+    if session is not None:
+        session.send = _noop
+    socket = getattr(sys.modules.get("zmq"), "Socket", None)
+    if socket is not None:
+        for attr in ("send", "send_multipart", "send_string", "send_json", "send_pyobj"):
+            try:
+                setattr(socket, attr, _noop)
+            except (AttributeError, TypeError):
+                pass
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    publisher = getattr(shell, "display_pub", None)
+    if publisher is not None:
+        publisher.publish = _noop
+        publisher.clear_output = _noop
+
+
+def _frames(tb: Any, filename: str) -> tuple[list[str], int | None, list[str]]:
+    """Short frame texts from the cell's first frame on, the cell line, and frame modules."""
+    texts: list[str] = []
+    modules: list[str] = []
+    line = None
+    started = False
+    for frame, lineno in traceback.walk_tb(tb):
+        code = frame.f_code
+        if code.co_filename == filename:
+            started, line = True, lineno
+            texts.append(f"{filename}:{lineno}")
+        elif started:
+            module = str(frame.f_globals.get("__name__", "?"))
+            where = os.path.basename(code.co_filename) if module == "__main__" else module
+            texts.append(f"{where}:{lineno} in {code.co_name}")
+        if started:
+            modules.append(str(frame.f_globals.get("__name__", "")))
+    if len(texts) > _MAX_FRAMES:
+        texts = texts[:3] + ["..."] + texts[-(_MAX_FRAMES - 4):]
+    return texts, line, modules
+
+
+_LIBRARY_OF_ROOT = {
+    "pandas": "pandas", "numpy": "numpy", "sklearn": "sklearn", "torch": "torch",
+    "torchvision": "torch", "tensorflow": "tensorflow", "keras": "tensorflow",
+    "tf_keras": "tensorflow", "matplotlib": "matplotlib", "seaborn": "seaborn",
+}
+
+
+def _library(exc: BaseException, modules: list[str]) -> str | None:
+    if isinstance(exc, NameError) and not isinstance(exc, UnboundLocalError):
+        return "NBspecific"  # a name missing in a notebook is an execution-order problem
+    for module in reversed(modules):  # the innermost library frame raised it
+        library = _LIBRARY_OF_ROOT.get(module.partition(".")[0])
+        if library:
+            return library
+    if isinstance(exc, AttributeError) and getattr(exc, "obj", None) is not None:
+        return _LIBRARY_OF_ROOT.get(type(exc.obj).__module__.partition(".")[0])
+    return None
+
+
+def message_of(exc: BaseException) -> str:
+    """``str(exc)`` cut to a bounded length; never raises."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = f"<unprintable {type(exc).__name__}>"
+    return text[:_MAX_MESSAGE]
+
+
+def _execute(code: Any, namespace: dict[str, Any], policy: Any, filename: str,
+             deadline: float, budget_s: float) -> dict[str, Any]:
+    """Run the compiled cell under the alarm; return the result dict sent to the parent."""
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0:
+        return {"outcome": "inconclusive", "reason": f"the {budget_s:g} s budget ran out "
+                "before the cell started"}
+
+    def on_alarm(_signum: int, _frame: Any) -> None:
+        raise _BudgetExhausted
+
+    signal.signal(signal.SIGALRM, on_alarm)  # the forking thread is the child's main thread
+    signal.setitimer(signal.ITIMER_REAL, remaining)
+    caught: BaseException | None = None
+    try:
+        try:
+            value = eval(code, namespace)  # noqa: S307 - the point of a dry run
+            if inspect.iscoroutine(value):  # top-level await, as IPython allows
+                import asyncio
+                asyncio.new_event_loop().run_until_complete(value)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except BaseException as exc:  # noqa: BLE001 - every outcome is reported, nothing raised
+        caught = exc
+    if policy.blocked is not None:
+        return {"outcome": "inconclusive", "blocked": policy.blocked,
+                "reason": f"a side effect was blocked: {policy.blocked}"}
+    if caught is None:
+        return {"outcome": "completed"}
+    frames, line, modules = _frames(caught.__traceback__, filename)
+    if isinstance(caught, _BudgetExhausted):
+        where = f" (at line {line})" if line else ""
+        return {"outcome": "inconclusive", "line": line,
+                "reason": f"the cell was still running after the {budget_s:g} s budget{where}"}
+    return {"outcome": "crashed", "exception": type(caught).__name__,
+            "message": message_of(caught), "line": line, "traceback": frames,
+            "library": _library(caught, modules)}
+
+
+def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
+              budget_s: float, shrink: int | None, private_dir: str, filename: str,
+              rng_state: Any) -> None:
+    """The body of the forked child; its caller ends the process with os._exit."""
+    try:
+        os.setpgid(0, 0)  # its own group, so the parent can kill whatever it starts
+    except OSError:
+        pass
+    _write_all(write_fd, b"R")
+    _silence()
+    random.setstate(rng_state)  # random reseeds itself in a forked child; undo that
+    _fork_safe_threads()
+    sys.dont_write_bytecode = True  # importing a new module must not write __pycache__
+    tempfile.tempdir = private_dir
+    os.environ["TMPDIR"] = private_dir
+    shrunk: tuple[str, ...] = ()
+    if shrink is not None:
+        from crashpredict._shrink import shrink_namespace
+        shrunk = shrink_namespace(namespace, shrink)
+    from crashpredict import _sandbox
+    policy = _sandbox.install(private_dir)
+
+    def no_input(*_args: Any, **_kwargs: Any) -> str:
+        policy.block("input() would wait for the user")
+        return ""
+
+    import builtins
+    builtins.input = no_input
+    if "getpass" in sys.modules:
+        sys.modules["getpass"].getpass = no_input
+    result = _execute(code, namespace, policy, filename, deadline, budget_s)
+    result["shrunk_names"] = list(shrunk)
+    result["shrunk"] = bool(shrunk)
+    _write_all(write_fd, _DUMPS(result).encode())
+
+
+def _fork_safe_threads() -> None:
+    """Keep libraries whose thread pools died in the fork from waiting on them forever."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        # OpenMP's worker team did not survive the fork: a parallel region started by the
+        # child waits for it forever. One thread runs every op inline instead.
+        try:
+            torch.set_num_threads(1)
+        except Exception:
+            pass
+    try:  # the OOM killer should take the dry run, not the kernel it was forked from
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write("1000")
+    except OSError:
+        pass
+
+
+# Bound now: the cell may rebind json.dumps or os.write in the child's modules.
+_DUMPS = json.dumps
+
+
+def _write_all(fd: int, data: bytes, _write: Any = os.write) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[_write(fd, view):]
+
+
+def report_failure(write_fd: int, exc: BaseException) -> None:
+    """Tell the parent that the child's own machinery failed (not the cell)."""
+    reason = f"the dry run's child failed: {type(exc).__name__}: {message_of(exc)}"
+    _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason}).encode())

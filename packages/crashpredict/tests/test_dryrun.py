@@ -1,0 +1,542 @@
+"""The dryrun engine in the pytest process: a real fork per test, a plain dict namespace."""
+
+from __future__ import annotations
+
+import copy
+import glob
+import math
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crashpredict._dryrun import (
+    CLEAN_OVERRIDES_BELOW, CLEAN_SHRUNK_OVERRIDES_BELOW, KILL_MARGIN_S, DryRun, DryRunError,
+    combine_with_rules, crash_type_of, dry_run, dryrun_engine, dryrun_verdict, fork_refusal,
+)
+from crashpredict._model import CRASH_TYPES, LIBRARIES, Verdict
+from crashpredict._shrink import shrink_namespace
+
+np = pytest.importorskip("numpy")
+pd = pytest.importorskip("pandas")
+
+
+def children() -> set[int]:
+    """The pids of this process's live (or zombie) children, from /proc."""
+    pids: set[int] = set()
+    for path in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
+        with open(path) as fh:
+            pids.update(int(p) for p in fh.read().split())
+    return pids
+
+
+@pytest.fixture
+def no_new_children():
+    """Fail when a test leaves a child process (running or zombie) behind."""
+    before = children()
+    yield
+    assert children() - before == set()
+
+
+pytestmark = pytest.mark.usefixtures("no_new_children")
+
+
+# ---- outcomes -----------------------------------------------------------------------------
+
+def test_crash_reports_class_message_line_and_frames():
+    cell = "a = 1\nb = d['missing']\nc = 3"
+    result = dry_run(cell, {"d": {}})
+    assert (result.outcome, result.exception, result.message, result.line) == (
+        "crashed", "KeyError", "'missing'", 2)
+    assert result.traceback == ("<cell>:2",)
+    assert result.startup_s is not None and result.elapsed_s > 0
+
+
+def test_crash_inside_a_library_names_the_library_and_its_frames():
+    cell = "df = pd.DataFrame({'a': [1]})\n\ndf.drop(columns='b')"
+    result = dry_run(cell, {"pd": pd}, filename="cell-7")
+    assert (result.exception, result.line, result.library) == ("KeyError", 3, "pandas")
+    assert result.traceback[0] == "cell-7:3"
+    assert all(frame.startswith("pandas.") or frame == "..." for frame in result.traceback[1:])
+
+
+def test_clean_cell_completes():
+    assert dry_run("x = [i * i for i in range(10)]\ny = sum(x)", {}).outcome == "completed"
+
+
+def test_syntax_error_is_a_crash_without_a_fork():
+    result = dry_run("x = 1\ndef f(:\n  pass", {})
+    assert (result.outcome, result.exception, result.line, result.startup_s) == (
+        "crashed", "SyntaxError", 2, None)
+
+
+def test_system_exit_is_a_crash():
+    result = dry_run("import sys\nsys.exit(3)", {})
+    assert (result.outcome, result.exception, result.line) == ("crashed", "SystemExit", 2)
+
+
+def test_top_level_await_runs():
+    cell = "import asyncio\nawait asyncio.sleep(0)\nraise ValueError('after await')"
+    result = dry_run(cell, {})
+    assert (result.exception, result.message, result.line) == ("ValueError", "after await", 3)
+
+
+def test_process_that_exits_or_dies_is_inconclusive():
+    gone = dry_run("import os\nos._exit(0)", {})
+    assert gone.outcome == "inconclusive" and "without a result" in gone.reason
+    died = dry_run("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", {})
+    assert died.outcome == "inconclusive" and "SIGSEGV" in died.reason
+
+
+def test_a_cell_that_sabotages_the_child_cannot_keep_it_alive():
+    cell = "import os, json\nos._exit = None\njson.dumps = None\nos.write = None\nx = {}['k']"
+    result = dry_run(cell, {})
+    assert (result.outcome, result.exception, result.line) == ("crashed", "KeyError", 5)
+
+
+def test_a_failure_of_the_childs_own_set_up_is_reported(monkeypatch):
+    from crashpredict import _sandbox
+
+    def broken(private_dir: str) -> None:
+        raise RuntimeError("no policy today")
+
+    monkeypatch.setattr(_sandbox, "install", broken)  # the child inherits the patch
+    result = dry_run("x = 1", {})
+    assert (result.outcome, result.reason) == (
+        "inconclusive", "the dry run's child failed: RuntimeError: no policy today")
+
+
+# ---- the parent stays as it was -------------------------------------------------------------
+
+def test_parent_objects_are_unchanged():
+    df = pd.DataFrame({"a": range(5), "b": list("vwxyz")})
+    arr = np.arange(6.0)
+    ns = {"df": df, "arr": arr, "lst": [1, 2], "conf": {"lr": 0.1}}
+    before = copy.deepcopy(ns)
+    cell = ("df.drop(columns='b', inplace=True)\narr *= 0\nlst.clear()\nconf['lr'] = 9\n"
+            "new_name = 1\nraise RuntimeError('late')")
+    assert dry_run(cell, ns).exception == "RuntimeError"
+    assert sorted(ns) == sorted(before)
+    pd.testing.assert_frame_equal(ns["df"], before["df"])
+    np.testing.assert_array_equal(ns["arr"], before["arr"])
+    assert (ns["lst"], ns["conf"]) == (before["lst"], before["conf"])
+
+
+def test_rng_states_unchanged_and_the_child_sees_the_parents_state():
+    random.seed(7)
+    np.random.seed(7)
+    state, np_state = random.getstate(), np.random.get_state()
+    # What the next draws will be, from copies of the states.
+    twin, np_twin = random.Random(), np.random.RandomState()
+    twin.setstate(state)
+    np_twin.set_state(np_state)
+    cell = (f"assert random.random() == {twin.random()!r}\n"
+            f"assert np.random.rand() == {np_twin.rand()!r}")
+    assert dry_run(cell, {"random": random, "np": np}).outcome == "completed"
+    assert random.getstate() == state
+    after = np.random.get_state()
+    assert after[0] == np_state[0] and (after[1] == np_state[1]).all() and after[2:] == np_state[2:]
+
+
+def test_output_is_silenced(capfd):
+    cell = "import sys, os\nprint('out')\nprint('err', file=sys.stderr)\nos.write(1, b'raw')"
+    assert dry_run(cell, {}).outcome == "completed"
+    assert capfd.readouterr() == ("", "")
+
+
+# ---- side effects --------------------------------------------------------------------------
+
+BLOCKED = [
+    ("write", "open({victim!r}, 'w').write('x')", "open("),
+    ("append", "open({existing!r}, 'a').write('x')", "open("),
+    ("os.open", "import os\nos.open({victim!r}, os.O_CREAT | os.O_WRONLY)", "os.open("),
+    ("pathlib", "import pathlib\npathlib.Path({victim!r}).write_bytes(b'x')", "open("),
+    ("remove", "import os\nos.remove({existing!r})", "os.remove("),
+    ("rename", "import os\nos.rename({existing!r}, {victim!r})", "os.rename("),
+    ("mkdir", "import os\nos.makedirs({victim!r})", "os.mkdir("),
+    ("rmtree", "import shutil\nshutil.rmtree({folder!r})", "shutil.rmtree("),
+    ("copy", "import shutil\nshutil.copy({existing!r}, {victim!r})", "shutil.copyfile("),
+    ("chmod", "import os\nos.chmod({existing!r}, 0o777)", "os.chmod("),
+    ("subprocess", "import subprocess\nsubprocess.run(['touch', {victim!r}])", "subprocess"),
+    ("os.system", "import os\nos.system('touch ' + {victim!r})", "os.system("),
+    ("fork", "import os\nos.fork()", "os.fork"),
+    ("multiprocessing", "import multiprocessing as mp\np = mp.Process(target=print)\np.start()",
+     "os.fork"),
+    ("input", "name = input('who? ')", "input()"),
+]
+
+
+@pytest.mark.parametrize(("label", "template", "named"), BLOCKED, ids=[b[0] for b in BLOCKED])
+def test_side_effects_are_blocked_and_named(tmp_path, label, template, named):
+    (tmp_path / "folder").mkdir()
+    existing = tmp_path / "folder" / "keep.txt"
+    existing.write_text("keep")
+    before = sorted((p.relative_to(tmp_path), p.stat().st_mode) for p in tmp_path.rglob("*"))
+    cell = template.format(victim=str(tmp_path / "victim"), existing=str(existing),
+                           folder=str(tmp_path / "folder"))
+    result = dry_run(cell, {}, budget_s=5)
+    assert result.outcome == "inconclusive", result
+    assert result.blocked is not None and named in result.blocked
+    assert result.reason == f"a side effect was blocked: {result.blocked}"
+    after = sorted((p.relative_to(tmp_path), p.stat().st_mode) for p in tmp_path.rglob("*"))
+    assert after == before and existing.read_text() == "keep"
+
+
+def test_socket_connect_is_blocked_and_no_connection_arrives():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.setblocking(False)
+        port = server.getsockname()[1]
+        cell = f"import socket\ns = socket.socket()\ns.connect(('127.0.0.1', {port}))"
+        result = dry_run(cell, {})
+        assert result.outcome == "inconclusive"
+        assert result.blocked == f"socket connect to ('127.0.0.1', {port})"
+        with pytest.raises(BlockingIOError):
+            server.accept()
+
+
+def test_signals_to_the_parent_are_blocked():
+    received = []
+    old = signal.signal(signal.SIGUSR1, lambda *_: received.append(1))
+    try:
+        result = dry_run("import os, signal\nos.kill(os.getppid(), signal.SIGUSR1)", {})
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    assert result.blocked is not None and result.blocked.startswith("os.kill(")
+    assert received == []
+
+
+def test_a_swallowed_block_still_makes_the_run_inconclusive(tmp_path):
+    cell = f"try:\n    open({str(tmp_path / 'x')!r}, 'w')\nexcept BaseException:\n    pass\n1 / 0"
+    result = dry_run(cell, {})
+    assert result.outcome == "inconclusive" and result.blocked.startswith("open(")
+    assert not (tmp_path / "x").exists()
+
+
+def test_private_temp_files_and_reads_are_allowed(tmp_path):
+    data = tmp_path / "data.csv"
+    data.write_text("a,b\n1,2\n")
+    cell = (f"import tempfile, pandas as pd\ndf = pd.read_csv({str(data)!r})\n"
+            "with tempfile.NamedTemporaryFile('w', suffix='.csv') as fh:\n"
+            "    df.to_csv(fh.name)\n"
+            "    back = pd.read_csv(fh.name)\n"
+            "import os\nos.makedirs(os.path.join(tempfile.gettempdir(), 'sub'))")
+    assert dry_run(cell, {}).outcome == "completed"
+
+
+def test_torch_save_to_a_path_is_guarded(tmp_path):
+    torch = pytest.importorskip("torch")
+    target = tmp_path / "model.pt"
+    result = dry_run(f"torch.save({{'w': torch.ones(2)}}, {str(target)!r})", {"torch": torch})
+    assert result.blocked == f"torch.save would write {target}"
+    assert not target.exists()
+    in_memory = "import io\nbuf = io.BytesIO()\ntorch.save(torch.ones(2), buf)"
+    assert dry_run(in_memory, {"torch": torch}).outcome == "completed"
+
+
+def test_torch_ops_run_after_the_parent_used_its_thread_pool():
+    torch = pytest.importorskip("torch")
+    a = torch.randn(600, 600)
+    (a @ a).sum()  # the parent's OpenMP team now exists; the child has none
+    result = dry_run("b = (a @ a).sum()\nc = torch.nn.Linear(600, 2)(a)\nc[:, 3]",
+                     {"a": a, "torch": torch}, budget_s=10)
+    assert (result.outcome, result.exception, result.line, result.library) == (
+        "crashed", "IndexError", 3, None)
+
+
+POLICY_EVENTS = [  # event, args -> blocked text (None: allowed); {p} is the private dir
+    ("open", ("data.csv", "r", os.O_RDONLY), None),
+    ("open", ("out.csv", "w", os.O_WRONLY | os.O_CREAT), "open('out.csv', 'w')"),
+    ("open", ("out.csv", None, os.O_RDWR), "os.open('out.csv')"),
+    ("open", ("{p}/x.csv", "w", os.O_WRONLY), None),
+    ("open", (os.devnull, "w", os.O_WRONLY), None),
+    ("open", (3, "w", os.O_WRONLY), None),
+    ("open", ("{p}/../escape", "a", os.O_APPEND), "open('{p}/../escape', 'a')"),
+    ("os.remove", ("{p}/tmp", -1), None),
+    ("os.rename", ("{p}/a", "b", -1, -1), "os.rename('{p}/a', 'b')"),
+    ("shutil.rmtree", ("models", None), "shutil.rmtree('models')"),
+    ("socket.connect", (None, ("10.0.0.1", 80)), "socket connect to ('10.0.0.1', 80)"),
+    ("os.system", (b"ls",), "os.system(\"b'ls'\")"),
+    ("os.kill", (os.getpid(), 9), None),
+    ("sqlite3.connect", (":memory:",), None),
+    ("sqlite3.connect", ("db.sqlite",), "sqlite3.connect('db.sqlite')"),
+    ("import", ("json", None, None, None, None), None),
+]
+
+
+@pytest.mark.parametrize(("event", "args", "blocked"), POLICY_EVENTS)
+def test_policy_decisions(tmp_path, event, args, blocked):
+    from crashpredict._sandbox import Blocked, Policy
+
+    policy = Policy(str(tmp_path))
+    args = tuple(a.replace("{p}", str(tmp_path)) if isinstance(a, str) else a for a in args)
+    if blocked is None:
+        policy.hook(event, args)
+        assert policy.blocked is None
+    else:
+        with pytest.raises(Blocked):
+            policy.hook(event, args)
+        assert policy.blocked == blocked.replace("{p}", str(tmp_path))
+
+
+# ---- the budget ----------------------------------------------------------------------------
+
+def test_endless_loop_returns_within_budget_and_names_the_line():
+    result = dry_run("x = 0\nwhile True:\n    x += 1", {}, budget_s=0.5)
+    assert result.outcome == "inconclusive" and result.line in (2, 3)
+    assert "still running after the 0.5 s budget" in result.reason
+    # A bound on correctness, not a speed figure: the parent must not wait for the loop.
+    assert result.elapsed_s < 0.5 + KILL_MARGIN_S + 2.0
+
+
+def test_a_cell_that_ignores_the_alarm_is_killed():
+    cell = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass"
+    result = dry_run(cell, {}, budget_s=0.5)
+    assert result.outcome == "inconclusive" and "was killed" in result.reason
+    assert result.elapsed_s < 0.5 + KILL_MARGIN_S + 2.0
+
+
+def test_a_lock_held_by_a_parent_thread_cannot_hang_the_call():
+    lock = threading.Lock()
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lock:  # held by this thread when the child is forked: never released there
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(5)
+    try:
+        quiet = dry_run("x = 1", {"lock": lock})
+        stuck = dry_run("with lock:\n    pass", {"lock": lock}, budget_s=0.5)
+    finally:
+        release.set()
+        thread.join()
+    assert quiet.outcome == "completed"
+    assert stuck.outcome == "inconclusive" and "budget" in stuck.reason
+
+
+# ---- shrinking -----------------------------------------------------------------------------
+
+def test_shrink_cuts_long_objects_consistently_in_the_child_only():
+    df = pd.DataFrame({"a": range(1000)})
+    y = np.arange(1000)
+    ns = {"df": df, "y": y, "short": np.arange(5), "cols": pd.Index(range(50))}
+    cell = ("assert len(df) == 10 and len(y) == 10 and (df['a'].to_numpy() == y).all()\n"
+            "assert len(short) == 5 and len(cols) == 50")
+    result = dry_run(cell, ns, shrink=10)
+    assert (result.outcome, result.shrunk, result.shrunk_names) == ("completed", True, ("df", "y"))
+    assert len(ns["df"]) == 1000 and len(ns["y"]) == 1000
+    unshrunk = dry_run(cell, ns)
+    assert (unshrunk.exception, unshrunk.shrunk) == ("AssertionError", False)
+
+
+def test_shrink_namespace_handles_tensors_and_leaves_the_rest():
+    torch = pytest.importorskip("torch")
+    ns = {"t": torch.zeros(50, 3), "s": pd.Series(range(50)), "_": np.arange(50),
+          "scalar": np.float64(1.0), "lst": list(range(50)), "np": np}
+    assert shrink_namespace(ns, 7) == ("s", "t")
+    assert (tuple(ns["t"].shape), len(ns["s"]), len(ns["_"]), len(ns["lst"])) == (
+        (7, 3), 7, 50, 50)
+    with pytest.raises(ValueError):
+        shrink_namespace(ns, 0)
+
+
+# ---- refusals and bad arguments ------------------------------------------------------------
+
+def test_no_fork_means_inconclusive(monkeypatch):
+    monkeypatch.delattr(os, "fork")
+    result = dry_run("x = 1", {})
+    assert result.outcome == "inconclusive" and "os.fork is not available" in result.reason
+
+
+def test_gui_backend_with_open_figures_is_refused():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig = plt.figure()
+    old = dict.__getitem__(matplotlib.rcParams, "backend")
+    # The backend name a TkAgg session has; a real Tk needs a display this machine lacks.
+    dict.__setitem__(matplotlib.rcParams, "backend", "TkAgg")
+    try:
+        refusal = fork_refusal()
+        result = dry_run("x = 1", {})
+    finally:
+        dict.__setitem__(matplotlib.rcParams, "backend", old)
+        plt.close(fig)
+    assert refusal == "matplotlib's tkagg backend has open figures: forking it is unsafe"
+    assert (result.outcome, result.reason) == ("inconclusive", refusal)
+    assert fork_refusal() is None
+
+
+def test_initialised_cuda_is_refused():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    # In a subprocess: CUDA, once initialised, would make every later dry run here refuse.
+    code = ("import torch\ntorch.zeros(1, device='cuda')\n"
+            "from crashpredict._dryrun import dry_run\nprint(dry_run('x = 1', {}).reason)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.startswith("CUDA is initialised in the kernel (torch)")
+
+
+@pytest.mark.parametrize("kwargs", [{"budget_s": 0}, {"budget_s": -1}, {"budget_s": math.inf},
+                                    {"budget_s": math.nan}, {"budget_s": "3"}, {"shrink": 0},
+                                    {"shrink": True}])
+def test_bad_arguments_raise_dryrun_error(kwargs):
+    with pytest.raises(DryRunError):
+        dry_run("x = 1", {}, **kwargs)
+
+
+def test_namespace_must_be_a_mapping_and_any_mapping_will_do():
+    with pytest.raises(DryRunError, match="must be a mapping"):
+        dry_run("x = 1", [])  # type: ignore[arg-type]
+    from types import MappingProxyType
+    result = dry_run("y = x['k']", MappingProxyType({"x": {}}))
+    assert (result.exception, result.line) == ("KeyError", 1)
+
+
+def test_dryrun_engine_fits_the_engine_registry(monkeypatch):
+    from crashpredict import _engines
+    monkeypatch.setitem(_engines.ENGINES, "dryrun", dryrun_engine)
+    verdict = _engines.predict("a = 1\nb = a.nope", {}, engines=("dryrun",))
+    assert (verdict.crash, verdict.exception, verdict.line, verdict.engine) == (
+        True, "AttributeError", 2, "dryrun")
+
+
+def test_importing_the_engine_imports_no_heavy_library():
+    code = ("import sys, crashpredict._dryrun, crashpredict._sandbox, crashpredict._shrink\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'torch', 'tensorflow', 'sklearn')"
+            " if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == "[]\n"
+
+
+# ---- verdicts ------------------------------------------------------------------------------
+
+CRASH_TYPES_OF = [
+    ("KeyError", "'a'", None, "key error"),
+    ("NameError", "name 'X' is not defined", None, "variable not found"),
+    ("TypeError", "scatter() got multiple values for argument 's'", None, "invalid argument"),
+    ("TypeError", "unsupported operand", None, "type error"),
+    ("ValueError", "The feature names should match those that were passed during fit.",
+     "sklearn", "feature name mismatch"),
+    ("ValueError", "operands could not be broadcast together", "numpy", "unsupported broadcast"),
+    ("RuntimeError", "stack expects each tensor to be equal size", "torch",
+     "tensor shape mismatch"),
+    ("RuntimeError", "stack expects each tensor to be equal size", None, "unknown"),
+    ("NotFittedError", "not fitted", "sklearn", "NotFitted"),
+    ("ZeroDivisionError", "division by zero", None, "unknown"),
+]
+
+
+@pytest.mark.parametrize(("exception", "message", "library", "expected"), CRASH_TYPES_OF)
+def test_crash_type_of(exception, message, library, expected):
+    assert crash_type_of(exception, message, library) == expected
+    assert expected in CRASH_TYPES
+
+
+def test_verdict_of_a_crash_is_certain_and_quotes_the_line():
+    cell = "x = 1\ny = d['k']"
+    verdict = dryrun_verdict(dry_run(cell, {"d": {}}), cell)
+    assert (verdict.crash, verdict.confidence, verdict.exception, verdict.line, verdict.engine,
+            verdict.crash_type) == (True, 1.0, "KeyError", 2, "dryrun", "key error")
+    assert verdict.evidence[0] == "dry run raised KeyError at line 2: y = d['k']"
+    assert verdict.library is None or verdict.library in LIBRARIES
+
+
+def test_verdicts_of_clean_and_inconclusive_runs():
+    clean = dryrun_verdict(DryRun(outcome="completed", elapsed_s=0.1))
+    assert (clean.crash, clean.confidence, clean.engine) == (False, 0.95, "dryrun")
+    stuck = dryrun_verdict(DryRun(outcome="inconclusive", reason="r", blocked="os.system('x')"))
+    assert (stuck.crash, stuck.confidence, stuck.explanation, stuck.evidence) == (
+        None, 0.0, "dry run inconclusive: r", ("blocked: os.system('x')",))
+    shrunk = dryrun_verdict(DryRun(outcome="completed", shrunk=True, shrunk_names=("df",)))
+    assert shrunk.confidence == 0.8 and "first rows (df)" in shrunk.explanation
+
+
+def _rule(crash, confidence, exception=None):
+    return Verdict(crash=crash, confidence=confidence, exception=exception,
+                   crash_type="key error" if exception == "KeyError" else None,
+                   evidence=("rule evidence",))
+
+
+CRASHED = DryRun(outcome="crashed", exception="KeyError", message="'k'", line=1)
+CLEAN = DryRun(outcome="completed")
+CLEAN_SHRUNK = DryRun(outcome="completed", shrunk=True, shrunk_names=("df",))
+STUCK = DryRun(outcome="inconclusive", reason="budget")
+
+COMBINATIONS = [  # rule verdict, dry run -> crash, engine
+    (_rule(True, 0.6, "KeyError"), CRASHED, True, "rules+dryrun"),
+    (_rule(False, 0.9), CRASHED, True, "dryrun"),
+    (_rule(True, 0.9, "TypeError"), CRASHED, True, "dryrun"),
+    (_rule(None, 0.0), CRASHED, True, "dryrun"),
+    (_rule(True, CLEAN_OVERRIDES_BELOW - 0.01, "KeyError"), CLEAN, False, "dryrun"),
+    (_rule(True, CLEAN_OVERRIDES_BELOW, "KeyError"), CLEAN, True, "rules"),
+    (_rule(True, CLEAN_SHRUNK_OVERRIDES_BELOW, "KeyError"), CLEAN_SHRUNK, True, "rules"),
+    (_rule(True, CLEAN_SHRUNK_OVERRIDES_BELOW - 0.01, "KeyError"), CLEAN_SHRUNK, False, "dryrun"),
+    (_rule(False, 0.7), CLEAN, False, "rules+dryrun"),
+    (_rule(None, 0.0), CLEAN, False, "dryrun"),
+    (_rule(True, 0.3, "KeyError"), STUCK, True, "rules"),
+    (_rule(False, 0.3), STUCK, False, "rules"),
+]
+
+
+@pytest.mark.parametrize(("rule", "dry", "crash", "engine"), COMBINATIONS)
+def test_combine_with_rules(rule, dry, crash, engine):
+    combined = combine_with_rules(rule, dry)
+    assert (combined.crash, combined.engine) == (crash, engine)
+
+
+def test_combine_keeps_details_and_evidence():
+    agreed = combine_with_rules(_rule(True, 0.6, "KeyError"), CRASHED)
+    assert (agreed.confidence, agreed.crash_type) == (1.0, "key error")
+    assert agreed.evidence[-1] == "rule evidence"
+    clean = combine_with_rules(_rule(False, 0.7), CLEAN)
+    assert clean.confidence == 0.95
+    kept = combine_with_rules(_rule(True, 0.3, "KeyError"), STUCK)
+    assert kept.confidence == 0.3 and kept.evidence[-1] == "dry run: dry run inconclusive: budget"
+    overridden = combine_with_rules(_rule(True, 0.5, "KeyError"), CLEAN)
+    assert overridden.evidence[-1].startswith("overrode rules: crash predicted")
+
+
+def test_dryrun_round_trips_through_json():
+    result = dry_run("x = 1\ny = {}['k']", {})
+    assert DryRun.from_dict(__import__("json").loads(result.to_json())) == result
+
+
+# ---- the dry run agrees with a real run ----------------------------------------------------
+
+_EXPRS = st.sampled_from([
+    "a / b", "a // b", "lst[a]", "lst[b]", "d[a]", "d['x']", "int(s)", "float(s)",
+    "lst.index(a)", "s.upper()", "s.nope", "undefined_name", "a + s", "[a][b]",
+    "divmod(a, b)", "int(a) + 1",
+])
+
+
+@settings(max_examples=40, deadline=None)
+@given(exprs=st.lists(_EXPRS, min_size=1, max_size=3),
+       a=st.integers(-2, 3), b=st.integers(-1, 2), s=st.sampled_from(["1", "x", "2.5", ""]))
+def test_dry_run_matches_a_real_run(exprs, a, b, s):
+    cell = "\n".join(f"r{i} = {expr}" for i, expr in enumerate(exprs))
+    ns = {"a": a, "b": b, "s": s, "lst": [10, 20, 30], "d": {0: "zero", 1: "one"}}
+    try:
+        exec(compile(cell, "<cell>", "exec"), copy.deepcopy(ns))  # noqa: S102
+        expected = ("completed", None)
+    except Exception as exc:  # noqa: BLE001 - the oracle
+        expected = ("crashed", type(exc).__name__)
+    result = dry_run(cell, ns)
+    assert (result.outcome, result.exception) == expected
+    assert sys.modules  # the process is still this one (the child never returns here)

@@ -1,0 +1,222 @@
+"""The dryrun engine inside real Jupyter kernels: the kernel's state survives, crashes match.
+
+Each test starts a kernel (jupyter_client), defines objects in it, calls ``dry_run`` there
+and reads the JSON result back from the kernel's stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytestmark = pytest.mark.kernel
+
+REPO = Path(__file__).resolve().parents[3]
+SAMPLE = REPO / ".." / "shared" / "junobench-sample"
+MARK = "@@dryrun@@"
+
+
+class Kernel:
+    """A real IPython kernel with its working directory, and a way to run code in it."""
+
+    def __init__(self, cwd: Path) -> None:
+        from jupyter_client.manager import KernelManager
+
+        self.manager = KernelManager(kernel_name="python3")
+        self.manager.start_kernel(cwd=str(cwd))
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=90)
+
+    def run(self, code: str, timeout: float = 180) -> tuple[str, list[tuple[str, str]]]:
+        """Run ``code``; return its stdout and the errors it raised (ename, evalue)."""
+        out: list[str] = []
+        errors: list[tuple[str, str]] = []
+
+        def hook(msg: dict) -> None:
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "stream":
+                out.append(content["text"])
+            elif kind == "error":
+                errors.append((content["ename"], content["evalue"]))
+
+        self.client.execute_interactive(code, timeout=timeout, output_hook=hook,
+                                        allow_stdin=False)
+        return "".join(out), errors
+
+    def value(self, expression: str) -> object:
+        """Evaluate ``expression`` in the kernel and return its JSON value."""
+        out, errors = self.run(f"import json as _j\nprint({MARK!r} + _j.dumps({expression}))")
+        assert not errors, errors
+        line = next(x for x in out.splitlines() if x.startswith(MARK))
+        return json.loads(line[len(MARK):])
+
+    def dry_run(self, source: str, **kwargs: object) -> dict:
+        """Call dry_run on ``source`` with the kernel's globals; return DryRun.to_dict()."""
+        args = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+        self.run("from crashpredict._dryrun import dry_run as _dry_run")
+        return self.value(f"_dry_run({source!r}, globals(){args}).to_dict()")
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+
+@pytest.fixture
+def kernel(tmp_path):
+    k = Kernel(tmp_path)
+    yield k
+    k.close()
+
+
+STATE_SETUP = """
+import os, random, glob
+import numpy as np, pandas as pd, torch
+from sklearn.linear_model import LogisticRegression
+import rtextract
+random.seed(1); np.random.seed(1); torch.manual_seed(1)
+df = pd.DataFrame({"a": np.arange(20.0), "b": list("xy") * 10, "y": [0, 1] * 10})
+arr = np.arange(12).reshape(3, 4)
+t = torch.ones(4, 2)
+model = LogisticRegression().fit(df[["a"]], df["y"])
+history = [1, 2, 3]
+with open("data.csv", "w") as fh:
+    fh.write("a,b\\n1,2\\n")
+os.mkdir("models")
+"""
+MUTATING_CELL = """
+df.drop(columns='b', inplace=True)
+df['c'] = 1
+arr[:] = -1
+t.mul_(0)
+model.fit(df[['a', 'c']], df['y'])
+history.clear()
+random.random(); np.random.rand(3); torch.rand(2)
+new_object = object()
+raise KeyError('late')
+"""
+SNAPSHOT = """{
+ "facts": [rtextract.describe(globals()[name], budget_ms=60_000).to_dict()
+           for name in ("df", "arr", "t", "model", "history")],
+ "contents": [df.to_json(), arr.tolist(), t.tolist(), model.coef_.tolist(), history],
+ "names": sorted(k for k in globals() if not k.startswith("_")),
+ "rng": [repr(random.getstate()), repr(np.random.get_state()), torch.get_rng_state().tolist()],
+ "files": sorted((p, os.path.getsize(p), os.stat(p).st_mtime_ns) for p in glob.glob("**", recursive=True)),
+ "children": sorted(int(c) for f in glob.glob(f"/proc/{os.getpid()}/task/*/children") for c in open(f).read().split()),
+}"""
+
+
+def test_kernel_state_files_rng_and_processes_survive_dry_runs(kernel):
+    _, errors = kernel.run(STATE_SETUP)
+    assert not errors, errors
+    before = kernel.value(SNAPSHOT)
+    crashed = kernel.dry_run(MUTATING_CELL)
+    assert (crashed["outcome"], crashed["exception"], crashed["line"]) == ("crashed", "KeyError", 10)
+    writes = "df.to_csv('data.csv')\nos.remove('data.csv')\nos.rmdir('models')"
+    blocked = kernel.dry_run(writes)
+    assert blocked["blocked"] == "open('data.csv', 'w')"
+    removal = kernel.dry_run("os.rmdir('models')")
+    assert removal["blocked"] == "os.rmdir('models')"
+    saved = kernel.dry_run("torch.save(t, 'models/t.pt')")
+    assert saved["blocked"] == "torch.save would write models/t.pt"
+    looping = kernel.dry_run("while True:\n    history.append(1)", budget_s=0.5)
+    assert looping["outcome"] == "inconclusive" and "budget" in looping["reason"]
+    after = kernel.value(SNAPSHOT)
+    assert after == before
+    assert after["children"] == []
+
+
+def test_kernel_output_magics_and_shell_commands(kernel):
+    # matplotlib's first import writes its config and font cache: a dry run would block that
+    # (see the limits in docs/dryrun.md), so the kernel imports it first, as notebooks do.
+    out, errors = kernel.run("x = 41\nimport matplotlib.pyplot")
+    assert not errors
+    out, errors = kernel.run(
+        "from crashpredict._dryrun import dry_run\n"
+        "r1 = dry_run(\"print('LEAK')\\ndisplay('LEAK')\\n%time y = x + 1\\nx\", globals())\n"
+        "r2 = dry_run('!touch made_by_shell', globals())\n"
+        "r3 = dry_run('%matplotlib inline\\nimport matplotlib.pyplot as plt\\n"
+        "plt.plot([1, 2])\\nplt.show()\\nplt.nope()', globals())\n"
+        "print(r1.outcome, r2.blocked is not None, r3.exception, r3.line)")
+    assert not errors, errors
+    assert out == "completed True AttributeError 5\n"  # nothing the children printed leaked
+    assert kernel.value("[x, 'y' in globals()]") == [41, False]
+    assert kernel.value("__import__('os').path.exists('made_by_shell')") is False
+
+
+def test_kernel_with_gui_event_loop_integration_is_refused(kernel):
+    # %gui asyncio is the loop integration that needs no display; %gui qt/tk take the same path.
+    _, errors = kernel.run("%gui asyncio")
+    assert not errors
+    refused = kernel.dry_run("x = 1")
+    assert refused["outcome"] == "inconclusive" and refused["startup_s"] is None
+    assert refused["reason"] == (
+        "the kernel runs a %gui event loop (loop_asyncio): forking it is unsafe")
+    kernel.run("%gui")  # integration off: dry runs are allowed again
+    assert kernel.dry_run("x = 1")["outcome"] == "completed"
+
+
+# ---- JunoBench crashes: the dry run sees the labelled exception ----------------------------
+
+def _replay_cells(notebook: Path, target_id: str) -> tuple[list[str], str]:
+    nb = nbformat.read(notebook, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    target = next(c for c in code if c.get("id") == target_id)
+    ran = sorted((c for c in code if c.get("execution_count") and c is not target),
+                 key=lambda c: c.execution_count)
+    return [c.source for c in ran], target.source
+
+
+def _case(tmp_path: Path, name: str) -> tuple[Path, dict]:
+    folder = SAMPLE / name
+    if not folder.is_dir():
+        pytest.skip(f"JunoBench sample case {name} is not at {SAMPLE}")
+    copy = tmp_path / name
+    shutil.copytree(folder, copy)
+    return copy, json.loads((copy / "case.json").read_text())
+
+
+CASES = [
+    pytest.param("NBspecific_5", id="NBspecific_5-KeyError"),
+    pytest.param("matplotlib_5", id="matplotlib_5-TypeError"),
+    pytest.param("sklearn_3", id="sklearn_3-ValueError"),
+    pytest.param("numpy_2", id="numpy_2-AttributeError"),
+    pytest.param("torch_9", id="torch_9-RuntimeError"),  # needs torchvision
+    pytest.param("tensorflow_3", id="tensorflow_3-AttributeError", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_junobench_crash_is_seen_by_the_dry_run(tmp_path, name):
+    if name == "torch_9":
+        pytest.importorskip("torchvision")
+    folder, case = _case(tmp_path, name)
+    cells, target = _replay_cells(folder / f"{name}_reproduced.ipynb", case["target_cell_id"])
+    k = Kernel(folder)
+    try:
+        for source in cells:
+            _, errors = k.run(source)
+            assert not errors, (source[:80], errors)
+        files = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+        result = k.dry_run(target, budget_s=30)
+        assert result["outcome"] == "crashed", result
+        assert result["exception"].lower() == case["ename"]
+        assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == files
+        if name == "tensorflow_3":  # Keras writes .h5 files from C: the guard names it
+            saved = k.dry_run("model.save('best.h5')", budget_s=30)
+            assert saved["blocked"] == "model.save would write best.h5"
+            assert not (folder / "best.h5").exists()
+            # TensorFlow's thread pools are gone in the child: its ops hang, the watchdog
+            # kills the child at the budget and says why.
+            hung = k.dry_run("import numpy as np\nmodel.predict(np.zeros((1, 150, 150, 3)))",
+                             budget_s=2)
+            assert hung["outcome"] == "inconclusive" and "TensorFlow's thread pools" in hung["reason"]
+        assert k.value("sorted(int(c) for f in __import__('glob').glob("
+                       "f'/proc/{__import__(\"os\").getpid()}/task/*/children') "
+                       "for c in open(f).read().split())") == []
+    finally:
+        k.close()
