@@ -1,0 +1,43 @@
+"""Errors of the LLM engine and client: one base class, each also a builtin's subclass."""
+
+from __future__ import annotations
+
+from crashpredict.errors import CrashPredictError
+
+__all__ = [
+    "LLMError",
+    "LLMConfigError",
+    "LLMSDKMissingError",
+    "LLMConnectionError",
+    "LLMTimeoutError",
+    "LLMRequestError",
+    "LLMRetriesExhaustedError",
+]
+
+
+class LLMError(CrashPredictError):
+    """Base class of every error the LLM client and engine raise."""
+
+
+class LLMConfigError(LLMError, ValueError):
+    """A setting is invalid (votes < 1, unknown fact categories, unreadable price file...)."""
+
+
+class LLMSDKMissingError(LLMError, ImportError):
+    """The ``openai`` package is not installed; the message says which pip line installs it."""
+
+
+class LLMConnectionError(LLMError, ConnectionError):
+    """Nothing answers at the server URL (connection refused, unknown host)."""
+
+
+class LLMTimeoutError(LLMError, TimeoutError):
+    """The server did not answer within the timeout, and the retry budget is spent."""
+
+
+class LLMRequestError(LLMError, RuntimeError):
+    """The server rejected the request (400, 401, 404...): retrying cannot help."""
+
+
+class LLMRetriesExhaustedError(LLMError, RuntimeError):
+    """429 or 5xx answers kept coming until the retry count or the time budget ran out."""
