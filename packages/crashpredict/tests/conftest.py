@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+
 import pytest
 
 from crashpredict import KernelSession
@@ -16,3 +20,20 @@ def kernel(tmp_path_factory: pytest.TempPathFactory):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "kernel: starts a real Jupyter kernel")
+
+
+def _register_fake_llm_server() -> None:
+    """Make llm_server.py importable as ``crashpredict_tests_llm_server``.
+
+    Tests use pytest's importlib mode, where sibling test helpers are not on sys.path;
+    conftest runs before the test modules, so they can simply import it.
+    """
+    name = "crashpredict_tests_llm_server"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("llm_server.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+
+
+_register_fake_llm_server()

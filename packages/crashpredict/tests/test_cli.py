@@ -66,7 +66,8 @@ def test_walk_reports_predicted_against_actual(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (["check", "missing.ipynb"], "missing.ipynb: no such file"),
     (["check", "{nb}", "--cell", "nope"], "no code cell with id or index 'nope'"),
-    (["check", "{nb}", "--engine", "llm"], "unknown engine 'llm'"),
+    (["check", "{nb}", "--engine", "magic"], "unknown engine 'magic'"),
+    (["check", "{nb}", "--engine", "dryrun", "--shrink", "0"], "--shrink must be at least 1"),
 ])
 def test_bad_input_is_one_line_and_exit_2(examples: Path, argv: list, message: str,
                                           capsys) -> None:

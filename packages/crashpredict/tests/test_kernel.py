@@ -55,7 +55,7 @@ def test_replay_stops_at_the_first_failure(kernel: KernelSession) -> None:
 
 def test_unknown_engine_is_refused_before_the_kernel(kernel: KernelSession) -> None:
     with pytest.raises(UnknownEngineError):
-        kernel.predict("x = 1", engines=("llm",))
+        kernel.predict("x = 1", engines=("magic",))
 
 
 def test_session_must_be_started() -> None:

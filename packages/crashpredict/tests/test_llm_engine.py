@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,17 +23,7 @@ from crashpredict.llm import (
 )
 
 
-def _load_server_module():
-    name = "crashpredict_tests_llm_server"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("llm_server.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fake = _load_server_module()
+import crashpredict_tests_llm_server as fake  # registered by conftest.py
 rtextract = pytest.importorskip("rtextract")
 
 EXECUTED = ("import json\nrecords = [{'a': 1}, {'a': 2}]",)

@@ -39,8 +39,8 @@ def test_verdict_is_frozen() -> None:
 
 
 def test_unknown_engine_is_a_clear_error() -> None:
-    with pytest.raises(UnknownEngineError, match="unknown engine 'dryrun'; known engines: rules"):
-        predict("x = 1", {}, engines=("dryrun",))
+    with pytest.raises(UnknownEngineError, match="unknown engine 'magic'; known engines: dryrun, llm, rules"):
+        predict("x = 1", {}, engines=("magic",))
 
 
 def test_registered_engine_plugs_in() -> None:

@@ -2,21 +2,23 @@
 
 The default ``rules`` engine checks the target cell against the live objects of the
 kernel (never executing the cell) and returns a `Verdict` with the exception, line,
-library, JunoBench crash type and a one-sentence explanation.
+library, JunoBench crash type and a one-sentence explanation. ``dryrun`` runs the cell on
+a fork of the process with side effects blocked; ``llm`` asks any OpenAI-compatible
+model given the runtime facts (`crashpredict.llm`). They combine: see `predict`.
 """
 
-from ._engines import ENGINES, predict, register_engine
+from ._engines import ENGINES, check_engines, predict, register_engine
 from ._model import CellRun, CheckResult, ReplayResult, Verdict, WalkResult, WalkStep
 from .errors import (
-    CellNotFoundError, CrashPredictError, KernelError, NotebookReadError, ReplayError,
-    UnknownEngineError,
+    CellNotFoundError, CrashPredictError, EngineOptionError, KernelError, NotebookReadError,
+    ReplayError, UnknownEngineError,
 )
 
 __version__ = "0.1.0"
 
 __all__ = [
     # prediction
-    "Verdict", "predict", "ENGINES", "register_engine",
+    "Verdict", "predict", "ENGINES", "register_engine", "check_engines",
     # kernels and notebooks
     "KernelSession", "CellRun", "ReplayResult", "check_notebook", "CheckResult",
     "walk_notebook", "WalkResult", "WalkStep",
@@ -24,6 +26,7 @@ __all__ = [
     "load_ipython_extension", "unload_ipython_extension",
     # errors
     "CrashPredictError", "NotebookReadError", "CellNotFoundError", "UnknownEngineError",
+    "EngineOptionError",
     "KernelError", "ReplayError",
     "__version__",
 ]

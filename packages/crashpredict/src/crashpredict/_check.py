@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
+from typing import Any
 
 from ._engines import check_engines
 from ._kernel import KernelSession
@@ -111,7 +111,8 @@ def _first_line(text: str | None) -> str:
 
 def check_notebook(path: Path | str, *, cell: str | int | None = None,
                    order: str = "history", engines: Sequence[str] = ("rules",),
-                   timeout: float = 600, progress: Progress = None) -> CheckResult:
+                   timeout: float = 600, progress: Progress = None,
+                   options: Mapping[str, Mapping[str, Any]] | None = None) -> CheckResult:
     """Replay a notebook's executed cells in a real kernel, then predict its target cell.
 
     Args:
@@ -122,6 +123,7 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
         engines: engine names.
         timeout: seconds allowed per cell.
         progress: called with a short message before each step.
+        options: per-engine options (see `crashpredict.predict`).
 
     Raises:
         NotebookReadError, CellNotFoundError, UnknownEngineError, KernelError, ReplayError.
@@ -133,7 +135,7 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
         _replay(kernel, before, progress)
         if progress:
             progress(f"predicting cell {target.index}")
-        verdict = kernel.predict(target.source, names)
+        verdict = kernel.predict(target.source, names, options=options)
     return CheckResult(path=str(path), target_index=target.index, target_id=target.id,
                        target_source=target.source, replayed=tuple(c.index for c in before),
                        verdict=verdict)
@@ -141,7 +143,8 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
 
 def walk_notebook(path: Path | str, *, order: str = "notebook",
                   engines: Sequence[str] = ("rules",), timeout: float = 600,
-                  progress: Progress = None) -> WalkResult:
+                  progress: Progress = None,
+                  options: Mapping[str, Mapping[str, Any]] | None = None) -> WalkResult:
     """Predict each code cell, then run it, and record predicted against actual.
 
     ``order="notebook"`` walks every code cell top to bottom; ``"history"`` walks the
@@ -162,7 +165,7 @@ def walk_notebook(path: Path | str, *, order: str = "notebook",
         for n, c in enumerate(walk, 1):
             if progress:
                 progress(f"cell {c.index} ({n}/{len(walk)})")
-            verdict = kernel.predict(c.source, names)
+            verdict = kernel.predict(c.source, names, options=options)
             actual = kernel.run(c.source)
             steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict, actual=actual))
     return WalkResult(path=str(path), steps=tuple(steps))

@@ -1,4 +1,18 @@
-"""The engine registry and `predict`: later engines (dryrun, llm) plug in here."""
+"""The engine registry and `predict`: rules, dryrun and llm, and how their verdicts combine.
+
+Engines run in a fixed order, cheapest and surest first: ``rules`` (inspects the live
+objects), ``dryrun`` (runs the cell on a fork of the process), ``llm`` (asks a model),
+then any engine registered by name. Each later engine sees the verdict so far:
+
+- a dry run's crash is certain; a clean dry run overrides a low-confidence rule verdict;
+  an inconclusive one leaves the rule verdict (`combine_with_rules`);
+- the LLM is not asked when the verdict so far is certain (its answer could not change
+  it, and asking costs money); otherwise it decides (`crashpredict.llm.combine`);
+- another registered engine replaces the verdict only when it predicts a crash that the
+  verdict so far does not.
+
+The Verdict's ``engine`` says which engine decided.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +22,53 @@ from typing import Any
 from ._model import Verdict
 from .errors import UnknownEngineError
 
-__all__ = ["ENGINES", "register_engine", "predict", "check_engines"]
+__all__ = ["ENGINES", "ORDER", "register_engine", "predict", "check_engines", "CERTAIN"]
 
-Engine = Callable[[str, Mapping[str, Any]], Verdict]
+#: An engine: ``fn(cell_source, namespace, **options) -> Verdict``.
+Engine = Callable[..., Verdict]
+
+#: A verdict at least this confident, with a known answer, is not put to the LLM.
+CERTAIN = 0.9
+
+#: The built-in engines, in the order they run.
+ORDER = ("rules", "dryrun", "llm")
 
 
-def _rules(source: str, namespace: Mapping[str, Any]) -> Verdict:
+def _rules(source: str, namespace: Mapping[str, Any], **_options: Any) -> Verdict:
     from ._rules import rules_engine
+
     return rules_engine(source, namespace)
 
 
-#: Engine name -> function(cell_source, namespace) -> Verdict.
-ENGINES: dict[str, Engine] = {"rules": _rules}
+def _dryrun(source: str, namespace: Mapping[str, Any], **options: Any) -> Verdict:
+    from ._dryrun import dry_run, dryrun_verdict
+
+    return dryrun_verdict(_dry(source, namespace, options, dry_run), source)
+
+
+def _dry(source: str, namespace: Mapping[str, Any], options: Mapping[str, Any], dry_run: Any) -> Any:
+    return dry_run(source, namespace, budget_s=float(options.get("budget_s") or 3.0),
+                   shrink=options.get("shrink"))
+
+
+def _llm(source: str, namespace: Mapping[str, Any], **options: Any) -> Verdict:
+    from .llm import LLMSettings, llm_engine
+
+    settings = options.get("settings") or LLMSettings.from_env()
+    return llm_engine(settings)(source, namespace)
+
+
+#: Engine name -> function(cell_source, namespace, **options) -> Verdict.
+ENGINES: dict[str, Engine] = {"rules": _rules, "dryrun": _dryrun, "llm": _llm}
 
 
 def register_engine(name: str, engine: Engine) -> None:
-    """Register an engine under ``name`` (replacing any engine of that name)."""
+    """Register an engine under ``name`` (replacing any engine of that name).
+
+    The function is called as ``engine(cell_source, namespace, **options)`` where
+    ``options`` is ``predict(..., options={name: {...}})[name]``; it should accept and
+    ignore options it does not know.
+    """
     ENGINES[name] = engine
 
 
@@ -36,23 +81,66 @@ def check_engines(engines: Sequence[str]) -> tuple[str, ...]:
         if name not in ENGINES:
             raise UnknownEngineError(
                 f"unknown engine {name!r}; known engines: {', '.join(sorted(ENGINES))}")
-    return names
+    return tuple(sorted(dict.fromkeys(names), key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER)))
+
+
+def _failed(name: str, exc: BaseException) -> Verdict:
+    return Verdict(crash=None, confidence=0.0, engine=name,
+                   explanation=f"engine {name} failed: {type(exc).__name__}: {exc}")
+
+
+def _certain(verdict: Verdict | None) -> bool:
+    return verdict is not None and verdict.crash is not None and verdict.confidence >= CERTAIN
+
+
+def step(name: str, source: str, namespace: Mapping[str, Any], options: Mapping[str, Any],
+         so_far: Verdict | None, *, run: Callable[[], Verdict] | None = None) -> Verdict:
+    """Run engine ``name`` and fold its verdict into ``so_far``; never raises.
+
+    ``run`` replaces the engine call (the kernel client runs the LLM on its own side).
+    """
+    if name == "dryrun" and run is None and ENGINES.get("dryrun") is _dryrun:
+        try:
+            from ._dryrun import combine_with_rules, dry_run, dryrun_verdict
+
+            dry = _dry(source, namespace, options, dry_run)
+        except Exception as exc:  # an engine must never raise into the user's kernel
+            return so_far if so_far is not None else _failed(name, exc)
+        return combine_with_rules(so_far, dry) if so_far is not None else dryrun_verdict(dry, source)
+    if name == "llm" and _certain(so_far):
+        assert so_far is not None
+        return Verdict.from_dict({**so_far.to_dict(), "evidence": [
+            *so_far.evidence, f"llm not asked: the {so_far.engine} verdict is certain"]})
+    try:
+        verdict = run() if run is not None else ENGINES[name](source, namespace, **options)
+    except Exception as exc:  # an engine must never raise into the user's kernel
+        verdict = _failed(name, exc)
+    if so_far is None:
+        return verdict
+    if name == "llm":
+        from .llm import combine
+
+        return combine([so_far, verdict])
+    return verdict if verdict.crash and not so_far.crash else so_far
 
 
 def predict(cell_source: str, namespace: Mapping[str, Any], *,
-            engines: Sequence[str] = ("rules",)) -> Verdict:
+            engines: Sequence[str] = ("rules",),
+            options: Mapping[str, Mapping[str, Any]] | None = None) -> Verdict:
     """Predict whether ``cell_source`` crashes when run over ``namespace``.
 
-    The cell is never executed. Engines run in order; the first verdict that predicts a
-    crash wins, else the first engine's verdict is returned.
+    The cell is never executed in ``namespace``'s process state: the rules only inspect
+    the live objects, the dry run executes it on a forked copy of the process.
 
     Args:
         cell_source: the target cell (IPython syntax allowed).
         namespace: the live user namespace (e.g. ``get_ipython().user_ns``).
-        engines: engine names, from `ENGINES`.
+        engines: engine names, from `ENGINES`; they run in `ORDER`.
+        options: per-engine options, e.g. ``{"dryrun": {"budget_s": 5, "shrink": 1000},
+            "llm": {"settings": LLMSettings(...)}}``.
 
     Returns:
-        A `Verdict`.
+        A `Verdict`; its ``engine`` names the engine that decided.
 
     Raises:
         UnknownEngineError: an engine name is not registered.
@@ -61,15 +149,8 @@ def predict(cell_source: str, namespace: Mapping[str, Any], *,
         >>> predict("df['b']", {"df": pd.DataFrame({"a": [1]})}).exception
         'KeyError'
     """
-    names = check_engines(engines)
-    verdicts = []
-    for name in names:
-        try:
-            verdict = ENGINES[name](cell_source, namespace)
-        except Exception as exc:  # an engine must never raise into the user's kernel
-            verdict = Verdict(crash=None, confidence=0.0, engine=name,
-                              explanation=f"engine {name} failed: {type(exc).__name__}: {exc}")
-        if verdict.crash:
-            return verdict
-        verdicts.append(verdict)
-    return verdicts[0]
+    verdict: Verdict | None = None
+    for name in check_engines(engines):
+        verdict = step(name, cell_source, namespace, (options or {}).get(name, {}), verdict)
+    assert verdict is not None
+    return verdict

@@ -7,12 +7,13 @@ import json
 import os
 import queue
 import subprocess
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ._engines import check_engines
+from ._engines import check_engines, step
 from ._kernelside import expression
 from ._model import CellRun, ReplayResult, Verdict
 from .errors import KernelError
@@ -20,6 +21,9 @@ from .errors import KernelError
 __all__ = ["KernelSession"]
 
 _START_TIMEOUT = 120.0
+_POLL = 0.2  # seconds between liveness checks while a cell runs
+#: characters of a cell's stdout kept; the rest is dropped so a flood cannot exhaust memory
+MAX_OUTPUT = 1_000_000
 
 
 class KernelSession:
@@ -39,6 +43,8 @@ class KernelSession:
         self.kernel_name = kernel_name
         self._km: Any = None
         self._kc: Any = None
+        #: sources of the cells that ran successfully in this session, in order
+        self.executed: list[str] = []
 
     def __enter__(self) -> KernelSession:
         from jupyter_client import KernelManager
@@ -84,32 +90,85 @@ class KernelSession:
         return self._kc
 
     def run(self, source: str) -> CellRun:
-        """Execute a cell as a user would (stored in history); return its outcome."""
+        """Execute a cell as a user would (stored in history); return its outcome.
+
+        Never waits past ``timeout``: a cell that runs longer is interrupted and reported
+        with status "timeout"; a kernel that dies (segfault, out of memory) is noticed
+        within a second and reported with status "died". Output beyond `MAX_OUTPUT`
+        characters is dropped, so a flood cannot exhaust memory.
+        """
         kc = self._client()
         out: list[str] = []
+        kept = 0
         error: dict[str, Any] = {}
-
-        def hook(msg: dict[str, Any]) -> None:
-            kind, content = msg["msg_type"], msg["content"]
-            if kind == "stream" and content.get("name") == "stdout":
-                out.append(content.get("text", ""))
-            elif kind == "error":
-                error.update(content)
-
-        try:
-            reply = kc.execute_interactive(source, store_history=True, allow_stdin=False,
-                                           timeout=self.timeout, output_hook=hook)
-        except (TimeoutError, queue.Empty):
-            self._interrupt()
-            return CellRun(ok=False, ename="TimeoutError",
-                           evalue=f"the cell ran longer than {self.timeout:g} s",
-                           stdout="".join(out))
+        msg_id = kc.execute(source, store_history=True, allow_stdin=False)
+        deadline = time.monotonic() + self.timeout
+        reply: dict[str, Any] | None = None
+        idle = False
+        while reply is None or not idle:
+            if time.monotonic() > deadline:
+                self._interrupt()
+                self._settle(msg_id, reply is not None)
+                return CellRun(ok=False, status="timeout", ename="TimeoutError",
+                               evalue=f"the cell ran longer than {self.timeout:g} s",
+                               stdout="".join(out))
+            try:
+                msg = kc.get_iopub_msg(timeout=_POLL)
+            except queue.Empty:
+                if not self._km.is_alive():
+                    self.executed.clear()  # its state is gone with it
+                    return CellRun(ok=False, status="died", ename="KernelDied",
+                                   evalue="the kernel died while running the cell",
+                                   stdout="".join(out))
+                msg = None
+            if msg is not None and msg["parent_header"].get("msg_id") == msg_id:
+                kind, content = msg["msg_type"], msg["content"]
+                if kind == "stream" and content.get("name") == "stdout" and kept < MAX_OUTPUT:
+                    text = content.get("text", "")[: MAX_OUTPUT - kept]
+                    out.append(text)
+                    kept += len(text)
+                elif kind == "error":
+                    error.update(content)
+                elif kind == "status" and content.get("execution_state") == "idle":
+                    idle = True
+            if reply is None:
+                reply = self._shell_reply(msg_id)
         content = reply["content"]
         if content.get("status") == "ok":
+            self.executed.append(source)
             return CellRun(ok=True, stdout="".join(out))
         error = error or content
         return CellRun(ok=False, ename=error.get("ename"), evalue=error.get("evalue"),
                        traceback=tuple(error.get("traceback", ())), stdout="".join(out))
+
+    def _settle(self, msg_id: str, replied: bool, grace: float = 10.0) -> None:
+        """After an interrupt, wait (briefly) until the kernel is done with ``msg_id``.
+
+        A request sent while the kernel is still unwinding the interrupt would be aborted.
+        """
+        end = time.monotonic() + grace
+        idle = False
+        while time.monotonic() < end and not (replied and idle):
+            try:
+                msg = self._kc.get_iopub_msg(timeout=_POLL)
+            except queue.Empty:
+                if not self._km.is_alive():
+                    return
+                msg = None
+            if (msg is not None and msg["parent_header"].get("msg_id") == msg_id
+                    and msg["msg_type"] == "status"
+                    and msg["content"].get("execution_state") == "idle"):
+                idle = True
+            replied = replied or self._shell_reply(msg_id) is not None
+
+    def _shell_reply(self, msg_id: str) -> dict[str, Any] | None:
+        while True:
+            try:
+                msg = self._kc.get_shell_msg(timeout=0)
+            except queue.Empty:
+                return None
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return msg
 
     def _interrupt(self) -> None:
         try:
@@ -117,25 +176,64 @@ class KernelSession:
         except Exception:
             pass
 
-    def predict(self, source: str, engines: Sequence[str] = ("rules",)) -> Verdict:
-        """Predict ``source`` inside the kernel; the cell itself is never executed."""
-        names = check_engines(engines)
+    def _expression(self, code: str) -> dict[str, Any]:
+        """Evaluate one silent user expression; its result entry (status, data)."""
         kc = self._client()
         try:
             reply = kc.execute_interactive(
                 "", silent=True, store_history=False, allow_stdin=False,
-                user_expressions={"verdict": expression(source, names)},
-                timeout=self.timeout, output_hook=lambda msg: None)
+                user_expressions={"value": code}, timeout=self.timeout,
+                output_hook=lambda msg: None)
         except (TimeoutError, queue.Empty) as exc:
-            raise KernelError(f"the kernel did not answer the prediction within "
-                              f"{self.timeout:g} s") from exc
-        result = reply["content"].get("user_expressions", {}).get("verdict", {})
-        if result.get("status") != "ok":
-            return Verdict(crash=None, confidence=0.0,
-                           explanation=f"kernel-side entry failed: {result.get('ename')}: "
-                                       f"{result.get('evalue')}")
-        text = ast.literal_eval(result["data"]["text/plain"])
-        return Verdict.from_dict(json.loads(text))
+            raise KernelError(f"the kernel did not answer within {self.timeout:g} s") from exc
+        return reply["content"].get("user_expressions", {}).get("value", {})
+
+    def predict(self, source: str, engines: Sequence[str] = ("rules",), *,
+                options: Mapping[str, Mapping[str, Any]] | None = None) -> Verdict:
+        """Predict ``source``; the cell itself is never executed in the kernel.
+
+        The rules and the dry run run inside the kernel, on its live objects. The LLM is
+        asked from here, with the cells this session executed and the runtime facts the
+        kernel reports (`rtextract.kernel_snapshot`), so no request leaves from the
+        user's kernel and its cache lives on this side.
+        """
+        names = check_engines(engines)
+        options = dict(options or {})
+        inside = tuple(n for n in names if n != "llm")
+        verdict: Verdict | None = None
+        if inside:
+            plain = {k: v for k, v in options.items() if k in inside}
+            result = self._expression(expression(source, inside, plain))
+            if result.get("status") != "ok":
+                verdict = Verdict(crash=None, confidence=0.0,
+                                  explanation=f"kernel-side entry failed: {result.get('ename')}: "
+                                              f"{result.get('evalue')}")
+            else:
+                text = ast.literal_eval(result["data"]["text/plain"])
+                verdict = Verdict.from_dict(json.loads(text))
+        if "llm" in names:
+            settings = options.get("llm", {}).get("settings")
+            verdict = step("llm", source, {}, {}, verdict,
+                           run=lambda: self._ask_llm(source, settings, verdict))
+        assert verdict is not None
+        return verdict
+
+    def _ask_llm(self, source: str, settings: Any, so_far: Verdict | None) -> Verdict:
+        from .llm import LLMSettings, predict_with_llm
+
+        settings = settings or LLMSettings.from_env()
+        snapshot = None
+        if settings.fact_categories:
+            code = (f"__import__('rtextract').kernel_snapshot({source!r}, "
+                    f"{settings.fact_categories!r})")
+            result = self._expression(code)
+            if result.get("status") == "ok":
+                snapshot = ast.literal_eval(result["data"]["text/plain"])
+        findings: tuple[str, ...] = ()
+        if settings.include_rules and so_far is not None and so_far.crash:
+            findings = (so_far.explanation, *so_far.evidence)
+        return predict_with_llm(source, tuple(self.executed), snapshot, settings,
+                                rule_findings=findings)
 
     def replay(self, sources: Sequence[str]) -> ReplayResult:
         """Run the cells in order, stopping at the first that fails."""

@@ -79,13 +79,22 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CellRun:
-    """The outcome of running one cell in a kernel."""
+    """The outcome of running one cell in a kernel.
+
+    ``status`` is "ok", "error" (the cell raised), "timeout" (interrupted after the
+    session's timeout) or "died" (the kernel process ended).
+    """
 
     ok: bool
+    status: str = ""
     ename: str | None = None
     evalue: str | None = None
     traceback: tuple[str, ...] = ()
     stdout: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.status:  # the common cases need not spell it out
+            object.__setattr__(self, "status", "ok" if self.ok else "error")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ._render import as_json, check_text, walk_text
-from .errors import CrashPredictError
+from .errors import CrashPredictError, EngineOptionError
+from .llm import add_llm_arguments, settings_from_args
 
-__all__ = ["main"]
+__all__ = ["main", "add_engine_arguments", "engine_options"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,13 +28,48 @@ def _parser() -> argparse.ArgumentParser:
                                           "an error output, else the first after the "
                                           "replayed ones)")
         p.add_argument("--engine", action="append", dest="engines",
-                       help="engine name (repeatable; default: rules)")
+                       help="engines, comma-separated or repeated: rules (default), dryrun, "
+                            "llm; they combine (see docs/crashpredict.md)")
+        add_engine_arguments(p)
         p.add_argument("--format", choices=("text", "json"), default="text")
         p.add_argument("--order", choices=("history", "notebook"),
                        default="history" if name == "check" else "notebook")
         p.add_argument("--timeout", type=float, default=600, help="seconds per cell")
         p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the engines' option flags (dryrun's and the LLM's) to ``parser``.
+
+    benchkit's ``detect`` uses it too, so both commands take the same flags.
+    """
+    parser.add_argument("--dryrun-budget", type=float, default=3.0, metavar="S",
+                        help="dryrun: seconds the forked run may take (default 3)")
+    parser.add_argument("--shrink", type=int, metavar="N",
+                        help="dryrun: cut data longer than N rows to its first N rows, in the "
+                             "fork only (off by default)")
+    return add_llm_arguments(parser)
+
+
+def engine_options(args: argparse.Namespace, engines: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per-engine options from `add_engine_arguments` flags, for the engines asked for.
+
+    Raises:
+        EngineOptionError: a dryrun option is out of range.
+        crashpredict.llm.LLMConfigError: an LLM flag is invalid.
+    """
+    options: dict[str, dict[str, Any]] = {}
+    if "dryrun" in engines:
+        if not args.dryrun_budget > 0:
+            raise EngineOptionError(f"--dryrun-budget must be positive, not {args.dryrun_budget:g}")
+        if args.shrink is not None and args.shrink < 1:
+            raise EngineOptionError(f"--shrink must be at least 1, not {args.shrink}")
+        options["dryrun"] = {"budget_s": args.dryrun_budget, "shrink": args.shrink}
+    if "llm" in engines:
+        # the reply cache (default ~/.cache/crashpredict/llm) makes a re-run cost nothing
+        options["llm"] = {"settings": settings_from_args(args)}
+    return options
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,18 +80,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     def progress(message: str) -> None:
         print(f"crashpredict: {message}", file=sys.stderr, flush=True)
 
-    engines = tuple(e for spec in (args.engines or ["rules"]) for e in spec.split(",") if e)
+    engines = tuple(e.strip() for spec in (args.engines or ["rules"]) for e in spec.split(",") if e.strip())
     try:
+        options = engine_options(args, engines)
         if args.command == "check":
             result = check_notebook(args.notebook, cell=args.cell, order=args.order,
-                                    engines=engines, timeout=args.timeout,
+                                    engines=engines, timeout=args.timeout, options=options,
                                     progress=None if args.quiet else progress)
             print(as_json(result) if args.format == "json" else check_text(result))
             if result.verdict.crash is None:
                 return 2
             return 1 if result.verdict.crash else 0
         walked = walk_notebook(args.notebook, order=args.order, engines=engines,
-                               timeout=args.timeout, progress=None if args.quiet else progress)
+                               timeout=args.timeout, options=options,
+                               progress=None if args.quiet else progress)
         print(as_json(walked) if args.format == "json" else walk_text(walked))
         return 1 if any(s.verdict.crash for s in walked.steps) else 0
     except (CrashPredictError, ValueError) as exc:

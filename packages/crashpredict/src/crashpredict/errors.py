@@ -10,6 +10,7 @@ __all__ = [
     "NotebookReadError",
     "CellNotFoundError",
     "UnknownEngineError",
+    "EngineOptionError",
     "KernelError",
     "ReplayError",
 ]
@@ -29,6 +30,10 @@ class CellNotFoundError(CrashPredictError, LookupError):
 
 class UnknownEngineError(CrashPredictError, ValueError):
     """An engine name that is not registered."""
+
+
+class EngineOptionError(CrashPredictError, ValueError):
+    """An engine option (e.g. ``--dryrun-budget``) with a value the engine cannot use."""
 
 
 class KernelError(CrashPredictError, RuntimeError):
