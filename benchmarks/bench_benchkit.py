@@ -1,0 +1,81 @@
+"""benchkit: wall time of ``verify`` on the JunoBench sample with 1 and 2 workers, and the
+per-notebook cost of a benchkit replay against papermill running the same notebooks."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = (ROOT / ".." / "shared" / "junobench-sample").resolve()
+
+
+def _verify(cases: Path, out: Path, jobs: int):
+    import benchkit
+
+    t0 = time.perf_counter()
+    records = benchkit.verify(cases, out, jobs=jobs, timeout=300, force=True)
+    return time.perf_counter() - t0, records
+
+
+def _papermill(cases: Path, work: Path) -> dict[str, float]:
+    """Seconds per fixed notebook through papermill, in a copy of its case folder."""
+    import papermill
+
+    seconds = {}
+    for folder in sorted(p for p in cases.iterdir() if p.is_dir()):
+        nb = folder / f"{folder.name}_fixed.ipynb"
+        if not nb.is_file():
+            continue
+        copy = work / folder.name
+        shutil.copytree(folder, copy)
+        t0 = time.perf_counter()
+        papermill.execute_notebook(str(copy / nb.name), str(copy / "out.ipynb"), cwd=str(copy),
+                                   kernel_name="python3", progress_bar=False, log_output=False)
+        seconds[folder.name] = time.perf_counter() - t0
+    return seconds
+
+
+def main() -> str:
+    if not SAMPLE.is_dir():
+        text = "## benchkit\n\nSkipped: the JunoBench sample (../shared/junobench-sample) is not here.\n"
+        print(text)
+        return text
+    with tempfile.TemporaryDirectory(prefix="bench-benchkit-") as tmp:
+        tmp = Path(tmp)
+        wall1, records = _verify(SAMPLE, tmp / "v1", 1)
+        wall2, _ = _verify(SAMPLE, tmp / "v2", 2)
+        passed = sum(1 for r in records if r.passed)
+        ours = {r.case: r.elapsed_s for r in records if r.version == "fixed" and r.status == "ok"}
+        theirs = _papermill(SAMPLE, tmp / "pm")
+    common = sorted(set(ours) & set(theirs))
+    ratios = [ours[c] / theirs[c] for c in common]
+    rows = "\n".join(f"| {c} | {ours[c]:.2f} | {theirs[c]:.2f} | {ours[c] / theirs[c]:.2f} |" for c in common)
+    text = f"""## benchkit
+
+`benchkit verify` on the {len(records) // 2} JunoBench sample cases ({len(records)} notebook
+versions, each in a fresh kernel; {passed}/{len(records)} versions as labelled):
+
+| workers | wall time (s) | speed-up |
+|---|---|---|
+| 1 | {wall1:.1f} | 1.00 |
+| 2 | {wall2:.1f} | {wall1 / wall2:.2f} |
+
+Per notebook, the fixed version: benchkit replay (copy of the case folder, fresh kernel,
+executed cells in execution-count order, target) against papermill executing the same
+notebook in a copy of its folder. Median ratio benchkit/papermill: **{statistics.median(ratios):.2f}**
+(below 1: benchkit is cheaper).
+
+| case | benchkit (s) | papermill (s) | ratio |
+|---|---|---|---|
+{rows}
+"""
+    print(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""Reports for people: terminal tables and one self-contained HTML file.
+
+The HTML has no scripts and loads nothing: tables, inline SVG bars per label group,
+confusion matrices and the latency distribution, so it opens anywhere, offline.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from benchkit._metrics import BREAKDOWNS
+from benchkit._model import Record
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A plain aligned text table."""
+    cells = [[str(h) for h in header]] + [[_fmt(v) for v in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+_METRIC_COLUMNS = ("n", "accuracy", "precision", "recall", "f1", "tp", "fp", "tn", "fn")
+
+
+def metrics_text(metrics: dict[str, Any], *, title: str = "detect") -> str:
+    o = metrics["overall"]
+    lat = metrics["latency_s"]
+    parts = [
+        f"{title}: {metrics['cases']} cases, {o['n']} targets",
+        table(_METRIC_COLUMNS, [[o[k] for k in _METRIC_COLUMNS]]),
+        "",
+        table(
+            ("pairs fully right", "diagnosis accuracy", "unanswered", "failed runs",
+             "latency median s", "latency p95 s"),
+            [[f"{metrics['pairs_fully_right']}/{metrics['pairs']}", metrics["diagnosis_accuracy"],
+              metrics["unanswered"], metrics["failed_runs"], lat["median"], lat["p95"]]],
+        ),
+    ]
+    for label in BREAKDOWNS:
+        groups = metrics["breakdown"][label]
+        parts += ["", f"by {label.replace('_', ' ')}:",
+                  table((label, *_METRIC_COLUMNS),
+                        [[g, *(m[k] for k in _METRIC_COLUMNS)] for g, m in groups.items()])]
+    return "\n".join(parts)
+
+
+def records_text(records: Sequence[Record]) -> str:
+    rows = []
+    for r in sorted(records, key=lambda r: (r.case, r.version)):
+        if r.task == "verify":
+            outcome = r.actual_ename or "ran clean"
+            rows.append([r.case, r.version, r.status, "pass" if r.passed else "FAIL", outcome, r.reason])
+        else:
+            v = r.verdict or {}
+            said = {True: "crash", False: "no crash"}.get(r.predicted_crash, "unknown")
+            right = r.status == "ok" and (r.predicted_crash is True) == r.expected_crash
+            rows.append([r.case, r.version, r.status, "right" if right else "WRONG",
+                         f"{said} {v.get('exception') or ''}".strip(), r.reason or v.get("explanation", "")])
+    return table(("case", "version", "status", "result", "outcome", "reason"),
+                 [[*row[:5], _clip(str(row[5]), 90)] for row in rows])
+
+
+def verify_text(summary: dict[str, Any]) -> str:
+    return (
+        f"verify: {summary['cases_passed']}/{summary['cases']} cases as labelled, "
+        f"{summary['versions_passed']}/{summary['versions']} versions; statuses "
+        + ", ".join(f"{k}={v}" for k, v in summary["statuses"].items())
+        + (f"\nnot as labelled: {', '.join(summary['failed'])}" if summary["failed"] else "")
+    )
+
+
+def compare_text(comparison: dict[str, Any]) -> str:
+    runs = comparison["runs"]
+    rows = [[name, m["overall"]["n"], m["overall"]["accuracy"], m["overall"]["precision"],
+             m["overall"]["recall"], m["overall"]["f1"],
+             f"{m['pairs_fully_right']}/{m['pairs']}", m["latency_s"]["median"]]
+            for name, m in runs.items()]
+    out = [table(("run", "n", "accuracy", "precision", "recall", "f1", "pairs right",
+                  "latency median s"), rows)]
+    diffs = comparison["differences"]
+    if diffs:
+        names = list(runs)
+        show = {True: "crash", False: "no crash", None: "-"}
+        out += ["", f"{len(diffs)} targets where the runs differ:",
+                table(("case", "version", "truth", *names),
+                      [[d["case"], d["version"], "crash" if d["expected_crash"] else "no crash",
+                        *(show[d["predictions"].get(n)] for n in names)] for d in diffs])]
+    return "\n".join(out)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- HTML
+
+_CSS = """
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.bad{color:#b00020;font-weight:600}.good{color:#1b5e20}
+.cm td{width:90px;height:40px;text-align:center}.muted{color:#777}
+"""
+
+
+def _esc(value: Any) -> str:
+    return html.escape(_fmt(value))
+
+
+def _html_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = []
+    for row in rows:
+        tds = "".join(
+            f'<td class="num">{_esc(v)}</td>' if isinstance(v, (int, float)) and not isinstance(v, bool)
+            else f"<td>{v if isinstance(v, _Raw) else _esc(v)}</td>"
+            for v in row
+        )
+        body.append(f"<tr>{tds}</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+class _Raw(str):
+    """Already-escaped HTML inside a table cell."""
+
+
+def _bars(groups: dict[str, dict[str, Any]], metric: str = "accuracy") -> str:
+    """Horizontal bars of one metric per group, with the group size."""
+    items = [(g, m.get(metric), m.get("n", 0)) for g, m in groups.items()]
+    row_h, label_w, bar_w = 22, 220, 360
+    height = row_h * len(items) + 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 120}" height="{height}" '
+             f'role="img" aria-label="{metric} per group">']
+    for i, (group, value, n) in enumerate(items):
+        y = 5 + i * row_h
+        width = 0 if value is None else value * bar_w
+        parts.append(f'<text x="{label_w - 6}" y="{y + 15}" text-anchor="end" font-size="12">'
+                     f"{html.escape(_clip(group, 32))}</text>")
+        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="{row_h - 6}" fill="#eee"/>')
+        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{width:.1f}" height="{row_h - 6}" fill="#3f7fbf"/>')
+        parts.append(f'<text x="{label_w + bar_w + 6}" y="{y + 15}" font-size="12">'
+                     f"{_fmt(value)} (n={n})</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _confusion_html(o: dict[str, Any]) -> str:
+    return (
+        '<table class="cm"><tr><th></th><th>predicted crash</th><th>predicted no crash</th></tr>'
+        f'<tr><th>crashes</th><td class="good">TP {o["tp"]}</td><td class="bad">FN {o["fn"]}</td></tr>'
+        f'<tr><th>runs clean</th><td class="bad">FP {o["fp"]}</td><td class="good">TN {o["tn"]}</td></tr>'
+        "</table>"
+    )
+
+
+def _latency_svg(latencies: Sequence[float]) -> str:
+    if not latencies:
+        return '<p class="muted">no latencies recorded</p>'
+    bins = 20
+    lo, hi = min(latencies), max(latencies)
+    span = (hi - lo) or 1.0
+    counts = [0] * bins
+    for v in latencies:
+        counts[min(int((v - lo) / span * bins), bins - 1)] += 1
+    top = max(counts)
+    w, h, bw = 520, 140, 24
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h + 30}" role="img" '
+             'aria-label="latency distribution">']
+    for i, c in enumerate(counts):
+        bh = c / top * h
+        parts.append(f'<rect x="{10 + i * (bw + 1)}" y="{h - bh:.1f}" width="{bw}" height="{bh:.1f}" fill="#7a5ea8"/>')
+    parts.append(f'<text x="10" y="{h + 18}" font-size="12">{lo * 1000:.1f} ms</text>')
+    parts.append(f'<text x="{10 + bins * (bw + 1)}" y="{h + 18}" font-size="12" text-anchor="end">'
+                 f"{hi * 1000:.1f} ms</text></svg>")
+    return "".join(parts)
+
+
+def html_report(*, title: str, records: Sequence[Record], metrics: dict[str, Any] | None = None,
+                verify: dict[str, Any] | None = None, comparison: dict[str, Any] | None = None) -> str:
+    """One self-contained HTML page for a verify run, a detect run or a comparison."""
+    body = [f"<h1>{html.escape(title)}</h1>"]
+    if verify is not None:
+        body.append(f"<p>{html.escape(verify_text(verify))}</p>")
+    if metrics is not None:
+        o = metrics["overall"]
+        body += ["<h2>Detection</h2>",
+                 _html_table(_METRIC_COLUMNS, [[o[k] for k in _METRIC_COLUMNS]]),
+                 _confusion_html(o),
+                 _html_table(("pairs fully right", "diagnosis accuracy", "unanswered", "failed runs"),
+                             [[f"{metrics['pairs_fully_right']}/{metrics['pairs']}",
+                               metrics["diagnosis_accuracy"], metrics["unanswered"], metrics["failed_runs"]]]),
+                 "<h2>Latency</h2>",
+                 _html_table(("n", "median s", "p95 s"),
+                             [[metrics["latency_s"]["n"], metrics["latency_s"]["median"], metrics["latency_s"]["p95"]]]),
+                 _latency_svg([r.latency_s for r in records if r.latency_s is not None])]
+        for label in BREAKDOWNS:
+            groups = metrics["breakdown"][label]
+            body += [f"<h2>By {html.escape(label.replace('_', ' '))}</h2>", _bars(groups),
+                     _html_table((label, *_METRIC_COLUMNS),
+                                 [[g, *(m[k] for k in _METRIC_COLUMNS)] for g, m in groups.items()])]
+    if comparison is not None:
+        body.append("<h2>Runs compared</h2>")
+        runs = comparison["runs"]
+        body.append(_html_table(
+            ("run", "n", "accuracy", "precision", "recall", "f1", "pairs right"),
+            [[n, m["overall"]["n"], m["overall"]["accuracy"], m["overall"]["precision"],
+              m["overall"]["recall"], m["overall"]["f1"], f"{m['pairs_fully_right']}/{m['pairs']}"]
+             for n, m in runs.items()]))
+        body.append(_bars({n: {**m["overall"]} for n, m in runs.items()}))
+        if comparison["differences"]:
+            names = list(runs)
+            show = {True: "crash", False: "no crash", None: "-"}
+            body += [f"<h2>Where the runs differ ({len(comparison['differences'])})</h2>",
+                     _html_table(("case", "version", "truth", *names),
+                                 [[d["case"], d["version"], "crash" if d["expected_crash"] else "no crash",
+                                   *(show[d["predictions"].get(n)] for n in names)]
+                                  for d in comparison["differences"]])]
+    if records:
+        body.append("<h2>Per target</h2>")
+        body.append(_records_html(records))
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def _records_html(records: Sequence[Record]) -> str:
+    rows = []
+    for r in sorted(records, key=lambda r: (r.case, r.version)):
+        if r.task == "verify":
+            ok = bool(r.passed)
+            outcome = r.actual_ename or "ran clean"
+            detail = r.reason
+        else:
+            v = r.verdict or {}
+            ok = r.status == "ok" and (r.predicted_crash is True) == r.expected_crash
+            outcome = {True: "crash", False: "no crash"}.get(r.predicted_crash, "unknown")
+            outcome = f"{outcome} {v.get('exception') or ''}".strip()
+            detail = r.reason or v.get("explanation", "")
+        mark = _Raw(f'<span class="{"good" if ok else "bad"}">{"right" if ok else "wrong"}</span>')
+        rows.append([r.case, r.version, r.status, mark, outcome, detail,
+                     r.latency_s if r.latency_s is not None else r.elapsed_s])
+    return _html_table(("case", "version", "status", "result", "outcome", "detail", "seconds"), rows)

@@ -1,0 +1,187 @@
+"""The per-case work, run in a worker: replay one version in a fresh kernel, then verify
+the target's real outcome or ask crashpredict for a verdict on it.
+
+``run_task`` takes and returns plain dicts so the same function runs in a local process
+pool or on a Dask worker. It never raises for a failing case: a kernel that dies, a cell
+that hangs, a notebook that cannot be read all become a record with a status and reason.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from benchkit._cases import Case, Labels, replay_plan
+from benchkit._model import Record
+from benchkit.errors import CaseError
+
+# a case folder larger than this is linked into the work folder rather than copied
+COPY_LIMIT_BYTES = 200 * 2**20
+
+
+def case_to_task(case: Case, version: str, **settings: Any) -> dict[str, Any]:
+    return {
+        "case": {
+            "name": case.name,
+            "folder": str(case.folder),
+            "reproduced": str(case.reproduced),
+            "fixed": str(case.fixed) if case.fixed else None,
+            "original": str(case.original) if case.original else None,
+            "labels": case.labels.to_dict(),
+        },
+        "version": version,
+        **settings,
+    }
+
+
+def task_case(task: dict[str, Any]) -> Case:
+    c = task["case"]
+    return Case(
+        name=c["name"],
+        folder=Path(c["folder"]),
+        reproduced=Path(c["reproduced"]),
+        fixed=Path(c["fixed"]) if c.get("fixed") else None,
+        original=Path(c["original"]) if c.get("original") else None,
+        labels=Labels(**c["labels"]),
+    )
+
+
+def _folder_size(folder: Path, limit: int) -> int:
+    total = 0
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            total += path.stat().st_size
+            if total > limit:
+                break
+    return total
+
+
+@contextmanager
+def work_folder(case: Case):
+    """A private copy of the case folder, so notebooks that write files change nothing.
+
+    Large folders (real Kaggle inputs) are linked entry by entry instead of copied: new
+    files land in the private folder, reads go to the originals.
+    """
+    with tempfile.TemporaryDirectory(prefix=f"benchkit-{case.name}-") as tmp:
+        work = Path(tmp) / case.name
+        if _folder_size(case.folder, COPY_LIMIT_BYTES) <= COPY_LIMIT_BYTES:
+            shutil.copytree(case.folder, work, symlinks=True)
+        else:
+            work.mkdir()
+            for entry in case.folder.iterdir():
+                (work / entry.name).symlink_to(entry.resolve())
+        yield work
+
+
+def _failure_status(exc: BaseException) -> str:
+    text = f"{type(exc).__name__} {exc}".lower()
+    if "timeout" in text or "timed out" in text:
+        return "timeout"
+    if "dead" in text or "died" in text or "restart" in text:
+        return "kernel-died"
+    return "error"
+
+
+def run_task(task: dict[str, Any]) -> dict[str, Any]:
+    """Replay one version of one case and verify or predict its target; returns a record."""
+    started = time.perf_counter()
+    case = task_case(task)
+    version = task["version"]
+    base = {
+        "task": task["kind"],
+        "case": case.name,
+        "version": version,
+        "expected_crash": version == "reproduced",
+        "labels": case.labels.to_dict(),
+        "engines": tuple(task.get("engines") or ()),
+    }
+    try:
+        plan = replay_plan(case, version)
+    except CaseError as exc:
+        return Record(**base, status="malformed", reason=str(exc)).to_dict()
+    base["target_cell"] = plan.target_index
+    try:
+        with work_folder(case) as cwd:
+            fields = _in_kernel(task, plan, cwd)
+    except Exception as exc:  # the kernel died, hung, or could not start
+        fields = {"status": _failure_status(exc), "reason": f"{type(exc).__name__}: {exc}"}
+    fields["elapsed_s"] = round(time.perf_counter() - started, 3)
+    if task["kind"] == "verify":
+        fields["passed"] = fields["status"] == "ok" and verify_passed(
+            version, case.labels.ename, fields.get("actual_ename")
+        )
+    return Record(**base, **fields).to_dict()
+
+
+def same_exception(labelled: str, actual: str | None) -> bool:
+    """JunoBench labels exception names lower-cased (``keyerror``); compare leniently."""
+    if actual is None:
+        return False
+    short = lambda name: name.rsplit(".", 1)[-1].strip().lower()  # noqa: E731
+    return not labelled or short(labelled) == short(actual)
+
+
+def verify_passed(version: str, labelled_ename: str, actual_ename: str | None) -> bool:
+    """The reproduced target must raise the labelled exception; the fixed one nothing."""
+    if version == "reproduced":
+        return same_exception(labelled_ename, actual_ename)
+    return actual_ename is None
+
+
+def _in_kernel(task: dict[str, Any], plan, cwd: Path) -> dict[str, Any]:
+    from crashpredict import KernelSession
+
+    timeout = float(task.get("timeout") or 600)
+    with KernelSession(cwd, timeout=timeout) as kernel:
+        for done, (index, source) in enumerate(plan.prefix):
+            run = kernel.run(source)
+            if not run.ok:
+                return {
+                    "status": _RUN_STATUS.get(run.status, "replay-failed"),
+                    "reason": f"replay failed at cell {index}: {run.ename}: {_short(run.evalue)}",
+                    "replayed_cells": done,
+                }
+        fields: dict[str, Any] = {"status": "ok", "replayed_cells": len(plan.prefix)}
+        if task["kind"] == "detect":
+            engines = tuple(task.get("engines") or ("rules",))
+            t0 = time.perf_counter()
+            verdict = kernel.predict(plan.target_source, engines, options=task.get("options"))
+            fields["latency_s"] = round(time.perf_counter() - t0, 4)
+            fields["verdict"] = verdict.to_dict()
+        else:
+            run = kernel.run(plan.target_source)
+            if run.status in _RUN_STATUS:
+                fields["status"] = _RUN_STATUS[run.status]
+                fields["reason"] = f"target cell {plan.target_index}: {run.ename}: {_short(run.evalue)}"
+            fields["actual_ename"] = None if run.ok else run.ename
+            fields["actual_evalue"] = None if run.ok else _short(run.evalue)
+        return fields
+
+
+# how crashpredict's CellRun says a run could not finish, in our statuses
+_RUN_STATUS = {"timeout": "timeout", "died": "kernel-died"}
+
+
+def _short(text: str | None, limit: int = 300) -> str:
+    text = (text or "").strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def error_record(task: dict[str, Any], exc: BaseException) -> dict[str, Any]:
+    """The record for a task whose worker itself failed (process killed, pickling...)."""
+    version = task["version"]
+    return Record(
+        task=task["kind"],
+        case=task["case"]["name"],
+        version=version,
+        status=_failure_status(exc) if "BrokenProcessPool" not in type(exc).__name__ else "kernel-died",
+        reason=f"worker failed: {type(exc).__name__}: {exc}",
+        expected_crash=version == "reproduced",
+        labels=dict(task["case"]["labels"]),
+        engines=tuple(task.get("engines") or ()),
+    ).to_dict()

@@ -1,0 +1,91 @@
+"""Results on disk: one JSON line per (case, version), appended as each finishes.
+
+An interrupted run loses nothing already written: a line is flushed and fsynced before the
+next result is taken, and a torn last line (the process died mid-write) is ignored on
+reading. A re-run reads the file and skips the keys it already holds, unless forced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from benchkit._model import Record
+from benchkit.errors import ResultsError
+
+RESULTS = "results.jsonl"
+
+
+def results_path(out_dir: str | Path) -> Path:
+    path = Path(out_dir)
+    return path if path.suffix == ".jsonl" else path / RESULTS
+
+
+def read_records(path: str | Path) -> tuple[Record, ...]:
+    """All complete records in a results file (or a folder holding results.jsonl).
+
+    The last record per (task, case, version) wins, so a forced re-run's lines replace the
+    earlier ones.
+
+    Raises:
+        ResultsError: the file is missing or a complete line is not a record.
+    """
+    path = results_path(path)
+    if not path.is_file():
+        raise ResultsError(f"{path}: no results file")
+    latest: dict[tuple[str, str, str], Record] = {}
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            record = Record.from_dict(data)
+        except (ValueError, TypeError) as exc:
+            if number == len(lines):  # torn last line of an interrupted run
+                continue
+            raise ResultsError(f"{path}:{number}: not a result record: {exc}") from None
+        latest[(record.task, record.case, record.version)] = record
+    return tuple(latest.values())
+
+
+class ResultStore:
+    """Appends records to ``<out_dir>/results.jsonl`` and knows which keys are done."""
+
+    def __init__(self, out_dir: str | Path, *, task: str, force: bool = False) -> None:
+        self.path = results_path(out_dir)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.task = task
+        self._done: set[tuple[str, str]] = set()
+        if self.path.exists() and not force:
+            self._done = {r.key for r in read_records(self.path) if r.task == task}
+        self._repair_torn_tail()
+
+    def _repair_torn_tail(self) -> None:
+        # a run killed mid-write leaves a partial last line: cut it off so appends stay lines
+        if not self.path.exists():
+            return
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            with self.path.open("r+b") as fh:
+                fh.truncate(data.rfind(b"\n") + 1)
+
+    def done(self, key: tuple[str, str]) -> bool:
+        return key in self._done
+
+    def add(self, record: Record) -> None:
+        line = json.dumps(record.to_dict(), sort_keys=True, default=str) + "\n"
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._done.add(record.key)
+
+    def records(self) -> tuple[Record, ...]:
+        return tuple(r for r in read_records(self.path) if r.task == self.task) if self.path.exists() else ()
+
+
+def iter_pending(store: ResultStore, keys: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    return (key for key in keys if not store.done(key))

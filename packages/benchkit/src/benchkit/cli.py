@@ -1,0 +1,163 @@
+"""The ``benchkit`` command: verify, detect, compare and report over JunoBench-style cases.
+
+Exit codes: 0 all as expected, 1 some case did not verify / some run failed,
+2 unusable input (no cases, unreadable results, bad options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchkit._bench import detect, verify
+from benchkit._compare import compare, load_baseline, load_run
+from benchkit._metrics import detection_metrics, verify_summary
+from benchkit._model import Record
+from benchkit._report import compare_text, html_report, metrics_text, records_text, verify_text
+from benchkit._store import read_records, results_path
+from benchkit.errors import BenchkitError
+from crashpredict import CrashPredictError
+from crashpredict.cli import add_engine_arguments, engine_options
+
+
+def _progress(done: int, total: int, record: Record) -> None:
+    outcome = record.actual_ename or ""
+    if record.task == "detect" and record.verdict is not None:
+        outcome = {True: "crash", False: "no crash"}.get(record.predicted_crash, "unknown")
+    if record.task == "verify":
+        outcome = ("pass" if record.passed else "FAIL") + (f" ({record.actual_ename})" if record.actual_ename else "")
+    reason = f" - {record.reason}" if record.status != "ok" else ""
+    print(f"[{done}/{total}] {record.case} {record.version}: {record.status} {outcome}"
+          f" {record.elapsed_s:.1f}s{reason}", file=sys.stderr, flush=True)
+
+
+def _write(path: str | None, text: str) -> None:
+    if not path:
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
+    print(f"wrote {target}", file=sys.stderr)
+
+
+def _add_run_options(p: argparse.ArgumentParser, default_out: str) -> None:
+    p.add_argument("root", help="folder with one sub-folder per case")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers, each with its own kernel")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per cell before the kernel is given up (default 600)")
+    p.add_argument("-o", "--out", default=default_out, help=f"results folder (default {default_out})")
+    p.add_argument("--force", action="store_true", help="redo cases already in the results")
+    p.add_argument("--scheduler", help="Dask scheduler address (tcp://host:port) instead of local workers")
+    p.add_argument("--case", action="append", dest="cases", help="only this case (repeatable)")
+    p.add_argument("--html", help="also write a self-contained HTML report here")
+    p.add_argument("--json", dest="json_out", help="also write the summary as JSON here")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="benchkit", description="Crash/fix notebook benchmarks (JunoBench layout).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("verify", help="check that reproduced targets crash as labelled and fixed ones run clean")
+    _add_run_options(v, "benchkit-out/verify")
+    d = sub.add_parser("detect", help="predict each target with crashpredict and score the predictions")
+    _add_run_options(d, "benchkit-out/detect")
+    d.add_argument("--engine", default="rules", help="crashpredict engines, comma-separated: rules "
+                   "(default), dryrun, llm")
+    add_engine_arguments(d)
+    c = sub.add_parser("compare", help="side-by-side metrics of detect runs and baselines")
+    c.add_argument("results", nargs="*", help="detect results folders or results.jsonl files")
+    c.add_argument("--baseline", action="append", default=[], help="CSV of case,version,predicted crash (repeatable)")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--html", help="also write a self-contained HTML report here")
+    r = sub.add_parser("report", help="print or write the report of a finished run")
+    r.add_argument("results", help="results folder or results.jsonl")
+    r.add_argument("--format", choices=("text", "json", "html"), default="text")
+    r.add_argument("-o", "--output", help="write here instead of standard output")
+    return parser
+
+
+def _summaries(records: Sequence[Record]) -> dict:
+    out: dict = {}
+    if any(r.task == "verify" for r in records):
+        out["verify"] = verify_summary(records)
+    if any(r.task == "detect" for r in records):
+        out["detect"] = detection_metrics(records)
+    return out
+
+
+def _text(records: Sequence[Record], summary: dict) -> str:
+    parts = [records_text(records), ""]
+    if "verify" in summary:
+        parts.append(verify_text(summary["verify"]))
+    if "detect" in summary:
+        parts.append(metrics_text(summary["detect"]))
+    return "\n".join(parts)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _main(args)
+    except (BenchkitError, CrashPredictError) as exc:
+        print(f"benchkit: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("benchkit: interrupted; finished cases are kept in the results file", file=sys.stderr)
+        return 130
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.command in ("verify", "detect"):
+        if args.jobs < 1:
+            raise BenchkitError(f"-j must be at least 1, not {args.jobs}")
+        common = dict(jobs=args.jobs, timeout=args.timeout, force=args.force,
+                      scheduler=args.scheduler, cases=args.cases, progress=_progress)
+        if args.command == "verify":
+            records = verify(args.root, args.out, **common)
+        else:
+            engines = tuple(e.strip() for e in args.engine.split(",") if e.strip())
+            out = args.out if args.out != "benchkit-out/detect" else f"benchkit-out/detect-{'+'.join(engines)}"
+            records = detect(args.root, out, engines=engines, options=engine_options(args, engines), **common)
+        summary = _summaries(records)
+        print(_text(records, summary))
+        print(f"results: {results_path(args.out if args.command == 'verify' else out)}", file=sys.stderr)
+        _write(args.json_out, json.dumps(summary, indent=2) + "\n")
+        if args.html:
+            _write(args.html, html_report(title=f"benchkit {args.command}: {args.root}", records=records,
+                                          metrics=summary.get("detect"), verify=summary.get("verify")))
+        if args.command == "verify":
+            return 0 if summary["verify"]["failed"] == [] else 1
+        return 0 if all(r.status == "ok" for r in records) else 1
+    if args.command == "compare":
+        runs = [load_run(p) for p in args.results]
+        labels = {r.case: r.labels for run in runs for r in run.records}
+        runs += [load_baseline(p, labels) for p in args.baseline]
+        if not runs:
+            raise BenchkitError("compare needs at least one results folder or --baseline")
+        comparison = compare(runs)
+        print(json.dumps(comparison, indent=2) if args.format == "json" else compare_text(comparison))
+        if args.html:
+            _write(args.html, html_report(title="benchkit compare", records=(), comparison=comparison))
+        return 0
+    records = read_records(args.results)
+    summary = _summaries(records)
+    if args.format == "json":
+        text = json.dumps({"summary": summary, "records": [r.to_dict() for r in records]}, indent=2) + "\n"
+    elif args.format == "html":
+        text = html_report(title=f"benchkit report: {args.results}", records=records,
+                           metrics=summary.get("detect"), verify=summary.get("verify"))
+    else:
+        text = _text(records, summary) + "\n"
+    if args.output:
+        _write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import json
+
+from benchkit import Record, ResultStore
+from benchkit.cli import main
+
+
+def test_missing_root_is_exit_2_with_one_line(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"benchkit: {tmp_path / 'nope'}: not a folder of cases"
+
+
+def test_report_formats_on_an_existing_run(tmp_path, capsys):
+    store = ResultStore(tmp_path / "run", task="detect")
+    store.add(Record(task="detect", case="pandas_1", version="reproduced", status="ok",
+                     expected_crash=True, verdict={"crash": True, "exception": "KeyError"},
+                     labels={"ename": "keyerror", "library_group": "pandas"}, latency_s=0.01))
+    assert main(["report", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert "pandas_1" in out and "accuracy" in out
+    assert main(["report", str(tmp_path / "run"), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["summary"]["detect"]["overall"]["tp"] == 1
+    assert main(["report", str(tmp_path / "run"), "--format", "html", "-o", str(tmp_path / "r.html")]) == 0
+    assert (tmp_path / "r.html").read_text().startswith("<!doctype html>")
+
+
+def test_compare_without_inputs_and_unreadable_results_exit_2(tmp_path, capsys):
+    assert main(["compare"]) == 2
+    assert "at least one" in capsys.readouterr().err
+    assert main(["report", str(tmp_path)]) == 2
+    assert "no results file" in capsys.readouterr().err
+
+
+def test_verify_on_malformed_cases_reports_each_and_exits_1(tmp_path, write_case, capsys):
+    write_case(tmp_path, "numpy_1", [("a = 1", 1)], [("a = 1", 1)], error_at=None)
+    assert main(["verify", str(tmp_path), "-o", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert "malformed" in captured.out and "numpy_1" in captured.out
+    assert "[2/2]" in captured.err
+
+
+def test_unknown_engine_is_exit_2_before_any_case_runs(tiny_cases, tmp_path, capsys):
+    assert main(["detect", str(tiny_cases), "--engine", "rules,magic", "-o", str(tmp_path / "o")]) == 2
+    assert "unknown engine 'magic'" in capsys.readouterr().err
+    assert not (tmp_path / "o" / "results.jsonl").exists()

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchkit import Record, ResultStore, ResultsError, compare, load_baseline, load_run, read_records
+from benchkit._report import html_report, metrics_text, records_text
+from benchkit import detection_metrics
+
+
+def rec(case, version, crash, task="detect"):
+    return Record(task=task, case=case, version=version, status="ok",
+                  expected_crash=version == "reproduced", verdict={"crash": crash},
+                  labels={"ename": "keyerror", "library_group": case.split("_")[0]}, latency_s=0.02)
+
+
+def test_store_appends_lines_and_skips_done_keys_on_resume(tmp_path):
+    store = ResultStore(tmp_path, task="detect")
+    store.add(rec("a_1", "reproduced", True))
+    again = ResultStore(tmp_path, task="detect")
+    assert again.done(("a_1", "reproduced")) and not again.done(("a_1", "fixed"))
+    assert not ResultStore(tmp_path, task="detect", force=True).done(("a_1", "reproduced"))
+    assert not ResultStore(tmp_path, task="verify").done(("a_1", "reproduced"))
+
+
+def test_torn_last_line_is_ignored_and_repaired(tmp_path):
+    store = ResultStore(tmp_path, task="detect")
+    store.add(rec("a_1", "reproduced", True))
+    with store.path.open("a") as fh:
+        fh.write('{"task": "detect", "case": "a_1", "vers')  # killed mid-write
+    assert len(read_records(tmp_path)) == 1
+    store = ResultStore(tmp_path, task="detect")
+    store.add(rec("a_1", "fixed", False))
+    assert {r.version for r in read_records(tmp_path)} == {"reproduced", "fixed"}
+
+
+def test_a_corrupt_middle_line_is_an_error_naming_the_line(tmp_path):
+    path = tmp_path / "results.jsonl"
+    path.write_text("garbage\n" + json.dumps(rec("a_1", "fixed", False).to_dict()) + "\n")
+    with pytest.raises(ResultsError, match="results.jsonl:1"):
+        read_records(path)
+
+
+def test_compare_runs_and_a_baseline_lists_differences(tmp_path):
+    ours = ResultStore(tmp_path / "ours", task="detect")
+    for r in (rec("a_1", "reproduced", True), rec("a_1", "fixed", False),
+              rec("b_1", "reproduced", True), rec("b_1", "fixed", False)):
+        ours.add(r)
+    baseline = tmp_path / "gpt5.csv"
+    baseline.write_text("case,version,predicted_crash\na_1,reproduced,true\na_1,fixed,true\n"
+                        "b_1,reproduced,false\nb_1,fixed,false\n")
+    run = load_run(tmp_path / "ours")
+    labels = {r.case: r.labels for r in run.records}
+    result = compare([run, load_baseline(baseline, labels)])
+    assert result["runs"]["ours"]["overall"]["accuracy"] == 1.0
+    assert result["runs"]["gpt5"]["overall"]["accuracy"] == 0.5
+    assert result["runs"]["gpt5"]["breakdown"]["library_group"]["a"]["n"] == 2
+    assert [(d["case"], d["version"]) for d in result["differences"]] == [("a_1", "fixed"), ("b_1", "reproduced")]
+
+
+def test_baseline_with_bad_values_names_the_line(tmp_path):
+    bad = tmp_path / "b.csv"
+    bad.write_text("case,version,predicted\na_1,reproduced,maybe\n")
+    with pytest.raises(ResultsError, match="b.csv:2"):
+        load_baseline(bad)
+    bad.write_text("case,predicted\na_1,true\n")
+    with pytest.raises(ResultsError, match="no column version"):
+        load_baseline(bad)
+
+
+def test_reports_render_text_and_self_contained_html():
+    records = [rec("a_1", "reproduced", True), rec("a_1", "fixed", True)]
+    metrics = detection_metrics(records)
+    text = metrics_text(metrics)
+    assert "accuracy" in text and "by library group" in text
+    assert "WRONG" in records_text(records)
+    page = html_report(title="t <x>", records=records, metrics=metrics)
+    assert page.startswith("<!doctype html>") and "t &lt;x&gt;" in page
+    assert "<svg" in page and "FP 1" in page
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # loads nothing
