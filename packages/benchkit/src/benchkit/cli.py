@@ -1,4 +1,5 @@
-"""The ``benchkit`` command: verify, detect, compare and report over JunoBench-style cases.
+"""The ``benchkit`` command: verify, detect, compare and report over JunoBench-style cases,
+and modernize old notebooks.
 
 Exit codes: 0 all as expected, 1 some case did not verify / some run failed,
 2 unusable input (no cases, unreadable results, bad options).
@@ -16,6 +17,7 @@ from benchkit._bench import detect, verify
 from benchkit._compare import compare, load_baseline, load_run
 from benchkit._metrics import detection_metrics, verify_summary
 from benchkit._model import Record
+from benchkit._modernize._cli import add_modernize_parser, run_modernize
 from benchkit._report import compare_text, html_report, metrics_text, records_text, verify_text
 from benchkit._store import read_records, results_path
 from benchkit.errors import BenchkitError
@@ -59,7 +61,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_out: str) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="benchkit", description="Crash/fix notebook benchmarks (JunoBench layout).")
+        prog="benchkit", description="Crash/fix notebook benchmarks (JunoBench layout) and the modernization loop.")
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("verify", help="check that reproduced targets crash as labelled and fixed ones run clean")
     _add_run_options(v, "benchkit-out/verify")
@@ -77,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("results", help="results folder or results.jsonl")
     r.add_argument("--format", choices=("text", "json", "html"), default="text")
     r.add_argument("-o", "--output", help="write here instead of standard output")
+    add_modernize_parser(sub)
     return parser
 
 
@@ -111,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
+    if args.command == "modernize":
+        return run_modernize(args)
     if args.command in ("verify", "detect"):
         if args.jobs < 1:
             raise BenchkitError(f"-j must be at least 1, not {args.jobs}")

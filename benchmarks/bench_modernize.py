@@ -1,0 +1,109 @@
+"""benchkit modernize: the codemod catalog's cost per cell against a bare libcst round trip,
+and the offline loop on a bundled notebook against one plain nbclient run of its fixed form.
+
+The libcst round trip (parse, then render) is the floor every libcst codemod pays; the
+ratio says what the 24 rules add on top. The loop runs a fresh kernel per round, so its
+peer is the cost of one such run of the notebook it ends with.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "modernize"
+CODEMOD_REPEATS = 5
+LOOP_REPEATS = 3
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _cells() -> list[str]:
+    from benchkit._modernize import CODEMODS
+
+    cells = []
+    for path in sorted(EXAMPLES.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        cells += [c.source for c in nb.cells if c.cell_type == "code"]
+    imports = "import numpy as np\nimport pandas as pd\nimport seaborn as sns\n"
+    cells += [imports + rule.example[0] for rule in CODEMODS.values()]
+    return cells * 10
+
+
+def _codemod_section() -> list[str]:
+    from benchkit._modernize import apply_codemods
+    from benchkit._modernize._codemods import parse_cell, render_cell
+
+    cells = _cells()
+    ours, peer = [], []
+    for _ in range(CODEMOD_REPEATS):
+        t0 = time.perf_counter()
+        for source in cells:
+            apply_codemods(source)
+        ours.append((time.perf_counter() - t0) / len(cells) * 1e3)
+        t0 = time.perf_counter()
+        for source in cells:
+            module, magics = parse_cell(source)  # type: ignore[misc]
+            render_cell(module, magics)
+        peer.append((time.perf_counter() - t0) / len(cells) * 1e3)
+    mo, mp = statistics.median(ours), statistics.median(peer)
+    return [f"Codemod catalog over {len(cells)} code cells (bundled examples and rule examples), "
+            f"{CODEMOD_REPEATS} repeats, ms per cell:", "",
+            "| what | median ms/cell | p95 ms/cell |", "|---|---:|---:|",
+            f"| `apply_codemods` (all rules) | {mo:.2f} | {_p95(ours):.2f} |",
+            f"| peer: libcst parse + render (magics masked) | {mp:.2f} | {_p95(peer):.2f} |",
+            f"| ratio catalog / round trip | {mo / mp:.1f}x | |", ""]
+
+
+def _plain_run(nb_path: Path, cwd: Path) -> float:
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(nb_path, as_version=4)
+    t0 = time.perf_counter()
+    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(cwd)}}).execute()
+    return time.perf_counter() - t0
+
+
+def _loop_section(name: str) -> list[str]:
+    from benchkit._modernize import ModernizeSettings, modernize
+
+    loop, plain, rounds = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(LOOP_REPEATS):
+            out = Path(tmp) / f"run{k}"
+            t0 = time.perf_counter()
+            result = modernize(EXAMPLES / f"{name}.ipynb", out,
+                               settings=ModernizeSettings(timeout=120, check_equivalence=False))
+            loop.append(time.perf_counter() - t0)
+            rounds.append(len(result.rounds))
+            assert result.reproduced, result.stop_reason
+            plain.append(_plain_run(Path(result.final_notebook), out / "work"))
+    ml, mp = statistics.median(loop), statistics.median(plain)
+    return [f"Offline loop on `examples/modernize/{name}.ipynb` ({LOOP_REPEATS} repeats, "
+            f"{statistics.median(rounds):.0f} rounds, reproduced each time), seconds:", "",
+            "| what | median s | p95 s |", "|---|---:|---:|",
+            f"| `modernize` (runs, codemods, trajectory) | {ml:.2f} | {_p95(loop):.2f} |",
+            f"| peer: one nbclient run of the fixed notebook | {mp:.2f} | {_p95(plain):.2f} |",
+            f"| ratio loop / one run | {ml / mp:.1f}x | |", ""]
+
+
+def main() -> str:
+    """Run the modernize benchmark; print and return its Markdown section."""
+    lines = ["## modernize", ""]
+    lines += _codemod_section()
+    lines += _loop_section("pandas_numpy_legacy")
+    text = "\n".join(lines)
+    print(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Classify a round: timeout, error (which cell, which exception), score deviation, reproduced."""
+
+from __future__ import annotations
+
+from ._model import Classification, ModernizeSettings, NotebookRun
+
+__all__ = ["classify", "score_deviates"]
+
+
+def score_deviates(score: float, target: float, tolerance: float) -> bool:
+    """True when ``score`` is off ``target`` by more than ``tolerance`` relative to the target
+    (absolute when the target is 0)."""
+    scale = abs(target) if target else 1.0
+    return abs(score - target) > tolerance * scale
+
+
+def classify(run: NotebookRun, settings: ModernizeSettings) -> Classification:
+    """The problem this run shows, if any; ``reproduced`` when none.
+
+    Without ``target_score`` a clean run is reproduced; with it, the score expression must
+    evaluate to a number within ``tolerance`` of the target.
+    """
+    failed = run.failed
+    if run.timed_out:
+        where = f" in cell {failed.index}" if failed is not None else ""
+        return Classification(kind="timeout", cell=failed.index if failed else None,
+                              message=f"stopped after {settings.timeout:g} s{where}")
+    if failed is not None:
+        return Classification(kind="error", cell=failed.index, ename=failed.ename,
+                              evalue=failed.evalue, lines=failed.lines,
+                              message=f"cell {failed.index}: {failed.ename}: {_first_line(failed.evalue)}")
+    if settings.target_score is None:
+        return Classification(kind="reproduced", message="ran to the end", score=run.score)
+    target = settings.target_score
+    if run.score is None:
+        return Classification(kind="score", target=target,
+                              message=f"score {settings.score!r} not available: {run.score_error}")
+    if score_deviates(run.score, target, settings.tolerance):
+        change = abs(run.score - target) / (abs(target) or 1.0)
+        return Classification(kind="score", score=run.score, target=target,
+                              message=f"score {run.score:.6g} is {change:.1%} off the target "
+                                      f"{target:.6g} (tolerance {settings.tolerance:.1%})")
+    return Classification(kind="reproduced", score=run.score, target=target,
+                          message=f"score {run.score:.6g} within {settings.tolerance:.1%} of "
+                                  f"{target:.6g}")
+
+
+def _first_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0] if lines else ""

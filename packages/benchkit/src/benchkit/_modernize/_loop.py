@@ -1,0 +1,242 @@
+"""The modernization loop for one notebook: run, classify, repair, repeat.
+
+Each round runs the current notebook in a fresh kernel under the whole-notebook limit,
+classifies the outcome and, unless it is reproduced or the round limit is reached, repairs
+it: the codemod catalog first, the LLM (with the prompt for the problem class) when no
+codemod applies. The input notebook is only read; everything goes below ``out_dir``.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbpatch
+from nbformat import NotebookNode
+
+from benchkit.errors import BenchkitError, CaseError
+
+from ._classify import classify
+from ._model import Classification, ModernizeResult, ModernizeSettings, NotebookRun, Round
+from ._repair import codemod_notebook, llm_repair
+from ._runner import KernelStartError, run_notebook
+from ._trajectory import Trajectory, copy_inputs
+
+__all__ = ["modernize"]
+
+Progress = Callable[[str], None]
+
+
+def _read(path: Path) -> NotebookNode:
+    if not path.is_file():
+        raise CaseError(f"{path}: no such notebook")
+    try:
+        return nbpatch.read_notebook(path)
+    except nbpatch.NotebookError as exc:
+        raise CaseError(str(exc)) from None
+
+
+def _check_settings(settings: ModernizeSettings) -> None:
+    if settings.max_iter < 1:
+        raise BenchkitError(f"--max-iter must be at least 1, not {settings.max_iter}")
+    if settings.timeout <= 0:
+        raise BenchkitError(f"--timeout must be positive, not {settings.timeout:g}")
+    if settings.tolerance < 0:
+        raise BenchkitError(f"--tolerance must be >= 0, not {settings.tolerance:g}")
+    if settings.target_score is not None and not settings.score:
+        raise BenchkitError("--target-score needs --score EXPR (what to evaluate in the kernel)")
+
+
+def _client(settings: ModernizeSettings, client: Any) -> Any:
+    if client is not None or settings.llm is None:
+        return client
+    from crashpredict.llm import ChatClient
+
+    return ChatClient(settings.llm)
+
+
+def _repair(nb: NotebookNode, cls: Classification, run: NotebookRun, settings: ModernizeSettings,
+            client: Any, traj: Trajectory, number: int) -> tuple[NotebookNode | None, dict[str, Any]]:
+    """The next notebook (``None``: nothing left to try) and the Round fields of the repair."""
+    if settings.codemods:
+        patch, new, applied = codemod_notebook(nb, cls)
+        if patch is not None:
+            return new, {"repair": "codemod", "codemods": applied,
+                         "patch_file": traj.patch(number, patch)}
+    if client is None:
+        return None, {}
+    prices = getattr(settings.llm, "prices", None) or getattr(client.settings, "prices", None)
+    outcome = llm_repair(nb, cls, run, client, prices, timeout=settings.timeout,
+                         tolerance=settings.tolerance, retries=settings.reply_retries)
+    if outcome.transcript:
+        traj.transcript(number, outcome.transcript)
+    fields: dict[str, Any] = {
+        "prompt_kind": cls.kind, "llm_attempts": outcome.attempts, "llm_error": outcome.error,
+        "prompt_tokens": outcome.prompt_tokens, "completion_tokens": outcome.completion_tokens,
+        "cost_usd": outcome.cost_usd}
+    if outcome.patch is None:
+        return None, fields
+    return outcome.notebook, {**fields, "repair": "llm",
+                              "patch_file": traj.patch(number, outcome.patch)}
+
+
+def _prefix(original: NotebookNode, final: NotebookNode, stop: int | None
+            ) -> tuple[NotebookNode, NotebookNode] | None:
+    """The parts of both notebooks that the original ran through (``stop``: first failing)."""
+    if stop is None:
+        return original, final
+    if not any(c.get("cell_type") == "code" for c in original.cells[:stop]):
+        return None
+    a = copy.deepcopy(original)
+    a.cells = a.cells[:stop]
+    stop_id = original.cells[stop].get("id")
+    ids = [c.get("id") for c in final.cells]
+    end = ids.index(stop_id) if stop_id and stop_id in ids else stop
+    b = copy.deepcopy(final)
+    b.cells = b.cells[:end]
+    return a, b
+
+
+def _equivalence(original: NotebookNode, final: NotebookNode, first: NotebookRun,
+                 settings: ModernizeSettings, cwd: Path) -> tuple[str, tuple[str, ...]]:
+    if not settings.check_equivalence:
+        return "not-compared", ()
+    failed = first.failed
+    parts = _prefix(original, final, failed.index if failed else None)
+    if parts is None:
+        return "not-compared", ("the original fails in its first code cell",)
+    score = settings.score if failed is None else None
+    try:
+        verdict = nbpatch.equivalent(parts[0], parts[1], score=score, tolerance=settings.tolerance,
+                                     timeout=settings.timeout, cwd=cwd,
+                                     kernel_name=settings.kernel_name)
+    except nbpatch.NbpatchError as exc:
+        return "not-compared", (str(exc),)
+    notes = tuple(f"{d.kind}: {d.message}" + (f" (cell {d.cell})" if d.cell else "")
+                  for d in verdict.differences)
+    return ("equivalent" if verdict.equivalent else "different"), notes
+
+
+def _sum_cost(rounds: list[Round]) -> float:
+    return sum(r.cost_usd or 0.0 for r in rounds)
+
+
+@dataclass(slots=True, kw_only=True)
+class _Loop:
+    """The rounds of one notebook (a builder: ``rounds`` grows as they happen)."""
+
+    path: Path
+    settings: ModernizeSettings
+    client: Any
+    traj: Trajectory
+    work: Path
+    progress: Progress | None
+    rounds: list[Round] = field(default_factory=list)
+
+    def run(self, nb: NotebookNode) -> tuple[NotebookNode, NotebookNode, str]:
+        """Round after round until a stop; returns (last notebook, its run, why it stopped)."""
+        limit = self.settings.max_iter
+        for number in range(1, limit + 1):
+            round_, executed, next_nb = self.one(number, nb)
+            kind = round_.classification.kind
+            if kind == "reproduced":
+                return nb, executed, "reproduced"
+            if number == limit:
+                return nb, executed, f"round limit ({limit}) reached"
+            if next_nb is None:
+                why = round_.llm_error or (
+                    "no codemod applies and no LLM is configured" if self.client is None
+                    else "no codemod applies and the LLM gave no usable patch")
+                return nb, executed, f"no repair left: {why}"
+            nb = next_nb
+        raise AssertionError("unreachable: max_iter >= 1")
+
+    def one(self, number: int, nb: NotebookNode
+            ) -> tuple[Round, NotebookNode, NotebookNode | None]:
+        """Run, classify, and (unless done) repair; the round is logged as it ends."""
+        s = self.settings
+        began = time.monotonic()
+        try:
+            run, executed = run_notebook(nb, cwd=self.work, timeout=s.timeout, score=s.score,
+                                         kernel_name=s.kernel_name,
+                                         startup_timeout=s.startup_timeout)
+        except KernelStartError as exc:
+            raise BenchkitError(f"{self.path}: {exc}") from None
+        cls = classify(run, s)
+        nb_file = self.traj.notebook(number, executed)
+        next_nb, fields = None, {}
+        if cls.kind != "reproduced" and number < s.max_iter:
+            next_nb, fields = _repair(nb, cls, run, s, self.client, self.traj, number)
+        round_ = Round(number=number, classification=cls, run=run, notebook=nb_file,
+                       elapsed_s=time.monotonic() - began, **fields)
+        self.traj.add(round_)
+        self.rounds.append(round_)
+        if self.progress is not None:
+            done = f" -> {round_.repair}" if round_.repair else ""
+            self.progress(f"{self.path.name} round {number}: {cls.kind} ({cls.message}){done}")
+        return round_, executed, next_nb
+
+
+def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
+              settings: ModernizeSettings | None = None, client: Any = None,
+              progress: Progress | None = None) -> ModernizeResult:
+    """Make one notebook run under today's libraries: run, classify, patch, repeat.
+
+    Args:
+        notebook: the ``.ipynb`` to modernize; it is read, never written.
+        out_dir: where this notebook's trajectory, final notebook and report go; the
+            kernel runs in ``out_dir/work`` (a copy of the notebook's folder).
+        settings: a ``ModernizeSettings`` (default: 16 rounds, 600 s, codemods only).
+        client: a ``crashpredict.llm.ChatClient`` (default: one built from
+            ``settings.llm``; none when that is ``None``).
+        progress: called with one line per round.
+
+    Returns:
+        A ``ModernizeResult``; also written to ``out_dir/report.json``.
+
+    Raises:
+        CaseError: the notebook is missing or unreadable. BenchkitError: bad settings or
+            no kernel could be started.
+
+    Example:
+        >>> r = modernize("old.ipynb", "out/old")  # doctest: +SKIP
+        >>> r.reproduced, len(r.rounds), r.codemods  # doctest: +SKIP
+    """
+    settings = settings or ModernizeSettings()
+    _check_settings(settings)
+    path, out = Path(notebook), Path(out_dir)
+    original = _read(path)
+    if out.resolve() in path.resolve().parents:
+        raise BenchkitError(f"{path}: the output folder {out} must not contain the notebook")
+    start = time.monotonic()
+    client = _client(settings, client)
+    out.mkdir(parents=True, exist_ok=True)
+    work = copy_inputs(path, out)
+    traj = Trajectory(out)
+    loop = _Loop(path=path, settings=settings, client=client, traj=traj, work=work,
+                 progress=progress)
+    nb, executed, stop_reason = loop.run(original)
+    rounds = loop.rounds
+    final_path = out / path.name
+    nbpatch.write_notebook(executed, final_path)
+    last = rounds[-1].classification
+    changed = [c.get("source") for c in nb.cells] != [c.get("source") for c in original.cells]
+    equivalence, notes = ("identical", ())
+    if changed:
+        equivalence, notes = _equivalence(original, nb, rounds[0].run, settings, work)
+    result = ModernizeResult(
+        notebook=str(path), out_dir=str(out), final_notebook=str(final_path),
+        reproduced=last.kind == "reproduced", final_kind=last.kind, stop_reason=stop_reason,
+        rounds=tuple(rounds), similarity=nbpatch.similarity(original, nb) if changed else 1.0,
+        equivalence=equivalence, differences=notes,
+        codemods=tuple(dict.fromkeys(a.rule for r in rounds for a in r.codemods)),
+        prompt_tokens=sum(r.prompt_tokens for r in rounds),
+        completion_tokens=sum(r.completion_tokens for r in rounds),
+        cost_usd=_sum_cost(rounds), elapsed_s=time.monotonic() - start)
+    traj.finish(result)
+    return result

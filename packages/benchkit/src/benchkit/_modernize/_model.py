@@ -1,0 +1,150 @@
+"""Result types of the modernization loop: a run, its classification, a round, a notebook."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Kind = Literal["reproduced", "error", "timeout", "score"]
+CellStatus = Literal["ok", "error", "timeout", "not-run"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CellRun:
+    """What one code cell did in a round: ran clean, raised, or was cut off by the limit."""
+
+    index: int
+    status: CellStatus
+    ename: str | None = None
+    evalue: str | None = None
+    traceback: str = ""  # the last frames, ANSI colours stripped, clipped
+    lines: tuple[int, ...] = ()  # lines of this cell the traceback points to
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotebookRun:
+    """One execution of a notebook in a fresh kernel, stopped at the first error."""
+
+    cells: tuple[CellRun, ...]
+    timed_out: bool
+    elapsed_s: float
+    score: float | None = None
+    score_error: str | None = None
+
+    @property
+    def failed(self) -> CellRun | None:
+        """The cell that raised or hit the limit, if any."""
+        return next((c for c in self.cells if c.status in ("error", "timeout")), None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Classification:
+    """The round's verdict: reproduced, error (which cell, which exception), timeout, score."""
+
+    kind: Kind
+    message: str
+    cell: int | None = None
+    ename: str | None = None
+    evalue: str | None = None
+    lines: tuple[int, ...] = ()
+    score: float | None = None
+    target: float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CodemodApplied:
+    """One codemod rule that changed one cell."""
+
+    rule: str
+    cell: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Round:
+    """One round of the loop: the run, its classification, and the repair made after it.
+
+    ``repair`` is ``"codemod"``, ``"llm"`` or ``None`` (reproduced, round limit, nothing to
+    try); ``patch_file`` holds its nbpatch JSON; ``notebook`` the path of the notebook
+    as run this round (with outputs), relative to the notebook's output folder.
+    """
+
+    number: int
+    classification: Classification
+    run: NotebookRun
+    notebook: str
+    repair: str | None = None
+    patch_file: str | None = None
+    codemods: tuple[CodemodApplied, ...] = ()
+    llm_attempts: int = 0
+    llm_error: str | None = None
+    prompt_kind: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = 0.0  # None: the model has no price in the table
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModernizeResult:
+    """The outcome for one notebook: reproduced or not, the rounds, and how far it moved.
+
+    ``similarity`` is nbpatch's edit similarity of the final code to the original's (1.0:
+    unchanged). ``equivalence`` is ``"equivalent"``, ``"different"``, ``"not-compared"``
+    (the original stopped before its first code cell finished, or the check was off) or
+    ``"identical"`` (nothing was changed); ``differences`` lists what differed.
+    """
+
+    notebook: str
+    out_dir: str
+    final_notebook: str
+    reproduced: bool
+    final_kind: Kind
+    stop_reason: str
+    rounds: tuple[Round, ...]
+    similarity: float
+    equivalence: str
+    differences: tuple[str, ...] = ()
+    codemods: tuple[str, ...] = ()
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    elapsed_s: float = 0.0
+    error: str | None = None  # the notebook could not be handled at all (unreadable...)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (written as ``report.json``)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FolderResult:
+    """``modernize_folder``'s outcome: one result per notebook and where the reports went."""
+
+    results: tuple[ModernizeResult, ...]
+    out_dir: str
+    report_html: str
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModernizeSettings:
+    """How the loop runs: the score to reach, the limits, the repairs allowed.
+
+    ``score`` is a variable name or expression evaluated in the kernel after a clean run;
+    with ``target_score`` a run whose score is off by more than ``tolerance`` (relative to
+    the target) is a score deviation. ``timeout`` bounds the whole notebook's run, in
+    seconds. ``llm`` is a ``crashpredict.llm.LLMSettings`` (``None``: codemods only).
+    """
+
+    target_score: float | None = None
+    score: str | None = None
+    tolerance: float = 0.1
+    max_iter: int = 16
+    timeout: float = 600.0
+    llm: Any = None
+    codemods: bool = True
+    reply_retries: int = 2
+    check_equivalence: bool = True
+    kernel_name: str = "python3"
+    startup_timeout: float = 60.0
