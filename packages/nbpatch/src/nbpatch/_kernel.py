@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -122,7 +123,9 @@ def run_notebook(nb: NotebookNode, *, variables: Sequence[str] = (), score: str 
     )
     stopped: int | None = None
     try:
-        with client.setup_kernel():
+        # the kernel process's own log lines (the TCP warning, TensorFlow banners) are
+        # not the notebook's output, which arrives over the kernel protocol
+        with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
             for index, cell in enumerate(work.cells):
                 if cell.cell_type != "code":
                     continue

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -132,7 +133,9 @@ def run_notebook(nb: NotebookNode, *, cwd: str | os.PathLike[str], timeout: floa
     timed_out, value, score_error = False, None, None
     start = time.monotonic()
     try:
-        with client.setup_kernel():
+        # the kernel process's own log lines (the TCP warning, TensorFlow banners) are
+        # not the notebook's output, which arrives over the kernel protocol
+        with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
             for index in code:
                 remaining = timeout - (time.monotonic() - start)
                 began = time.monotonic()
