@@ -1,7 +1,7 @@
 """Run the benchmarks and record their figures in docs/benchmarks.md.
 
 Usage: ``python -m benchmarks [NAME ...] [--no-record]`` where NAME is a package
-(nbdeps, rtextract, nbpatch, crashpredict, dryrun, benchkit); no NAME runs them all.
+(nbdeps, rtextract, nbpatch, crashpredict, dryrun, llm, benchkit, modernize); no NAME runs them all.
 
 Each ``benchmarks/bench_<name>.py`` has ``main() -> str`` that measures, prints and
 returns a Markdown section; every figure in it is a median/p95 or a ratio against a
@@ -22,7 +22,7 @@ import sys
 import traceback
 from pathlib import Path
 
-NAMES = ("nbdeps", "rtextract", "nbpatch", "crashpredict", "dryrun", "benchkit")
+NAMES = ("nbdeps", "rtextract", "nbpatch", "crashpredict", "dryrun", "llm", "benchkit", "modernize")
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
 HEADER = """# Benchmarks

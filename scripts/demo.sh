@@ -2,7 +2,8 @@
 # The main job on the bundled examples, offline and with no LLM:
 #   1. crashpredict: replay each example notebook in a real Jupyter kernel and predict
 #      whether its next cell crashes (one does, with the diagnosis; one does not);
-#   2. nbdeps: check the examples' execution history and draw one dependency graph.
+#   2. nbdeps: check the examples' execution history and draw one dependency graph;
+#   3. benchkit modernize: make an old-style notebook run again with the offline codemods.
 # Exit codes 0 (clean) and 1 (crash predicted / findings) are the expected outcomes here;
 # anything else (2: could not run) fails the demo.
 set -uo pipefail
@@ -33,3 +34,7 @@ done
 first=$(ls examples/nbdeps/*.ipynb | head -n 1)
 expect 0 -- "$BIN/nbdeps" graph "$first" -o out/graph.html
 echo "demo: graph of $first written to out/graph.html"
+
+echo "== benchkit modernize: an old notebook made to run again, offline =="
+expect 0 -- "$BIN/benchkit" modernize examples/modernize/pandas_numpy_legacy.ipynb -o out/modernize
+echo "demo: the modernized notebook and its trajectory are in out/modernize/"
