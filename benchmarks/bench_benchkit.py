@@ -21,12 +21,17 @@ def _verify(cases: Path, out: Path, jobs: int):
     return time.perf_counter() - t0, records
 
 
-def _papermill(cases: Path, work: Path) -> dict[str, float]:
-    """Seconds per fixed notebook through papermill, in a copy of its case folder."""
+def _papermill(cases: Path, work: Path, names: set[str]) -> dict[str, float]:
+    """Seconds per fixed notebook through papermill, in a copy of its case folder.
+
+    Only the cases whose fixed version ran clean under benchkit: papermill stops at the
+    first error, so a case this environment cannot run (torch_9 needs torchvision)
+    would measure nothing comparable.
+    """
     import papermill
 
     seconds = {}
-    for folder in sorted(p for p in cases.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in cases.iterdir() if p.is_dir() and p.name in names):
         nb = folder / f"{folder.name}_fixed.ipynb"
         if not nb.is_file():
             continue
@@ -37,6 +42,15 @@ def _papermill(cases: Path, work: Path) -> dict[str, float]:
                                    kernel_name="python3", progress_bar=False, log_output=False)
         seconds[folder.name] = time.perf_counter() - t0
     return seconds
+
+
+def _skipped(records) -> str:
+    failed = sorted({r.case for r in records if r.status != "ok"})
+    if not failed:
+        return ""
+    reasons = {r.case: r.reason for r in records if r.status != "ok"}
+    return ("Not runnable here (left out of the comparison): "
+            + "; ".join(f"{c} ({reasons[c]})" for c in failed) + ".\n\n")
 
 
 def main() -> str:
@@ -50,7 +64,7 @@ def main() -> str:
         wall2, _ = _verify(SAMPLE, tmp / "v2", 2)
         passed = sum(1 for r in records if r.passed)
         ours = {r.case: r.elapsed_s for r in records if r.version == "fixed" and r.status == "ok"}
-        theirs = _papermill(SAMPLE, tmp / "pm")
+        theirs = _papermill(SAMPLE, tmp / "pm", set(ours))
     common = sorted(set(ours) & set(theirs))
     ratios = [ours[c] / theirs[c] for c in common]
     rows = "\n".join(f"| {c} | {ours[c]:.2f} | {theirs[c]:.2f} | {ours[c] / theirs[c]:.2f} |" for c in common)
@@ -64,7 +78,7 @@ versions, each in a fresh kernel; {passed}/{len(records)} versions as labelled):
 | 1 | {wall1:.1f} | 1.00 |
 | 2 | {wall2:.1f} | {wall1 / wall2:.2f} |
 
-Per notebook, the fixed version: benchkit replay (copy of the case folder, fresh kernel,
+{_skipped(records)}Per notebook, the fixed version: benchkit replay (copy of the case folder, fresh kernel,
 executed cells in execution-count order, target) against papermill executing the same
 notebook in a copy of its folder. Median ratio benchkit/papermill: **{statistics.median(ratios):.2f}**
 (below 1: benchkit is cheaper).
