@@ -37,3 +37,11 @@ def _register_fake_llm_server() -> None:
 
 
 _register_fake_llm_server()
+
+
+@pytest.fixture
+def server():
+    """A chat-completions server on 127.0.0.1 that answers what the test pushes."""
+    srv = sys.modules["crashpredict_tests_llm_server"].FakeChatServer().start()
+    yield srv
+    srv.stop()

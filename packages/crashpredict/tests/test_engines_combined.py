@@ -15,13 +15,6 @@ from crashpredict.llm import LLMSettings
 import crashpredict_tests_llm_server as fake  # registered by conftest.py
 
 
-@pytest.fixture
-def server():
-    srv = fake.FakeChatServer().start()
-    yield srv
-    srv.stop()
-
-
 def _settings(url: str) -> LLMSettings:
     return LLMSettings(model="gpt-4o-mini", base_url=url, timeout=5.0, max_retries=1,
                        total_budget_s=10.0, backoff_base_s=0.01, backoff_max_s=0.02, cache_dir=None)

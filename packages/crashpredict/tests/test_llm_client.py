@@ -27,13 +27,6 @@ import crashpredict_tests_llm_server as fake  # registered by conftest.py
 MESSAGES = ({"role": "user", "content": "Is 1 + 1 two? Answer in JSON."},)
 
 
-@pytest.fixture
-def server():
-    srv = fake.FakeChatServer().start()
-    yield srv
-    srv.stop()
-
-
 def fast(url: str, **changes) -> LLMSettings:
     """Settings with tiny timeouts and backoff, no cache, for tests."""
     values = dict(model="fake-model", base_url=url, timeout=2.0, max_retries=3,

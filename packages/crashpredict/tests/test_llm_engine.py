@@ -32,13 +32,6 @@ KEY_ERROR = dict(exception="KeyError", line=1, crash_type="key error", library="
                  explanation="records[0] has only key 'a'")
 
 
-@pytest.fixture
-def server():
-    srv = fake.FakeChatServer().start()
-    yield srv
-    srv.stop()
-
-
 def fast(url: str, **changes) -> LLMSettings:
     values = dict(model="gpt-4o-mini", base_url=url, timeout=2.0, max_retries=2,
                   total_budget_s=5.0, backoff_base_s=0.01, backoff_max_s=0.02, cache_dir=None)
