@@ -20,7 +20,7 @@ from ._rules_python import (
     axis_assignment, bad_accessor, bad_unpack, not_callable, not_subscriptable, plain_binop,
 )
 from ._rules_nn import keras_call, torch_call
-from ._rules_sklearn import record_fit, sklearn_call
+from ._rules_sklearn import record_fit, sklearn_call, split_result
 from ._siblings import facts_line, names_on_line
 
 __all__ = ["RULES", "rules_engine", "transform_source"]
@@ -38,7 +38,7 @@ RULES = Rules(
     unpack=[bad_unpack],
     store_attribute=[axis_assignment],
     evaluate_call=evaluate_call,
-    after_call=[record_fit],
+    after_call=[record_fit, split_result],
 )
 
 _NO_RULE_CONFIDENCE = 0.6

@@ -59,11 +59,40 @@ def _frame_column_finding(frame: Any, key: Any, what: str) -> Finding | None:
                    rule="frame-column")
 
 
+def _is_frame_groupby(base: Any) -> bool:
+    return type_root(base) == "pandas" and type(base).__name__ == "DataFrameGroupBy" and \
+        is_frame(getattr(base, "obj", None))
+
+
+def _groupby_column(groupby: Any, key: Any, what: str) -> Finding | None:
+    """``df.groupby('g')['col']``: selecting a column the grouped frame does not have."""
+    frame = groupby.obj
+    columns = frame.columns
+    if type(columns).__name__ == "MultiIndex" or not columns.is_unique:
+        return None
+    keys = key if isinstance(key, list) else [key]
+    if not keys or not all(isinstance(k, _SCALAR_KEY) and not isinstance(k, bool)
+                           for k in keys):
+        return None
+    missing = [k for k in keys if k not in columns]
+    if not missing:
+        return None
+    return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                   explanation=f"the groups of {what} have no column(s) {missing!r}; the "
+                               f"grouped frame's columns are {_labels(columns)}"
+                               f"{_close(missing[0], columns)}",
+                   evidence=(f"grouped frame: {describe_value(frame)}",
+                             f"KeyError: Column not found: {missing[0]}"),
+                   confidence=0.96, rule="groupby-column")
+
+
 def missing_key(base: Any, key: Any, walker: CellWalker) -> Finding | None:
     """``base[key]`` where the live container certainly has no such key or position."""
     what = walker.subject or "the DataFrame"
     if is_frame(base):
         return _frame_column_finding(base, key, what)
+    if _is_frame_groupby(base):
+        return _groupby_column(base, key, what)
     if is_series(base):
         return _series_label(base, key)
     if type(base) is dict:

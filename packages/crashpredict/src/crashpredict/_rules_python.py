@@ -8,7 +8,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from ._finding import Finding
-from ._values import is_frame, is_known, is_series, library_of
+from ._values import SizedUnknown, is_frame, is_known, is_series, library_of
 
 if TYPE_CHECKING:
     from ._flow import CallSite, CellWalker
@@ -56,13 +56,19 @@ def bad_unpack(target: ast.Tuple | ast.List, value: Any, walker: CellWalker) -> 
     """``a, b = (1, 2, 3)``: a known sequence of the wrong length."""
     if any(isinstance(e, ast.Starred) for e in target.elts):
         return None
-    if type(value) not in (tuple, list) or len(value) == len(target.elts):
+    if isinstance(value, SizedUnknown):
+        have = value.length
+    elif type(value) in (tuple, list):
+        have = len(value)
+    else:
         return None
     want = len(target.elts)
-    message = (f"too many values to unpack (expected {want})" if len(value) > want else
-               f"not enough values to unpack (expected {want}, got {len(value)})")
+    if have == want:
+        return None
+    message = (f"too many values to unpack (expected {want})" if have > want else
+               f"not enough values to unpack (expected {want}, got {have})")
     return Finding(exception="ValueError", crash_type="value error", library="python",
-                   explanation=f"{message}: the right-hand side has {len(value)} items",
+                   explanation=f"{message}: the right-hand side has {have} items",
                    confidence=0.95, rule="unpack")
 
 

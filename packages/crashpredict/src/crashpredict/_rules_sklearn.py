@@ -6,13 +6,15 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ._finding import Finding
-from ._values import UNKNOWN, describe_value, is_estimator, is_frame, is_known, is_ndarray, \
-    is_series
+from ._values import (
+    UNKNOWN, SizedUnknown, describe_value, is_estimator, is_frame, is_known, is_ndarray,
+    is_series,
+)
 
 if TYPE_CHECKING:
     from ._flow import CallSite
 
-__all__ = ["sklearn_call", "record_fit"]
+__all__ = ["sklearn_call", "record_fit", "split_result"]
 
 _USE_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba", "decision_function",
                           "transform", "score", "staged_predict"})
@@ -74,10 +76,64 @@ def _split_lengths(site: CallSite) -> Finding | None:
     return None
 
 
+#: sklearn.metrics functions that check y_true and y_pred for consistent lengths first.
+_LENGTH_CHECKED_METRICS = frozenset({
+    "accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
+    "confusion_matrix", "classification_report", "mean_squared_error", "mean_absolute_error",
+    "r2_score", "roc_auc_score", "log_loss", "balanced_accuracy_score", "matthews_corrcoef",
+    "cohen_kappa_score", "mean_absolute_percentage_error", "median_absolute_error",
+    "explained_variance_score", "mean_squared_log_error", "root_mean_squared_error",
+    "precision_recall_fscore_support", "jaccard_score", "hamming_loss", "zero_one_loss",
+    "roc_curve", "precision_recall_curve", "average_precision_score", "max_error",
+})
+_METRIC_SECOND = ("y_pred", "y_score", "y_proba", "probas_pred", "y2")
+_METRIC_FIRST = ("y_true", "y1")
+
+
+def _sample_count(value: Any) -> int | None:
+    if not is_known(value):
+        return None
+    if is_ndarray(value):
+        return int(value.shape[0]) if value.ndim >= 1 else None
+    if is_series(value) or is_frame(value):
+        return len(value)
+    if type(value) in (list, tuple) and len(value) <= 1_000_000:
+        return len(value)
+    return None
+
+
+def _metric_lengths(site: CallSite) -> Finding | None:
+    """accuracy_score(y_test, preds) with y_true and y_pred of different lengths."""
+    from ._values import meta_attr
+    name = meta_attr(site.func, "__name__")
+    if name not in _LENGTH_CHECKED_METRICS or not str(
+            meta_attr(site.func, "__module__") or "").startswith("sklearn.metrics") or \
+            site.starred:
+        return None
+    nodes = list(site.node.args)
+    pairs: list[tuple[str, Any]] = [(site.text(n), v) for n, v in zip(nodes, site.args)][:2]
+    for keys in (_METRIC_FIRST, _METRIC_SECOND):
+        if len(pairs) >= 2:
+            break
+        for key in keys:
+            if key in site.kwargs:
+                pairs.append((key, site.kwargs[key]))
+                break
+    if len(pairs) != 2:
+        return None
+    counts = [_sample_count(v) for _, v in pairs]
+    if None in counts or counts[0] == counts[1]:
+        return None
+    (first, _), (second, _) = pairs
+    return _finding("ValueError", "value error",
+                    f"Found input variables with inconsistent numbers of samples: {first} has "
+                    f"{counts[0]}, {second} has {counts[1]} ({name} compares them one to one)")
+
+
 def sklearn_call(site: CallSite) -> Finding | None:
     """predict/transform/fit on an estimator, checked against its fit and the data."""
     if site.method is None or isinstance(site.receiver, __import__("types").ModuleType):
-        found = _split_lengths(site)
+        found = _split_lengths(site) or _metric_lengths(site)
         if found is not None:
             return found
     est, method = site.receiver, site.method
@@ -247,7 +303,55 @@ def _check_fit(site: CallSite, est: Any) -> Finding | None:
                                 f"{tuple(x.shape)}")
     if is_known(y) and (is_series(y) or is_ndarray(y)) and _is_classifier(est):
         return _continuous_labels(est, y, y_name)
+    if is_known(y) and (is_series(y) or is_ndarray(y)) and _is_regressor(est):
+        return _text_targets(est, y, y_name)
     return None
+
+
+# Regressors whose fit never converts y to float (a neighbours average of labels), and
+# those whose error on a numpy str_ array is a TypeError rather than the ValueError of
+# the float conversion.
+_NO_Y_CHECK = ("KNeighborsRegressor", "RadiusNeighborsRegressor")
+_STR_ARRAY_TYPEERROR = ("BayesianRidge", "HuberRegressor", "MLPRegressor",
+                        "OrthogonalMatchingPursuitCV", "QuantileRegressor")
+
+
+def _is_regressor(est: Any) -> bool:
+    tags = _tags(est)
+    return tags is not None and getattr(tags, "estimator_type", None) == "regressor" and \
+        not _is_meta(est) and type(est).__module__.startswith("sklearn") and \
+        type(est).__name__ not in _NO_Y_CHECK
+
+
+def _text_targets(est: Any, y: Any, y_name: str) -> Finding | None:
+    """A regressor fitted on text labels: y cannot be converted to float."""
+    if getattr(y, "ndim", 1) != 1 or getattr(y, "size", 0) > _MAX_SCAN:
+        return None
+    values = y.to_numpy() if is_series(y) else y
+    kind = getattr(getattr(values, "dtype", None), "kind", None)
+    if kind not in ("O", "U") or (kind == "U" and type(est).__name__ in _STR_ARRAY_TYPEERROR):
+        return None
+    if kind == "U" and type(est).__name__.startswith("MultiTask"):
+        return None
+    text = _first_string(values)
+    if text is None:
+        return None
+    return _finding("ValueError", "value error",
+                    f"could not convert string to float: {text!r}: {type(est).__name__} is a "
+                    f"regressor and {y_name} holds text labels",
+                    (f"{y_name}: {describe_value(y)}",))
+
+
+def split_result(site: CallSite, result: Any) -> Any:
+    """``train_test_split(*arrays)`` returns two splits per array, whatever the randomness."""
+    from ._values import meta_attr
+    if is_known(result) or site.starred or not site.args or site.method not in (
+            None, "train_test_split"):
+        return None
+    if meta_attr(site.func, "__name__") != "train_test_split" or not str(
+            meta_attr(site.func, "__module__") or "").startswith("sklearn"):
+        return None
+    return SizedUnknown(2 * len(site.args))
 
 
 def _is_classifier(est: Any) -> bool:

@@ -12,7 +12,8 @@ import types
 from typing import Any
 
 __all__ = [
-    "UNKNOWN", "DELETED", "MISSING", "Partial", "is_known", "library_of", "type_root",
+    "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "is_known", "library_of",
+    "type_root",
     "is_frame", "is_series", "is_ndarray", "is_tensor", "is_estimator", "is_torch_module",
     "is_keras_model", "static_lookup", "meta_attr", "safe_getattr", "describe_value", "short_type",
 ]
@@ -26,6 +27,20 @@ class _Marker:
 
     def __repr__(self) -> str:
         return self.name
+
+
+class SizedUnknown(_Marker):
+    """An unknown value whose length is certain (``train_test_split``'s list of splits).
+
+    It is not known (``is_known`` is False), so no rule reads it; only unpacking checks
+    the number of targets against ``length``.
+    """
+
+    __slots__ = ("length",)
+
+    def __init__(self, length: int) -> None:
+        super().__init__(f"UNKNOWN(len={length})")
+        self.length = length
 
 
 #: A value the walker cannot know without running code.
@@ -163,8 +178,16 @@ _SAFE_PROPERTIES = {
 }
 
 
+#: Builtin types whose C-level ``__getattribute__`` is the generic lookup (it shows in their
+#: ``__dict__`` as a slot wrapper, but runs no user code and adds no dynamic attributes).
+_PLAIN_LOOKUP_TYPES = (list, tuple, dict, set, frozenset, str, bytes, int, float, complex,
+                       bool, range, type(None))
+
+
 def _getattr_hook(tp: type) -> bool:
     """True when the type customises attribute lookup beyond object's."""
+    if tp in _PLAIN_LOOKUP_TYPES:
+        return False
     for klass in tp.__mro__[:-1]:
         if "__getattr__" in klass.__dict__ or "__getattribute__" in klass.__dict__:
             return True

@@ -7,7 +7,7 @@ import builtins
 from typing import Any
 
 from ._finding import Finding
-from ._values import DELETED, MISSING, UNKNOWN, Partial, is_known, safe_getattr
+from ._values import DELETED, MISSING, UNKNOWN, Partial, SizedUnknown, is_known, safe_getattr
 from ._walk_types import CellFunction
 from ._walk_util import (
     bound_names, contains_jump, hashable, is_mutable_array, keyed_container,
@@ -137,7 +137,7 @@ class StatementWalker:
                 self.block(stmt.orelse)
             else:
                 size = self._known_length(stmt.iter, iterable)
-                self.bind(stmt.target, UNKNOWN)
+                self.bind(stmt.target, self._item_arity(stmt.iter) if size else UNKNOWN)
                 self._forget(bound)
                 if size == 0:
                     self.block(stmt.orelse)
@@ -162,6 +162,18 @@ class StatementWalker:
             self._uncertain_blocks(stmt.orelse)
         else:
             self.block(stmt.orelse)
+
+    def _item_arity(self, node: ast.expr) -> Any:
+        """Each item of builtin ``zip(a, b)``/``enumerate(a)`` is a tuple of known length."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or \
+                node.func.id not in ("zip", "enumerate") or node.keywords or any(
+                    isinstance(a, ast.Starred) for a in node.args):
+            return UNKNOWN
+        if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
+            return UNKNOWN
+        if node.func.id == "zip":
+            return SizedUnknown(len(node.args)) if node.args else UNKNOWN
+        return SizedUnknown(2) if len(node.args) in (1, 2) else UNKNOWN
 
     def _known_length(self, node: ast.expr, value: Any) -> int | None:
         """len() of what a for loop iterates, when it is cheap and safe to know."""
@@ -290,7 +302,7 @@ class StatementWalker:
         if isinstance(target, ast.Name):
             self.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
-            if is_known(value):
+            if is_known(value) or isinstance(value, SizedUnknown):
                 self._apply(self.rules.unpack, target, target, value, self)
             parts = None
             if is_known(value) and isinstance(value, (tuple, list)) and not any(
