@@ -56,20 +56,26 @@ def metrics_text(metrics: dict[str, Any], *, title: str = "detect") -> str:
     return "\n".join(parts)
 
 
+def _outcome(r: Record) -> tuple[bool, str, str]:
+    """(as expected?, what happened or was predicted, the reason or explanation) of a record."""
+    if r.task == "verify":
+        return bool(r.passed), r.actual_ename or "ran clean", r.reason
+    v = r.verdict or {}
+    ok = r.status == "ok" and (r.predicted_crash is True) == r.expected_crash
+    said = {True: "crash", False: "no crash"}.get(r.predicted_crash, "unknown")
+    return ok, f"{said} {v.get('exception') or ''}".strip(), r.reason or v.get("explanation", "")
+
+
 def records_text(records: Sequence[Record]) -> str:
     rows = []
     for r in sorted(records, key=lambda r: (r.case, r.version)):
+        ok, outcome, detail = _outcome(r)
         if r.task == "verify":
-            outcome = r.actual_ename or "ran clean"
-            rows.append([r.case, r.version, r.status, "pass" if r.passed else "FAIL", outcome, r.reason])
+            result = "pass" if ok else "FAIL"
         else:
-            v = r.verdict or {}
-            said = {True: "crash", False: "no crash"}.get(r.predicted_crash, "unknown")
-            right = r.status == "ok" and (r.predicted_crash is True) == r.expected_crash
-            rows.append([r.case, r.version, r.status, "right" if right else "WRONG",
-                         f"{said} {v.get('exception') or ''}".strip(), r.reason or v.get("explanation", "")])
-    return table(("case", "version", "status", "result", "outcome", "reason"),
-                 [[*row[:5], _clip(str(row[5]), 90)] for row in rows])
+            result = "right" if ok else "WRONG"
+        rows.append([r.case, r.version, r.status, result, outcome, _clip(str(detail), 90)])
+    return table(("case", "version", "status", "result", "outcome", "reason"), rows)
 
 
 def verify_text(summary: dict[str, Any]) -> str:
@@ -239,16 +245,7 @@ def html_report(*, title: str, records: Sequence[Record], metrics: dict[str, Any
 def _records_html(records: Sequence[Record]) -> str:
     rows = []
     for r in sorted(records, key=lambda r: (r.case, r.version)):
-        if r.task == "verify":
-            ok = bool(r.passed)
-            outcome = r.actual_ename or "ran clean"
-            detail = r.reason
-        else:
-            v = r.verdict or {}
-            ok = r.status == "ok" and (r.predicted_crash is True) == r.expected_crash
-            outcome = {True: "crash", False: "no crash"}.get(r.predicted_crash, "unknown")
-            outcome = f"{outcome} {v.get('exception') or ''}".strip()
-            detail = r.reason or v.get("explanation", "")
+        ok, outcome, detail = _outcome(r)
         mark = _Raw(f'<span class="{"good" if ok else "bad"}">{"right" if ok else "wrong"}</span>')
         rows.append([r.case, r.version, r.status, mark, outcome, detail,
                      r.latency_s if r.latency_s is not None else r.elapsed_s])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from benchkit._model import Record
@@ -85,7 +84,3 @@ class ResultStore:
 
     def records(self) -> tuple[Record, ...]:
         return tuple(r for r in read_records(self.path) if r.task == self.task) if self.path.exists() else ()
-
-
-def iter_pending(store: ResultStore, keys: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
-    return (key for key in keys if not store.done(key))

@@ -16,6 +16,7 @@ The Verdict's ``engine`` says which engine decided.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -109,8 +110,8 @@ def step(name: str, source: str, namespace: Mapping[str, Any], options: Mapping[
         return combine_with_rules(so_far, dry) if so_far is not None else dryrun_verdict(dry, source)
     if name == "llm" and _certain(so_far):
         assert so_far is not None
-        return Verdict.from_dict({**so_far.to_dict(), "evidence": [
-            *so_far.evidence, f"llm not asked: the {so_far.engine} verdict is certain"]})
+        note = f"llm not asked: the {so_far.engine} verdict is certain"
+        return dataclasses.replace(so_far, evidence=(*so_far.evidence, note))
     try:
         verdict = run() if run is not None else ENGINES[name](source, namespace, **options)
     except Exception as exc:  # an engine must never raise into the user's kernel
