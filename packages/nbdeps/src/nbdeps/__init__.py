@@ -24,6 +24,7 @@ from ._model import (
 )
 from ._render import to_dot, to_html, to_json, to_mermaid, to_networkx, to_png, to_svg
 from ._report import to_sarif, to_text
+from ._transform import ipython_to_python
 from .errors import CellIndexError, MissingExtraError, NbdepsError, NotebookError
 
 __version__ = "0.1.0"
@@ -40,6 +41,7 @@ __all__ = [
     "Mutation",
     "Hazard",
     "SyntaxIssue",
+    "ipython_to_python",
     # graph and questions
     "build_graph",
     "DepGraph",

@@ -6,7 +6,7 @@ import ast
 import warnings
 from functools import lru_cache
 
-__all__ = ["parse_cell"]
+__all__ = ["parse_cell", "ipython_to_python"]
 
 
 @lru_cache(maxsize=1)
@@ -14,6 +14,34 @@ def _manager():  # IPython is imported once, on first need (~0.2 s)
     from IPython.core.inputtransformer2 import TransformerManager
 
     return TransformerManager()
+
+
+def ipython_to_python(source: str) -> str:
+    """The Python that IPython runs for a cell's source, with the cell's line numbers kept.
+
+    Magics, shell escapes (``!cmd``), help (``x?``) and automagic commands become the calls
+    IPython makes for them. IPython drops a cell's leading blank lines; they are put back,
+    so a line number in the result is the same line of the cell. This is the one IPython
+    transform every package uses, so every engine reports the same line.
+
+    Example:
+        >>> ipython_to_python("\n%time x = 1")
+        "\nget_ipython().run_line_magic('time', 'x = 1')\n"
+    """
+    _tree, python, _error = parse_cell(source)
+    if python is source:
+        return source
+    dropped = _leading_blank(source) - _leading_blank(python)
+    return "\n" * max(dropped, 0) + python
+
+
+def _leading_blank(source: str) -> int:
+    count = 0
+    for line in source.splitlines():
+        if line.strip():
+            break
+        count += 1
+    return count
 
 
 def parse_cell(source: str) -> tuple[ast.Module | None, str, SyntaxError | None]:
