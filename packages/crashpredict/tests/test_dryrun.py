@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from crashpredict._dryrun import (
     CLEAN_OVERRIDES_BELOW, CLEAN_SHRUNK_OVERRIDES_BELOW, KILL_MARGIN_S, DryRun, DryRunError,
-    combine_with_rules, crash_type_of, dry_run, dryrun_engine, dryrun_verdict, fork_refusal,
+    combine_with_rules, dry_run, dryrun_engine, dryrun_verdict, fork_refusal,
 )
-from crashpredict._model import CRASH_TYPES, LIBRARIES, Verdict
-from crashpredict._shrink import shrink_namespace
+from crashpredict._model import CRASH_TYPES, LIBRARIES, Verdict, crash_type_of
+from crashpredict._dryrun._shrink import shrink_namespace
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -102,7 +102,7 @@ def test_a_cell_that_sabotages_the_child_cannot_keep_it_alive():
 
 
 def test_a_failure_of_the_childs_own_set_up_is_reported(monkeypatch):
-    from crashpredict import _sandbox
+    from crashpredict._dryrun import _sandbox
 
     def broken(private_dir: str) -> None:
         raise RuntimeError("no policy today")
@@ -274,7 +274,7 @@ POLICY_EVENTS = [  # event, args -> blocked text (None: allowed); {p} is the pri
 
 @pytest.mark.parametrize(("event", "args", "blocked"), POLICY_EVENTS)
 def test_policy_decisions(tmp_path, event, args, blocked):
-    from crashpredict._sandbox import Blocked, Policy
+    from crashpredict._dryrun._sandbox import Blocked, Policy
 
     policy = Policy(str(tmp_path))
     args = tuple(a.replace("{p}", str(tmp_path)) if isinstance(a, str) else a for a in args)
@@ -416,7 +416,7 @@ def test_dryrun_engine_fits_the_engine_registry(monkeypatch):
 
 
 def test_importing_the_engine_imports_no_heavy_library():
-    code = ("import sys, crashpredict._dryrun, crashpredict._sandbox, crashpredict._shrink\n"
+    code = ("import sys, crashpredict._dryrun\n"
             "print(sorted(m for m in ('numpy', 'pandas', 'torch', 'tensorflow', 'sklearn')"
             " if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -436,9 +436,12 @@ CRASH_TYPES_OF = [
     ("ValueError", "operands could not be broadcast together", "numpy", "unsupported broadcast"),
     ("RuntimeError", "stack expects each tensor to be equal size", "torch",
      "tensor shape mismatch"),
-    ("RuntimeError", "stack expects each tensor to be equal size", None, "unknown"),
+    ("RuntimeError", "stack expects each tensor to be equal size", None,
+     "tensor shape mismatch"),
+    ("RuntimeError", "CUDA error: device-side assert triggered", "torch", "unknown"),
     ("NotFittedError", "not fitted", "sklearn", "NotFitted"),
-    ("ZeroDivisionError", "division by zero", None, "unknown"),
+    ("ZeroDivisionError", "division by zero", None, "data value violation"),
+    ("SomethingError", "", None, "unknown"),
 ]
 
 

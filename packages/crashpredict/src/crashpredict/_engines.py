@@ -20,16 +20,13 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._model import Verdict
+from ._model import CERTAIN, Verdict
 from .errors import UnknownEngineError
 
 __all__ = ["ENGINES", "ORDER", "register_engine", "predict", "check_engines", "CERTAIN"]
 
 #: An engine: ``fn(cell_source, namespace, **options) -> Verdict``.
 Engine = Callable[..., Verdict]
-
-#: A verdict at least this confident, with a known answer, is not put to the LLM.
-CERTAIN = 0.9
 
 #: The built-in engines, in the order they run.
 ORDER = ("rules", "dryrun", "llm")

@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["Verdict", "CellRun", "ReplayResult", "CheckResult", "WalkStep", "WalkResult"]
+__all__ = [
+    "Verdict", "CellRun", "ReplayResult", "CheckResult", "WalkStep", "WalkResult",
+    "CRASH_TYPES", "LIBRARIES", "CERTAIN", "crash_type_of",
+]
 
 #: JunoBench's crash-type vocabulary; every verdict's ``crash_type`` is one of these.
 CRASH_TYPES = (
@@ -21,6 +24,51 @@ LIBRARIES = (
     "NBspecific", "pandas", "numpy", "sklearn", "torch", "tensorflow", "matplotlib",
     "seaborn", "python",
 )
+
+#: A verdict at least this confident, with a known answer, is certain: later engines (the
+#: LLM) are not asked and cannot overturn it. The rule engine fires at 0.93-0.97 and says
+#: "no rule fired" at 0.6, so only its evidence-backed crash predictions are certain.
+CERTAIN = 0.9
+
+_CRASH_TYPE_BY_CLASS = {
+    "NameError": "variable not found", "UnboundLocalError": "variable not found",
+    "AttributeError": "attribute error", "KeyError": "key error", "IndexError": "index error",
+    "TypeError": "type error", "ValueError": "value error", "IntCastingNaNError": "value error",
+    "ImportError": "module not found", "ModuleNotFoundError": "module not found",
+    "SyntaxError": "syntax error", "IndentationError": "syntax error", "TabError": "syntax error",
+    "FileNotFoundError": "file not found", "MemoryError": "out of memory",
+    "OutOfMemoryError": "out of memory", "ResourceExhaustedError": "out of memory",
+    "NotFittedError": "NotFitted", "ZeroDivisionError": "data value violation",
+}
+_SHAPE_WORDS = ("shape", "size of tensor", "size mismatch", "cannot reshape", "dimension",
+                "must match exactly", "must match the size", "cannot be multiplied",
+                "not aligned", "equal size")
+_SHAPE_LIBRARIES = (None, "numpy", "torch", "tensorflow", "sklearn", "pandas")
+
+
+def crash_type_of(exception: str | None, message: str = "", library: str | None = None) -> str:
+    """Map an exception class name (and its message and library) to a `CRASH_TYPES` entry.
+
+    The one vocabulary every engine uses: the message decides first (broadcast, feature
+    names, shapes), then the exception class.
+
+    Example:
+        >>> crash_type_of("ValueError", "operands could not be broadcast together")
+        'unsupported broadcast'
+    """
+    text = message.lower()
+    if "feature names" in text or "feature_names mismatch" in text:
+        return "feature name mismatch"
+    if "broadcast" in text:
+        return "unsupported broadcast"
+    if exception in ("RuntimeError", "ValueError", "InvalidArgumentError", "IndexError") and \
+            library in _SHAPE_LIBRARIES and any(w in text for w in _SHAPE_WORDS):
+        return "tensor shape mismatch"
+    if exception == "TypeError" and ("unexpected keyword argument" in text or
+                                     "multiple values for argument" in text or
+                                     "positional argument" in text):
+        return "invalid argument"
+    return _CRASH_TYPE_BY_CLASS.get(exception or "", "unknown")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from crashpredict._model import Verdict
+from crashpredict._model import CERTAIN, Verdict
 
 __all__ = ["combine", "CERTAIN"]
-
-#: A non-LLM verdict at or above this confidence is certain: the LLM cannot overturn it.
-#: The rule engine fires at 0.93-0.97 and says "no rule fired" at 0.6, so only its
-#: evidence-backed crash predictions are certain; its silence is not.
-CERTAIN = 0.9
 
 
 def _rank(verdict: Verdict, index: int) -> tuple[float, bool, int]:

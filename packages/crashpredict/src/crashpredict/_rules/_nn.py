@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import math
-from typing import TYPE_CHECKING, Any
+import sys
+import textwrap
+from typing import Any
 
 from ._finding import Finding
 from ._values import (
-    is_frame, is_keras_model, meta_attr, is_known, is_ndarray, is_series, is_tensor, is_torch_module,
+    is_frame,
+    is_keras_model,
+    is_known,
+    is_ndarray,
+    is_series,
+    is_tensor,
+    is_torch_module,
+    meta_attr,
 )
-
-if TYPE_CHECKING:
-    from ._flow import CallSite
+from ._walk._types import CallSite
 
 __all__ = ["torch_call", "keras_call"]
 
@@ -82,10 +91,6 @@ def _forward_entry(module: Any) -> Any:
     the input passes it, as the only argument, to ``self.<child>(x)``, and nothing before it
     can return or branch. Hooks that could change the input rule it out.
     """
-    import ast
-    import inspect
-    import sys
-    import textwrap
     hooks = sys.modules.get("torch.nn.modules.module")
     if module._forward_pre_hooks or getattr(hooks, "_global_forward_pre_hooks", None):
         return None

@@ -6,24 +6,34 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from ._flow import CellWalker, Rules
-from ._model import Verdict
-from ._pure import evaluate_call
-from ._rules_arrays import array_call, broadcast_binop
-from ._rules_calls import bad_arguments
-from ._rules_keys import missing_key
-from ._rules_misc import (
-    frame_plot_call, missing_file, missing_module, plot_call, seaborn_call,
-)
-from ._rules_names import missing_attribute, undefined_name
-from ._rules_python import (
-    axis_assignment, bad_accessor, bad_unpack, not_callable, not_subscriptable, plain_binop,
-)
-from ._rules_nn import keras_call, torch_call
-from ._rules_sklearn import record_fit, sklearn_call, split_result
-from ._siblings import facts_line, names_on_line
+from nbdeps import ipython_to_python
 
-__all__ = ["RULES", "rules_engine", "transform_source"]
+from .._model import Verdict
+from ._arrays import array_call, broadcast_binop
+from ._calls import bad_arguments
+from ._keys import missing_key
+from ._misc import (
+    frame_plot_call,
+    missing_file,
+    missing_module,
+    plot_call,
+    seaborn_call,
+)
+from ._names import missing_attribute, undefined_name
+from ._nn import keras_call, torch_call
+from ._python import (
+    axis_assignment,
+    bad_accessor,
+    bad_unpack,
+    not_callable,
+    not_subscriptable,
+    plain_binop,
+)
+from ._siblings import facts_line, names_on_line
+from ._sklearn import record_fit, sklearn_call, split_result
+from ._walk import CellWalker, Rules, evaluate_call
+
+__all__ = ["RULES", "rules_engine"]
 
 #: Every rule, by the node kind it looks at. Call rules run in this order, so the more
 #: specific diagnoses (sklearn, torch, keras, shapes) come before the generic ones.
@@ -44,18 +54,6 @@ RULES = Rules(
 _NO_RULE_CONFIDENCE = 0.6
 
 
-def transform_source(source: str) -> str:
-    """Turn IPython syntax (magics, ``!cmd``, ``x?``) into plain Python, as the kernel does."""
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-    except ImportError:
-        return source
-    try:
-        return TransformerManager().transform_cell(source)
-    except Exception:
-        return source
-
-
 def _syntax_verdict(exc: SyntaxError) -> Verdict:
     name = type(exc).__name__
     return Verdict(crash=True, confidence=0.99, exception=name, line=exc.lineno,
@@ -66,7 +64,7 @@ def _syntax_verdict(exc: SyntaxError) -> Verdict:
 
 def rules_engine(source: str, namespace: Mapping[str, Any]) -> Verdict:
     """Predict with the rules; never raises for any source or namespace."""
-    code = transform_source(source)
+    code = ipython_to_python(source)
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._finding import Finding
 from ._values import SizedUnknown, is_frame, is_known, is_series, library_of
-
-if TYPE_CHECKING:
-    from ._flow import CallSite, CellWalker
+from ._walk._types import CallSite, CellFunction, Walker
 
 __all__ = ["not_callable", "not_subscriptable", "bad_unpack", "plain_binop",
            "bad_accessor", "axis_assignment"]
@@ -29,7 +27,6 @@ def _type_has(tp: type, name: str) -> bool:
 
 def not_callable(site: CallSite) -> Finding | None:
     """``df.shape()``: the callee is a live value that cannot be called."""
-    from ._flow import CellFunction
     func = site.func
     if not is_known(func) or callable(func) or isinstance(func, CellFunction):
         return None
@@ -42,7 +39,7 @@ def not_callable(site: CallSite) -> Finding | None:
                    confidence=0.96, rule="not-callable")
 
 
-def not_subscriptable(base: Any, key: Any, walker: CellWalker) -> Finding | None:
+def not_subscriptable(base: Any, key: Any, walker: Walker) -> Finding | None:
     """``model['x']``: the live object's type has no ``__getitem__``."""
     if isinstance(base, type) or _type_has(type(base), "__getitem__"):
         return None
@@ -52,7 +49,7 @@ def not_subscriptable(base: Any, key: Any, walker: CellWalker) -> Finding | None
                    confidence=0.95, rule="not-subscriptable")
 
 
-def bad_unpack(target: ast.Tuple | ast.List, value: Any, walker: CellWalker) -> Finding | None:
+def bad_unpack(target: ast.Tuple | ast.List, value: Any, walker: Walker) -> Finding | None:
     """``a, b = (1, 2, 3)``: a known sequence of the wrong length."""
     if any(isinstance(e, ast.Starred) for e in target.elts):
         return None
@@ -72,7 +69,7 @@ def bad_unpack(target: ast.Tuple | ast.List, value: Any, walker: CellWalker) -> 
                    confidence=0.95, rule="unpack")
 
 
-def plain_binop(op: ast.operator, left: Any, right: Any, walker: CellWalker) -> \
+def plain_binop(op: ast.operator, left: Any, right: Any, walker: Walker) -> \
         Finding | None:
     """``'acc: ' + 0.93``: arithmetic on plain values that raises."""
     if type(left) not in _PLAIN or type(right) not in _PLAIN or type(op) not in _OPS:
@@ -92,7 +89,7 @@ def plain_binop(op: ast.operator, left: Any, right: Any, walker: CellWalker) -> 
     return None
 
 
-def bad_accessor(obj: Any, name: str, walker: CellWalker) -> Finding | None:
+def bad_accessor(obj: Any, name: str, walker: Walker) -> Finding | None:
     """``s.str`` on a non-string Series (and ``.dt``/``.cat``): the accessor refuses it."""
     if name not in ("str", "dt", "cat") or not is_series(obj):
         return None
@@ -108,7 +105,7 @@ def bad_accessor(obj: Any, name: str, walker: CellWalker) -> Finding | None:
     return None
 
 
-def axis_assignment(base: Any, attr: str, value: Any, walker: CellWalker) -> Finding | None:
+def axis_assignment(base: Any, attr: str, value: Any, walker: Walker) -> Finding | None:
     """``df.columns = [...]`` with a different number of labels than the frame has."""
     if attr not in ("columns", "index") or not is_frame(base) or not is_known(value):
         return None

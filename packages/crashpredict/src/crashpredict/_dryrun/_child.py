@@ -8,6 +8,7 @@ ZeroMQ sockets it shares with the parent.
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import json
 import os
@@ -18,6 +19,9 @@ import tempfile
 import time
 import traceback
 from typing import Any
+
+from . import _sandbox
+from ._shrink import shrink_namespace
 
 __all__ = ["message_of", "report_failure", "run_child"]
 
@@ -178,16 +182,13 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     os.environ["TMPDIR"] = private_dir
     shrunk: tuple[str, ...] = ()
     if shrink is not None:
-        from crashpredict._shrink import shrink_namespace
         shrunk = shrink_namespace(namespace, shrink)
-    from crashpredict import _sandbox
     policy = _sandbox.install(private_dir)
 
     def no_input(*_args: Any, **_kwargs: Any) -> str:
         policy.block("input() would wait for the user")
         return ""
 
-    import builtins
     builtins.input = no_input
     if "getpass" in sys.modules:
         sys.modules["getpass"].getpass = no_input

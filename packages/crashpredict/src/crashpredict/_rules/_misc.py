@@ -7,13 +7,19 @@ import importlib.util
 import os
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._finding import Finding
-from ._values import meta_attr, is_known, is_ndarray, is_series, is_tensor, type_root
-
-if TYPE_CHECKING:
-    from ._flow import CallSite, CellWalker
+from ._values import (
+    is_frame,
+    is_known,
+    is_ndarray,
+    is_series,
+    is_tensor,
+    meta_attr,
+    type_root,
+)
+from ._walk._types import CallSite, Walker
 
 __all__ = ["plot_call", "missing_file", "missing_module"]
 
@@ -140,7 +146,7 @@ def _lib(root: str) -> str:
             "tensorflow": "tensorflow"}.get(root, "python")
 
 
-def missing_module(stmt: ast.stmt, walker: CellWalker) -> Finding | None:
+def missing_module(stmt: ast.stmt, walker: Walker) -> Finding | None:
     """``import x`` / ``from x import y`` where x is not installed or y does not exist."""
     if walker.environment_changed:
         return None  # e.g. `%pip install x` earlier in the cell
@@ -226,7 +232,6 @@ def seaborn_call(site: CallSite) -> Finding | None:
     if (meta_attr(func, "__name__") or "") not in _SEABORN_VECTOR_PLOTS:
         return None
     data = site.kwargs.get("data", site.args[0] if site.args else None)
-    from ._values import is_frame
     if not is_frame(data) or type(data.columns).__name__ == "MultiIndex":
         return None
     for var in _SEABORN_VARIABLES:
@@ -248,7 +253,6 @@ _FRAME_PLOT_KEYS = {"plot": ("x", "y"), "boxplot": ("column", "by"), "hist": ("c
 def frame_plot_call(site: CallSite) -> Finding | None:
     """``df.plot(x=..., y=...)``, ``df.plot.scatter``, ``df.boxplot(column=...)`` naming a
     column the frame does not have (pandas raises KeyError)."""
-    from ._values import is_frame
     receiver, method = site.receiver, site.method
     if site.starred or method is None or not is_known(receiver):
         return None

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._finding import Finding
 from ._values import (
-    UNKNOWN, SizedUnknown, describe_value, is_estimator, is_frame, is_known, is_ndarray,
+    UNKNOWN,
+    SizedUnknown,
+    describe_value,
+    is_estimator,
+    is_frame,
+    is_known,
+    is_ndarray,
     is_series,
+    meta_attr,
 )
-
-if TYPE_CHECKING:
-    from ._flow import CallSite
+from ._walk._types import CallSite, FitState
 
 __all__ = ["sklearn_call", "record_fit", "split_result"]
 
@@ -59,7 +64,6 @@ def _finding(exc: str, crash: str, text: str, evidence: tuple[str, ...] = ()) ->
 
 def _split_lengths(site: CallSite) -> Finding | None:
     """train_test_split(X, y) with arrays of different lengths."""
-    from ._values import meta_attr
     if meta_attr(site.func, "__name__") != "train_test_split" or not str(
             meta_attr(site.func, "__module__") or "").startswith("sklearn") or site.starred:
         return None
@@ -104,7 +108,6 @@ def _sample_count(value: Any) -> int | None:
 
 def _metric_lengths(site: CallSite) -> Finding | None:
     """accuracy_score(y_test, preds) with y_true and y_pred of different lengths."""
-    from ._values import meta_attr
     name = meta_attr(site.func, "__name__")
     if name not in _LENGTH_CHECKED_METRICS or not str(
             meta_attr(site.func, "__module__") or "").startswith("sklearn.metrics") or \
@@ -344,7 +347,6 @@ def _text_targets(est: Any, y: Any, y_name: str) -> Finding | None:
 
 def split_result(site: CallSite, result: Any) -> Any:
     """``train_test_split(*arrays)`` returns two splits per array, whatever the randomness."""
-    from ._values import meta_attr
     if is_known(result) or site.starred or not site.args or site.method not in (
             None, "train_test_split"):
         return None
@@ -379,7 +381,6 @@ def record_fit(site: CallSite, result: Any) -> Any:
     est, method = site.receiver, site.method
     if method not in _FIT_METHODS or not is_known(est) or not is_estimator(est):
         return None
-    from ._flow import FitState
     x, _, _, _ = _x_and_y(site)
     # A fit on a path that may not run says nothing about the estimator's state.
     known = not site.walker.uncertain and not site.starred and is_known(x) and (

@@ -11,16 +11,25 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import Any
 
-from ._finding import Finding, crash_type_of
-from ._values import (
-    UNKNOWN, describe_value, meta_attr, is_estimator, is_frame, is_known, is_ndarray, is_series,
-    is_tensor, library_of, type_root,
+from ..._model import crash_type_of
+from .._finding import Finding
+from .._values import (
+    UNKNOWN,
+    describe_value,
+    is_estimator,
+    is_frame,
+    is_known,
+    is_ndarray,
+    is_series,
+    is_tensor,
+    library_of,
+    meta_attr,
+    type_root,
 )
-
-if TYPE_CHECKING:
-    from ._flow import CallSite
+from ._types import CallSite
 
 __all__ = ["evaluate_call", "getitem", "MAX_ELEMENTS"]
 
@@ -238,7 +247,6 @@ def evaluate_call(site: CallSite) -> tuple[str, Any]:
     if mutator:
         receiver_copy = site.receiver.copy()
         func = getattr(receiver_copy, site.method)
-    import warnings
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

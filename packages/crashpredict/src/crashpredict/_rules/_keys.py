@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import difflib
+from typing import Any
 
 from ._finding import Finding
-from ._values import describe_value, is_frame, is_ndarray, is_series, is_tensor, type_root
-
-if TYPE_CHECKING:
-    from ._flow import CellWalker
+from ._values import (
+    describe_value,
+    is_frame,
+    is_ndarray,
+    is_series,
+    is_tensor,
+    type_root,
+)
+from ._walk._types import Walker
 
 __all__ = ["missing_key"]
 
@@ -24,7 +30,6 @@ def _labels(index: Any, limit: int = 8) -> str:
 def _close(name: Any, index: Any) -> str:
     if not isinstance(name, str):
         return ""
-    import difflib
     candidates = [c for c in list(index[:5000]) if isinstance(c, str)]
     match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"; did you mean {match[0]!r}?" if match else ""
@@ -86,7 +91,7 @@ def _groupby_column(groupby: Any, key: Any, what: str) -> Finding | None:
                    confidence=0.96, rule="groupby-column")
 
 
-def missing_key(base: Any, key: Any, walker: CellWalker) -> Finding | None:
+def missing_key(base: Any, key: Any, walker: Walker) -> Finding | None:
     """``base[key]`` where the live container certainly has no such key or position."""
     what = walker.subject or "the DataFrame"
     if is_frame(base):

@@ -1,10 +1,14 @@
-"""The only two places crashpredict uses its sibling packages (nbdeps, rtextract)."""
+"""Where the rule engine uses its sibling packages: nbdeps for names, rtextract for facts."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
+
+import nbdeps
+import rtextract
 
 __all__ = ["free_names", "facts_line"]
 
@@ -12,7 +16,6 @@ __all__ = ["free_names", "facts_line"]
 def free_names(source: str) -> frozenset[str] | None:
     """Names the cell reads before binding them (nbdeps); None when nbdeps cannot say."""
     try:
-        import nbdeps
         info = nbdeps.analyze_cell(source)
     except Exception:
         return None
@@ -28,7 +31,6 @@ _KEYS = ("shape", "columns", "dtype", "n_features_in", "n_features_in_", "fitted
 def facts_line(name: str, obj: Any, budget: int = 200) -> str | None:
     """One evidence line of runtime facts about a live object (rtextract.describe)."""
     try:
-        import rtextract
         facts = rtextract.describe(obj)
         picked: dict[str, Any] = {}
         for item in facts.items:
@@ -46,7 +48,6 @@ def facts_line(name: str, obj: Any, budget: int = 200) -> str | None:
 
 def names_on_line(source: str, line: int, namespace: Mapping[str, Any]) -> list[str]:
     """Namespace names mentioned on a cell line, in order of appearance."""
-    import re
     lines = source.splitlines()
     if not 1 <= line <= len(lines):
         return []

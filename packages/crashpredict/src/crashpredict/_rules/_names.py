@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._finding import Finding
-from ._values import is_estimator, is_frame, is_keras_model, is_series, library_of, \
-    static_lookup
-
-if TYPE_CHECKING:
-    from ._flow import CellWalker
+from ._values import (
+    is_estimator,
+    is_frame,
+    is_keras_model,
+    is_series,
+    library_of,
+    static_lookup,
+    type_root,
+)
+from ._walk._types import Walker
 
 __all__ = ["undefined_name", "missing_attribute", "REMOVED"]
 
@@ -53,7 +59,7 @@ REMOVED: dict[tuple[str, str, str], str] = {
 }
 
 
-def undefined_name(name: str, walker: CellWalker) -> Finding | None:
+def undefined_name(name: str, walker: Walker) -> Finding | None:
     """A name the cell reads that nothing defined: in the cell, the session or builtins."""
     free = walker.free_names()
     if free is not None and name not in free:
@@ -67,7 +73,6 @@ def undefined_name(name: str, walker: CellWalker) -> Finding | None:
 
 
 def _removed_advice(obj: Any, name: str) -> str | None:
-    from ._values import type_root
     root = type_root(obj)
     lib = "keras" if root in ("keras", "tf_keras", "tensorflow") else root
     tname = f"module:{obj.__name__}" if isinstance(obj, types.ModuleType) else type(obj).__name__
@@ -80,7 +85,7 @@ def _removed_advice(obj: Any, name: str) -> str | None:
     return None
 
 
-def missing_attribute(obj: Any, name: str, walker: CellWalker) -> Finding | None:
+def missing_attribute(obj: Any, name: str, walker: Walker) -> Finding | None:
     """``obj.name`` where the live object certainly has no such attribute."""
     if static_lookup(obj, name) is not False:
         return None
@@ -118,8 +123,7 @@ def missing_attribute(obj: Any, name: str, walker: CellWalker) -> Finding | None
         evidence=tuple(evidence), confidence=0.96, rule="missing-attribute")
 
 
-def _estimator_fitted(obj: Any, walker: CellWalker) -> bool | None:
-    import sys
+def _estimator_fitted(obj: Any, walker: Walker) -> bool | None:
     validation = sys.modules.get("sklearn.utils.validation")
     check = getattr(validation, "check_is_fitted", None)
     if check is None:

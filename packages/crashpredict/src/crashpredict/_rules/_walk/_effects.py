@@ -7,12 +7,10 @@ import builtins
 import inspect
 import textwrap
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._values import UNKNOWN, is_estimator, is_known, meta_attr, type_root
-
-if TYPE_CHECKING:
-    from ._flow import CallSite
+from .._values import UNKNOWN, is_estimator, is_known, meta_attr, type_root
+from ._types import CallSite, CellFunction
 
 __all__ = ["effects_of_call", "globals_mutated_by"]
 
@@ -45,7 +43,6 @@ def effects_of_call(site: CallSite) -> None:
     """Taint what a call may change in the walker's environment."""
     walker = site.walker
     func = site.func
-    from ._flow import CellFunction
     user = isinstance(func, CellFunction) or (
         is_known(func) and not _is_library_callable(func)) or not is_known(func)
     if site.method is not None and isinstance(site.node.func, ast.Attribute):
@@ -76,7 +73,6 @@ def effects_of_call(site: CallSite) -> None:
 
 def globals_mutated_by(func: Any, namespace: Any) -> set[str] | None:
     """Global names a user function may rebind or mutate; None when it cannot be told."""
-    from ._flow import CellFunction
     if isinstance(func, CellFunction):
         node: ast.AST = func.node
     else:

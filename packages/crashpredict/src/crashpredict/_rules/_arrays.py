@@ -5,13 +5,11 @@ from __future__ import annotations
 import ast
 import math
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._finding import Finding
-from ._values import meta_attr, is_ndarray, is_tensor, type_root
-
-if TYPE_CHECKING:
-    from ._flow import CallSite, CellWalker
+from ._values import is_ndarray, is_tensor, meta_attr, type_root
+from ._walk._types import CallSite, Walker
 
 __all__ = ["broadcast_binop", "array_call"]
 
@@ -33,7 +31,7 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, int, int] |
     return None
 
 
-def broadcast_binop(op: ast.operator, left: Any, right: Any, walker: CellWalker) -> \
+def broadcast_binop(op: ast.operator, left: Any, right: Any, walker: Walker) -> \
         Finding | None:
     """Elementwise arithmetic and ``@`` on arrays or tensors whose shapes cannot combine."""
     a, b = _shape(left), _shape(right)

@@ -5,13 +5,11 @@ from __future__ import annotations
 import ast
 import inspect
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._finding import Finding
 from ._values import is_known, library_of
-
-if TYPE_CHECKING:
-    from ._flow import CallSite
+from ._walk._types import CallSite, CellFunction
 
 __all__ = ["bad_arguments", "signature_of"]
 
@@ -20,7 +18,6 @@ _P = inspect.Parameter
 
 def signature_of(func: Any) -> inspect.Signature | None:
     """The callee's signature, or None when it cannot be known without running code."""
-    from ._flow import CellFunction
     if isinstance(func, CellFunction):
         return _signature_from_ast(func.node.args)
     if isinstance(func, type) and type(func) not in (type, __import__("abc").ABCMeta):
@@ -67,7 +64,6 @@ def bad_arguments(site: CallSite) -> Finding | None:
         sig.bind(*site.args, **site.kwargs)
     except TypeError as exc:
         name = site.text(site.node.func)
-        from ._flow import CellFunction
         library = "python" if isinstance(site.func, CellFunction) else library_of(site.func)
         if library == "python" and isinstance(site.func, types.MethodType):
             library = library_of(site.func.__self__)

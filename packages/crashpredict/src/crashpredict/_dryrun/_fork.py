@@ -1,6 +1,6 @@
 """The ``dryrun`` engine: run the target cell on a copy-on-write fork of the kernel.
 
-`dry_run` forks the current process (the kernel), and the child (`_dryrun_child`) silences
+`dry_run` forks the current process (the kernel), and the child (`_child`) silences
 its output, installs the side-effect policy of `_sandbox`, optionally shrinks the data
 (`_shrink`) and executes the cell in its copy of the namespace under a wall-clock budget. The child
 sends back one JSON object through a pipe and leaves with ``os._exit``; the parent never
@@ -29,13 +29,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from crashpredict._dryrun_child import message_of, report_failure, run_child
-from crashpredict._model import Verdict
-from crashpredict.errors import CrashPredictError
+from nbdeps import ipython_to_python
+
+from .._model import Verdict, crash_type_of
+from ..errors import CrashPredictError
+from ._child import message_of, report_failure, run_child
 
 __all__ = [
     "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "DEFAULT_BUDGET_S", "DryRun",
-    "DryRunError", "KILL_MARGIN_S", "OUTCOMES", "combine_with_rules", "crash_type_of", "dry_run",
+    "DryRunError", "KILL_MARGIN_S", "OUTCOMES", "combine_with_rules", "dry_run",
     "dryrun_engine", "dryrun_verdict", "fork_refusal",
 ]
 
@@ -167,28 +169,10 @@ def fork_refusal() -> str | None:
 # ---- the parent --------------------------------------------------------------------------
 
 
-def _leading_blank(source: str) -> int:
-    count = 0
-    for line in source.splitlines():
-        if line.strip():
-            break
-        count += 1
-    return count
-
-
 def _compile(cell_source: str, filename: str) -> Any:
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-        source = TransformerManager().transform_cell(cell_source)
-    except ImportError:
-        source = cell_source
-    except Exception:  # IPython cannot transform it: let compile() report the syntax error
-        source = cell_source
-    # IPython drops leading blank lines; put them back so lines count from the cell's top.
-    dropped = _leading_blank(cell_source) - _leading_blank(source)
-    source = "\n" * max(dropped, 0) + source
-    return compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
-                   dont_inherit=True)
+    # the transform keeps the cell's line numbers, so lines count from the cell's top
+    return compile(ipython_to_python(cell_source), filename, "exec",
+                   flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
 
 
 def _kill_and_reap(pid: int) -> int | None:
@@ -336,34 +320,6 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
 
 
 # ---- verdicts ------------------------------------------------------------------------------
-
-_CRASH_TYPE_OF = {
-    "NameError": "variable not found", "UnboundLocalError": "variable not found",
-    "AttributeError": "attribute error", "KeyError": "key error", "IndexError": "index error",
-    "TypeError": "type error", "ValueError": "value error", "ImportError": "module not found",
-    "ModuleNotFoundError": "module not found", "SyntaxError": "syntax error",
-    "IndentationError": "syntax error", "TabError": "syntax error",
-    "FileNotFoundError": "file not found", "MemoryError": "out of memory",
-    "OutOfMemoryError": "out of memory", "ResourceExhaustedError": "out of memory",
-    "NotFittedError": "NotFitted",
-}
-_SHAPE_WORDS = ("shape", "size mismatch", "equal size", "dimension", "must match the size")
-
-
-def crash_type_of(exception: str | None, message: str = "", library: str | None = None) -> str:
-    """Map an exception class name (and its message) to a JunoBench crash type."""
-    text = message.lower()
-    if "feature names should match" in text or "feature_names mismatch" in text:
-        return "feature name mismatch"
-    if "could not be broadcast" in text:
-        return "unsupported broadcast"
-    if exception in ("RuntimeError", "ValueError", "InvalidArgumentError") and \
-            library in ("torch", "tensorflow") and any(w in text for w in _SHAPE_WORDS):
-        return "tensor shape mismatch"
-    if exception == "TypeError" and "argument" in text:
-        return "invalid argument"
-    return _CRASH_TYPE_OF.get(exception or "", "unknown")
-
 
 def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     """Turn a dry run into a `Verdict` (engine "dryrun").

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import ast
+import copy
 import operator
+import sys
+import types
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from ._finding import Finding
-from ._values import is_known
+from .._finding import Finding
+from .._values import is_frame, is_known, is_ndarray, is_series, is_tensor
 
 __all__ = [
     "bound_names", "contains_jump", "hashable", "is_mutable_array", "keyed_container",
@@ -61,7 +65,6 @@ def plain_value(value: Any, depth: int = 0) -> bool:
 
 # ----- pure AST helpers -----------------------------------------------------------------
 def with_confidence(finding: Finding, confidence: float) -> Finding:
-    from dataclasses import replace
     return replace(finding, confidence=confidence)
 
 
@@ -132,7 +135,6 @@ def root_name(node: ast.AST) -> str | None:
 
 def as_load(node: ast.expr) -> ast.expr:
     """A copy of an assignment target that reads it (for ``x += ...`` and ``del x[k]``)."""
-    import copy
     clone = copy.deepcopy(node)
     for sub in ast.walk(clone):
         if hasattr(sub, "ctx"):
@@ -148,19 +150,16 @@ def hashable(value: Any) -> bool:
 
 
 def keyed_container(value: Any) -> bool:
-    from ._values import is_frame
     return type(value) is dict or is_frame(value)
 
 
 def is_mutable_array(value: Any) -> bool:
-    from ._values import is_frame, is_ndarray, is_series, is_tensor
     return is_ndarray(value) or is_tensor(value) or is_frame(value) or is_series(value) \
         or isinstance(value, (list, dict, set))
 
 
 def stable(value: Any) -> bool:
     """Modules, classes and functions do not change when user code runs (in practice)."""
-    import types
     return isinstance(value, (types.ModuleType, type, types.FunctionType,
                               types.BuiltinFunctionType))
 
@@ -175,7 +174,6 @@ def small_items(value: Any) -> list[Any] | None:
         items = list(value)
         if all(type(i) in (*_PLAIN, tuple) for i in items):
             return items
-    from ._values import is_frame
     if is_frame(value) and value.shape[1] <= _MAX_UNROLL:
         value = value.columns
     if type_root_is_pandas_index(value) and len(value) <= _MAX_UNROLL:
@@ -187,7 +185,6 @@ def small_items(value: Any) -> list[Any] | None:
 
 def safe_len(value: Any) -> int | None:
     """len() of a container or array whose length costs nothing and runs no user code."""
-    from ._values import is_frame, is_ndarray, is_series, is_tensor
     if not is_known(value):
         return None
     if type(value) in (list, tuple, dict, set, frozenset, str, range):
@@ -201,7 +198,6 @@ def safe_len(value: Any) -> int | None:
 
 def type_root_is_pandas_index(value: Any) -> bool:
     """A pandas Index (columns, index)."""
-    import sys
     index = getattr(sys.modules.get("pandas"), "Index", None)
     return isinstance(index, type) and isinstance(value, index)
 

@@ -15,14 +15,40 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ._finding import Finding
-from ._values import DELETED, MISSING, UNKNOWN, Partial, is_known, safe_getattr
-from ._walk_statements import StatementWalker
-from ._walk_types import CallSite, CellFunction, FitState, Located, Rules, Stop
-from ._walk_util import (
-    _COMPARE, _HARMLESS_MAGICS, _IPYTHON_BUILTINS, _MAX_UNROLL, _NAME_MAKERS, _PLAIN,
-    _SHELL_CALLS, _TRIAL_BUDGET_S, _BINOPS, global_declarations, hashable, plain_value,
-    small_items, stable, target_names, with_confidence,
+from ..._model import crash_type_of
+from .._finding import Finding
+from .._siblings import free_names
+from .._values import (
+    DELETED,
+    MISSING,
+    UNKNOWN,
+    Partial,
+    is_known,
+    is_ndarray,
+    is_series,
+    safe_getattr,
+)
+from ._effects import effects_of_call
+from ._pure import getitem
+from ._statements import StatementWalker
+from ._types import CallSite, CellFunction, FitState, Located, Rules, Stop
+from ._util import (
+    _BINOPS,
+    _COMPARE,
+    _HARMLESS_MAGICS,
+    _IPYTHON_BUILTINS,
+    _MAX_UNROLL,
+    _NAME_MAKERS,
+    _PLAIN,
+    _SHELL_CALLS,
+    _TRIAL_BUDGET_S,
+    global_declarations,
+    hashable,
+    plain_value,
+    small_items,
+    stable,
+    target_names,
+    with_confidence,
 )
 
 __all__ = ["CallSite", "CellFunction", "CellWalker", "FitState", "Located", "Rules"]
@@ -90,7 +116,6 @@ class CellWalker(StatementWalker):
     def free_names(self) -> frozenset[str] | None:
         """Names nbdeps says the original cell reads before binding (None: unknown)."""
         if self._free is MISSING:
-            from ._siblings import free_names
             self._free = free_names(self.original)
         return self._free
 
@@ -173,7 +198,6 @@ class CellWalker(StatementWalker):
             return UNKNOWN
         self.subject = self.text(node.value)
         self._apply(self.rules.subscript, node, base, key, self)
-        from ._pure import getitem
         return getitem(base, key)
 
     def _e_Slice(self, node: ast.Slice) -> Any:
@@ -227,13 +251,11 @@ class CellWalker(StatementWalker):
 
     def _check_format(self, value: Any, spec: str, node: ast.AST) -> None:
         """``f"{acc:.2f}"`` where acc is a string, a list or an array of several values."""
-        from ._values import is_ndarray, is_series
         if not (plain_value(value) or is_ndarray(value) or is_series(value)):
             return
         try:
             format(value, spec)
         except (ValueError, TypeError) as exc:
-            from ._finding import crash_type_of
             name = type(exc).__name__
             self.report(Finding(
                 exception=name, crash_type=crash_type_of(name), library="python",
@@ -446,7 +468,6 @@ class CellWalker(StatementWalker):
 
     def _call_effects(self, site: CallSite) -> None:
         """A call that is not known to be pure may change its receiver and arguments."""
-        from ._effects import effects_of_call
         effects_of_call(site)
 
 

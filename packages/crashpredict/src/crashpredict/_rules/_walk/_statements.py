@@ -4,15 +4,37 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 from typing import Any
 
-from ._finding import Finding
-from ._values import DELETED, MISSING, UNKNOWN, Partial, SizedUnknown, is_known, safe_getattr
-from ._walk_types import CellFunction
-from ._walk_util import (
-    bound_names, contains_jump, hashable, is_mutable_array, keyed_container,
-    may_exit_loop, may_suppress, root_name, safe_len, small_items, stable,
-    target_names, as_load,
+from ..._model import crash_type_of
+from .._finding import Finding
+from .._values import (
+    DELETED,
+    MISSING,
+    UNKNOWN,
+    Partial,
+    SizedUnknown,
+    is_frame,
+    is_known,
+    is_series,
+    safe_getattr,
+)
+from ._types import CellFunction
+from ._util import (
+    as_load,
+    bound_names,
+    contains_jump,
+    hashable,
+    is_mutable_array,
+    keyed_container,
+    may_exit_loop,
+    may_suppress,
+    root_name,
+    safe_len,
+    small_items,
+    stable,
+    target_names,
 )
 
 __all__ = ["StatementWalker"]
@@ -21,7 +43,6 @@ __all__ = ["StatementWalker"]
 def exact_item(container: Any, value: Any) -> bool:
     """Reading back ``container[key] = value`` gives exactly ``value``: any known value in
     a dict; for a DataFrame, a Series already on the frame's own index."""
-    from ._values import is_frame, is_series
     if not is_known(value):
         return False
     if type(container) is dict:
@@ -233,7 +254,6 @@ class StatementWalker:
         self.env[stmt.name] = UNKNOWN
 
     def _s_Import(self, stmt: ast.Import) -> None:
-        import sys
         if any(alias.name not in sys.modules for alias in stmt.names):
             self.modules_changed = True
         for alias in stmt.names:
@@ -247,7 +267,6 @@ class StatementWalker:
                 self.env[top] = sys.modules.get(top, UNKNOWN) if known else UNKNOWN
 
     def _s_ImportFrom(self, stmt: ast.ImportFrom) -> None:
-        import sys
         module = sys.modules.get(stmt.module or "") if not stmt.level else None
         if module is None or any(f"{stmt.module}.{a.name}" not in sys.modules and a.name not in
                                  getattr(module, "__dict__", {}) for a in stmt.names):
@@ -275,7 +294,6 @@ class StatementWalker:
             if isinstance(cls, type) and issubclass(cls, BaseException):
                 name = cls.__name__
         if name is not None and not self.loop_depth:
-            from ._finding import crash_type_of
             self.report(Finding(exception=name, crash_type=crash_type_of(name),
                                 library="python", rule="raise",
                                 explanation=f"the cell raises {name} unconditionally"), stmt)
