@@ -66,13 +66,30 @@ def describe_within(obj: Any, deadline: Deadline, max_items: int, depth: int) ->
         with warnings.catch_warnings():
             # libraries warn about deprecated attributes; the user's output stays clean
             warnings.simplefilter("ignore")
-            _run_adapters(obj, builder)
+            _run_adapters(_view(obj, builder), builder)
     except Exception as exc:  # a last guard: describe() never raises
         builder.note(f"describe failed: {type(exc).__name__}")
     return builder.build()
 
 
+def _view(obj: Any, builder: Builder) -> Any:
+    """The object the adapters read: a plain library view of a user subclass's data."""
+    from rtextract._views import plain_view
+
+    view, note = plain_view(obj)
+    if note is not None:
+        builder.note(note)
+    return view
+
+
 def _run_adapters(obj: Any, builder: Builder) -> None:
+    from rtextract._views import NO_VIEW
+
+    if obj is NO_VIEW:  # a data subclass that cannot be read safely: generic facts only
+        from rtextract import _generic
+
+        _generic.describe(builder.obj, builder)
+        return
     tried: set[str] = set()
     for klass in _mro(type(obj)):
         entry = _ADAPTERS.get(top_module(klass))

@@ -1,7 +1,7 @@
 """Adapter for scikit-learn estimators, Pipelines, ColumnTransformers and meta-estimators.
 
 Fitted state is read the way ``check_is_fitted`` does (instance attributes ending in "_"),
-from ``vars(est)``, so no ``__sklearn_is_fitted__`` or property of a user estimator runs.
+from ``dict_of(est)``, so no ``__sklearn_is_fitted__`` or property of a user estimator runs.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import math
 import sys
 from typing import Any
 
-from rtextract._builder import Builder, brief, jsonable, type_name
+from rtextract._builder import Builder, brief, dict_of, jsonable, type_name
+from rtextract._views import library_class
 
 __all__ = ["describe", "is_fitted"]
 
@@ -35,28 +36,68 @@ def describe(obj: Any, b: Builder) -> bool:
 
 def is_fitted(est: Any) -> bool:
     """Whether ``est`` looks fitted: a Pipeline by its last step, others by ``vars``."""
-    steps = vars(est).get("steps")
-    if type(est).__name__ == "Pipeline" and isinstance(steps, list) and steps:
+    steps = dict_of(est).get("steps")
+    if type(est).__name__ == "Pipeline" and type(steps) is list and steps:
         for _, step in reversed(steps):
             if step not in (None, "passthrough"):
                 return is_fitted(step)
         return True
-    return any(k.endswith("_") and not k.startswith("__") for k in vars(est))
+    return any(k.endswith("_") and not k.startswith("__") for k in dict_of(est))
 
 
 def _estimator_type(est: Any, b: Builder) -> None:
-    kind = None
-    for klass in type(est).__mro__:
-        value = klass.__dict__.get("_estimator_type")
-        if isinstance(value, str):
-            kind = value
-            break
-    if kind is None and hasattr(type(est), "__sklearn_tags__"):
-        kind = est.__sklearn_tags__().estimator_type
-    if kind is None and any(k.__name__ == "TransformerMixin" for k in type(est).__mro__):
-        kind = "transformer"
+    kind = _kind(est, 0)
     if kind is not None:
         b.add("estimator_type", kind, "R")
+
+
+def _kind(est: Any, depth: int) -> str | None:
+    """The estimator type from class attributes, sklearn's own tags, or the mixins.
+
+    A meta-estimator (Pipeline, SearchCV) takes its inner estimator's type, read here from
+    its state, since sklearn's tags would ask the inner (possibly user) estimator's code.
+    """
+    for klass in type(est).__mro__:
+        value = klass.__dict__.get("_estimator_type")
+        if type(value) is str:
+            return value
+    state = dict_of(est)
+    inner = _inner(state)
+    if inner is not None:
+        return _kind(inner, depth + 1) if depth < 5 else None
+    if _own_tags(type(est)):
+        return est.__sklearn_tags__().estimator_type
+    # a user estimator: its tags are user code; its mixins say the same
+    return next((_MIXIN_TYPES[k.__name__] for k in type(est).__mro__
+                 if k.__name__ in _MIXIN_TYPES and library_class(k)), None)
+
+
+def _inner(state: dict[str, Any]) -> Any:
+    steps = state.get("steps")
+    if type(steps) is list and steps:
+        last = steps[-1]
+        return last[1] if type(last) is tuple and len(last) == 2 and not _is_str_or_none(last[1]) else None
+    for key in ("best_estimator_", "estimator", "base_estimator"):
+        inner = state.get(key)
+        base = sys.modules["sklearn.base"]
+        if issubclass(type(inner), base.BaseEstimator):
+            return inner
+    return None
+
+
+def _is_str_or_none(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+_MIXIN_TYPES = {"ClassifierMixin": "classifier", "RegressorMixin": "regressor",
+                "ClusterMixin": "clusterer", "OutlierMixin": "outlier_detector",
+                "DensityMixin": "density_estimator", "TransformerMixin": "transformer"}
+
+
+def _own_tags(tp: type) -> bool:
+    """True when ``__sklearn_tags__`` exists and only sklearn's own classes define it."""
+    definers = [k for k in tp.__mro__ if "__sklearn_tags__" in k.__dict__]
+    return bool(definers) and library_class(tp) and all(library_class(k) for k in definers)
 
 
 def _params(est: Any, b: Builder) -> None:
@@ -67,7 +108,7 @@ def _params(est: Any, b: Builder) -> None:
         name: p.default for name, p in inspect.signature(init).parameters.items()
         if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and name != "self"
     }
-    state = vars(est)
+    state = dict_of(est)
     changed: dict[str, Any] = {}
     for name, default in defaults.items():
         if name in _NESTED or name not in state:
@@ -92,15 +133,15 @@ def _same(value: Any, default: Any) -> bool:
 
 def _param_value(value: Any) -> Any:
     base = sys.modules["sklearn.base"]
-    if isinstance(value, base.BaseEstimator):
+    if issubclass(type(value), base.BaseEstimator):
         return type(value).__name__
-    if callable(value) and hasattr(value, "__name__"):
-        return getattr(value, "__name__")
+    if inspect.isfunction(value) or inspect.isbuiltin(value) or issubclass(type(value), type):
+        return getattr(value, "__name__", "?")
     return jsonable(value, max_items=10)
 
 
 def _fitted_attributes(est: Any, b: Builder) -> None:
-    state = vars(est)
+    state = dict_of(est)
     for name in _HEADLINE:
         if name in state:
             _headline(name, state[name], b)
@@ -144,7 +185,7 @@ def _summary(value: Any) -> Any:
     if _is_array(value):
         return {"shape": list(value.shape), "dtype": str(value.dtype)}
     base = sys.modules["sklearn.base"]
-    if isinstance(value, base.BaseEstimator):
+    if issubclass(type(value), base.BaseEstimator):
         return type_name(type(value))
     if type(value) in (int, float, str, bool) or value is None:
         return jsonable(value)
@@ -152,15 +193,15 @@ def _summary(value: Any) -> Any:
 
 
 def _structure(est: Any, b: Builder) -> None:
-    state = vars(est)
+    state = dict_of(est)
     name = type(est).__name__
-    if isinstance(state.get("steps"), list):
+    if type(state.get("steps")) is list:
         steps = state["steps"]
         b.add("steps", [[n, _step_name(s)] for n, s in steps], "R")
         b.add("n_steps", len(steps), "S")
         # what the pipeline expects is what its first real step was fitted on
         first = next((s for _, s in steps if s not in (None, "passthrough")), None)
-        first_state = vars(first) if first is not None and hasattr(first, "__dict__") else {}
+        first_state = dict_of(first) if first is not None else {}
         for key in ("n_features_in_", "feature_names_in_"):
             if key in first_state:
                 _headline(key, first_state[key], b)
@@ -169,7 +210,7 @@ def _structure(est: Any, b: Builder) -> None:
     fitted_ct = state.get("transformers_")
     for key in ("transformers_", "transformers", "transformer_list"):
         items = state.get(key)
-        if isinstance(items, list) and (key != "transformers" or fitted_ct is None):
+        if type(items) is list and (key != "transformers" or fitted_ct is None):
             rows = [[t[0], _step_name(t[1])] + ([jsonable(t[2], max_items=10)] if len(t) > 2 else [])
                     for t in items]
             b.add("transformers", rows, "R", "fitted" if key == "transformers_" else None)
@@ -180,7 +221,7 @@ def _structure(est: Any, b: Builder) -> None:
     for key in ("best_estimator_", "estimator", "base_estimator", "final_estimator"):
         inner = state.get(key)
         base = sys.modules["sklearn.base"]
-        if isinstance(inner, base.BaseEstimator):
+        if issubclass(type(inner), base.BaseEstimator):
             b.child(key, inner)
     if name.endswith("SearchCV") and "best_params_" in state:
         b.add("best_params_", jsonable(state["best_params_"]), "V")
@@ -188,4 +229,4 @@ def _structure(est: Any, b: Builder) -> None:
 
 
 def _step_name(step: Any) -> str:
-    return step if isinstance(step, str) else "None" if step is None else type(step).__name__
+    return step if type(step) is str else "None" if step is None else type(step).__name__

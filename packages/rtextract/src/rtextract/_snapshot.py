@@ -19,6 +19,7 @@ from rtextract._builder import Deadline, top_module
 from rtextract._describe import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITEMS, describe_within
 from rtextract._model import CATEGORIES, Facts, Snapshot, check_categories
 from rtextract._select import access_text, select
+from rtextract._views import NO_VIEW, plain_view
 
 __all__ = ["DEFAULT_SNAPSHOT_BUDGET_MS", "MAX_OBJECTS", "resolve", "snapshot"]
 
@@ -117,6 +118,7 @@ def resolve(obj: Any, path: tuple[Any, ...], notes: list[str], name: str = "obj"
     """Follow ``path`` from ``obj`` as far as is safe; return the object and steps taken."""
     for done, step in enumerate(path):
         try:
+            obj = _plain(obj)
             obj = _item(obj, step) if type(step) is int or str(step).startswith("[") else _attr(obj, step)
         except _Unresolved as exc:
             notes.append(f"{access_text(name, path[: done + 1])}: {exc}")
@@ -144,6 +146,17 @@ def _owner(tp: type, name: str) -> type | None:
 
 def _trusted(klass: type | None) -> bool:
     return klass is not None and top_module(klass) in _TRUSTED
+
+
+def _plain(obj: Any) -> Any:
+    """A user subclass of a data type as the library's own type (see rtextract._views)."""
+    view, _ = plain_view(obj)
+    if view is NO_VIEW:
+        raise _Unresolved("not evaluated: subclass whose data needs its own code")
+    tp = type(view)
+    if not _trusted(_owner(tp, "__getattribute__") or object):
+        raise _Unresolved("not evaluated: custom __getattribute__")
+    return view
 
 
 def _attr(obj: Any, name: str) -> Any:

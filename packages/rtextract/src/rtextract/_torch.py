@@ -13,7 +13,8 @@ import math
 import sys
 from typing import Any
 
-from rtextract._builder import Builder, brief, dict_of, head_index, jsonable, type_name
+from rtextract._builder import Builder, Deadline, brief, dict_of, head_index, jsonable, type_name
+from rtextract._views import NO_VIEW, bounded_call, library_class, plain_view
 
 __all__ = ["SAMPLE_ELEMENTS", "describe"]
 
@@ -68,17 +69,31 @@ def _tensor(t: Any, b: Builder, torch: Any) -> None:
     b.add("shape", list(t.shape), "S")
     b.add("dtype", str(t.dtype).removeprefix("torch."), "R")
     b.add("device", str(t.device), "R")
-    b.add("requires_grad", bool(t.requires_grad), "R")
+    requires_grad, grad_fn = _autograd_state(t, b.obj, torch)
+    b.add("requires_grad", requires_grad, "R")
     b.add("numel", int(t.numel()), "S")
     if type(t).__name__ == "Parameter":
         b.add("parameter", True, "R")
-    if t.grad_fn is not None:
-        b.add("grad_fn", type(t.grad_fn).__name__, "R")
+    if grad_fn is not None:
+        b.add("grad_fn", type(grad_fn).__name__, "R")
     if t.layout != torch.strided or t.is_meta or t.is_quantized or t.numel() == 0:
         if t.layout != torch.strided:
             b.add("layout", str(t.layout), "R")
         return
     b.step("values", _tensor_values, t, b, torch)
+
+
+def _autograd_state(t: Any, original: Any, torch: Any) -> tuple[bool, Any]:
+    """requires_grad and grad_fn; of the user's tensor when ``t`` is a plain view of it.
+
+    The view is made without autograd, so its own flags are not the original's; those are
+    read through the base class's C getters with subclass ``__torch_function__`` off.
+    """
+    if original is t:
+        return bool(t.requires_grad), t.grad_fn
+    base = torch._C.TensorBase
+    with torch._C.DisableTorchFunctionSubclass():
+        return bool(base.requires_grad.__get__(original)), base.grad_fn.__get__(original)
 
 
 def _tensor_values(t: Any, b: Builder, torch: Any) -> None:
@@ -130,8 +145,9 @@ def _module(m: Any, b: Builder, torch: Any) -> None:
     is_loss = isinstance(loss_base, type) and issubclass(type(m), loss_base)
     b.kind = "torch.loss" if is_loss else "torch.nn.Module"
     b.add("class", type(m).__name__, "R")
-    b.add("training", bool(m.training), "V")
     state = dict_of(m)
+    if type(state.get("training")) is bool:
+        b.add("training", state["training"], "V")
     if is_loss:
         for key in ("reduction", "ignore_index", "label_smoothing"):
             if key in state:
@@ -154,7 +170,7 @@ def _parameters(m: Any, b: Builder) -> None:
     total = trainable = 0
     devices: set[str] = set()
     dtypes: set[str] = set()
-    for p in m.parameters():
+    for p in _walk_parameters(m):
         n = p.numel()
         total += n
         trainable += n if p.requires_grad else 0
@@ -169,7 +185,7 @@ def _parameters(m: Any, b: Builder) -> None:
 
 def _layers(m: Any, b: Builder) -> None:
     # leaf modules carry the architecture; containers (Sequential, blocks) only group them
-    leaves = [(name or type(m).__name__, sub) for name, sub in m.named_modules()
+    leaves = [(name or type(m).__name__, sub) for name, sub in _walk_modules(m)
               if not dict_of(sub).get("_modules")]
     b.add("n_layers", len(leaves), "S")
     rows = [_layer_row(name, sub) for name, sub in leaves[: b.max_items]]
@@ -186,6 +202,41 @@ def _layers(m: Any, b: Builder) -> None:
         if found is not None:
             b.add("output_features", found, "S", f"{row['type']} {row['name']}")
             break
+
+
+def _walk_modules(m: Any, prefix: str = "", seen: set[int] | None = None) -> list[tuple[str, Any]]:
+    """``named_modules()`` read from the ``_modules`` dicts: a user module may override the
+    method (or ``__getattr__``), and calling it would run the user's code."""
+    seen = set() if seen is None else seen
+    if id(m) in seen or len(seen) > 10_000:
+        return []
+    seen.add(id(m))
+    found = [(prefix, m)]
+    children = dict_of(m).get("_modules")
+    for name, child in (children.items() if type(children) is dict else ()):
+        if child is not None:
+            found += _walk_modules(child, f"{prefix}.{name}" if prefix else str(name), seen)
+    return found
+
+
+def _walk_parameters(m: Any) -> list[Any]:
+    """``parameters()`` (each shared parameter once) from the ``_parameters`` dicts."""
+    seen: set[int] = set()
+    found = []
+    for _, sub in _walk_modules(m):
+        params = dict_of(sub).get("_parameters")
+        for p in (params.values() if type(params) is dict else ()):
+            if p is not None and id(p) not in seen:
+                seen.add(id(p))
+                found.append(_plain_tensor(p))
+    return found
+
+
+def _plain_tensor(t: Any) -> Any:
+    view, _ = plain_view(t)
+    if view is NO_VIEW:
+        raise TypeError(f"parameter of type {type_name(type(t))} cannot be read safely")
+    return view
 
 
 def _layer_row(name: str, sub: Any) -> dict[str, Any]:
@@ -208,14 +259,15 @@ def _dataset(ds: Any, b: Builder, torch: Any) -> None:
         b.note("iterable-style dataset: never iterated")
         return
     b.step("length", _dataset_length, ds, b)
-    if _is(type(ds), "torch.utils.data", "TensorDataset"):
+    own = library_class(type(ds))  # a user subclass may override __getitem__
+    if own and _is(type(ds), "torch.utils.data", "TensorDataset"):
         tensors = state.get("tensors", ())
         b.add("tensor_shapes", [list(t.shape) for t in tensors], "S")
         if tensors and len(tensors[0]):
             item = ds[0]
             b.add("first_item", [{"shape": list(x.shape), "dtype": str(x.dtype).removeprefix("torch.")}
                                  for x in item], "S")
-    elif _is(type(ds), "torch.utils.data", "Subset"):
+    elif own and _is(type(ds), "torch.utils.data", "Subset"):
         b.child("dataset", state.get("dataset"))
     else:
         b.note("first item not read: __getitem__ of this dataset is user code")
@@ -226,10 +278,9 @@ def _dataset(ds: Any, b: Builder, torch: Any) -> None:
 
 def _dataset_length(ds: Any, b: Builder) -> int | None:
     # a map-style Dataset's __len__ is called (documented): it is how DataLoader sizes itself
-    if not any("__len__" in k.__dict__ for k in type(ds).__mro__ if k is not object):
-        return None
-    n = len(ds)
-    b.add("length", n, "S")
+    n = _plain_length(ds, b.deadline)
+    if n is not None:
+        b.add("length", n, "S")
     return n
 
 
@@ -246,7 +297,7 @@ def _loader(dl: Any, b: Builder, torch: Any) -> None:
     dataset = state.get("dataset")
     if dataset is not None:
         iterable = _is(type(dataset), "torch.utils.data", "IterableDataset")
-        n = None if iterable else b.step("dataset length", _plain_length, dataset)
+        n = None if iterable else b.step("dataset length", _plain_length, dataset, b.deadline)
         if n is not None:
             b.add("n_samples", n, "S")
             if type(bs) is int and bs > 0:
@@ -255,10 +306,12 @@ def _loader(dl: Any, b: Builder, torch: Any) -> None:
         b.child("dataset", dataset)
 
 
-def _plain_length(ds: Any) -> int | None:
+def _plain_length(ds: Any, deadline: Deadline) -> int | None:
+    """``len(ds)``: the dataset's own ``__len__``, under the time budget (see bounded_call)."""
     if not any("__len__" in k.__dict__ for k in type(ds).__mro__ if k is not object):
         return None
-    return len(ds)
+    n = bounded_call(lambda: len(ds), deadline)
+    return n if type(n) is int else None
 
 
 def _optimizer(opt: Any, b: Builder) -> None:

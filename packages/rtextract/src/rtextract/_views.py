@@ -1,0 +1,210 @@
+"""Plain library views of user subclasses, and a time bound for the user code that remains.
+
+A user subclass of ``pandas.DataFrame`` (or of a numpy array, a torch tensor) can override
+``shape``, ``__len__``, ``isna``, ``iloc``, ``_constructor``, ``__getattr__`` and
+``__getattribute__``: running an adapter on it runs the user's code. So an object whose
+type is a *foreign subclass* (its type is not defined by the library itself, but a
+library data type is in its MRO) is read through a view of its data as the library's own
+type, built without any lookup on the object's type:
+
+- pandas DataFrame / Series: the block manager from the instance ``__dict__`` wrapped by
+  ``DataFrame._from_mgr`` (the same data, no copy, none of the subclass's methods);
+- pandas Index: its ``_data`` array and ``_name``, through ``pandas.Index``;
+- numpy arrays: ``numpy.ndarray.view(obj, numpy.ndarray)`` (masked arrays keep their mask);
+- torch tensors: ``torch.Tensor.as_subclass(obj, torch.Tensor)`` with subclass
+  ``__torch_function__`` disabled and autograd off (no graph node is recorded).
+
+When no view can be built (a subclass that never called the base ``__init__``, a torch
+``__torch_dispatch__`` wrapper, a numpy scalar subclass...), the object gets the generic
+facts only, with a note. `bounded_call` runs the few user callables rtextract still calls
+by decision (a map-style torch Dataset's ``__len__``) under the time budget.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rtextract._builder import Deadline, dict_of, top_module, type_name
+
+__all__ = ["LIBRARIES", "NO_VIEW", "UserCodeTimeout", "bounded_call", "foreign_base",
+           "library_class", "plain_view"]
+
+#: Top-level packages whose own classes rtextract trusts to run only library code.
+LIBRARIES = frozenset({"numpy", "pandas", "torch", "sklearn", "keras", "tensorflow", "tf_keras",
+                       "PIL", "matplotlib"})
+
+#: Returned by `plain_view` for a foreign subclass of a data type it cannot view.
+NO_VIEW: Any = object()
+
+
+def _mro(tp: type) -> tuple[type, ...]:
+    try:
+        mro = type.__getattribute__(tp, "__mro__")
+    except Exception:
+        return (tp,)
+    return mro if type(mro) is tuple else (tp,)
+
+
+def library_class(tp: type) -> bool:
+    """True when ``tp`` itself is defined by one of the trusted libraries."""
+    return top_module(tp) in LIBRARIES
+
+
+def foreign_base(tp: type) -> type | None:
+    """The first library class in the MRO of a user subclass; None for library types."""
+    if library_class(tp):
+        return None
+    for klass in _mro(tp)[1:]:
+        if library_class(klass):
+            return klass
+    return None
+
+
+def _data_base(tp: type) -> tuple[str, Any] | None:
+    """('pandas', base) / ('numpy', ...) / ('torch', ...) when ``tp`` is a data type."""
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        for base in (pd.DataFrame, pd.Series, pd.Index, pd.Categorical):
+            if issubclass(tp, base):
+                return "pandas", base
+    np = sys.modules.get("numpy")
+    if np is not None:
+        for base in (np.ndarray, np.generic):
+            if issubclass(tp, base):
+                return "numpy", base
+    torch = sys.modules.get("torch")
+    if torch is not None and issubclass(tp, torch.Tensor):
+        return "torch", torch.Tensor
+    return None
+
+
+def plain_view(obj: Any) -> tuple[Any, str | None]:
+    """Return ``(view, note)`` for a foreign subclass of a pandas/numpy/torch data type.
+
+    ``obj`` comes back unchanged (note None) when its type is the library's own, or is
+    not a data type; ``NO_VIEW`` with a note when the data cannot be reached without
+    running the subclass's code. Never raises.
+    """
+    tp = type(obj)
+    if library_class(tp):
+        return obj, None
+    found = _data_base(tp)
+    if found is None:
+        return obj, None
+    library, base = found
+    name = f"{library}.{base.__name__}"
+    try:
+        view = _VIEWS[library](obj, base)
+    except Exception as exc:
+        view = None
+        why = type(exc).__name__
+    else:
+        why = None
+    if view is None:
+        return NO_VIEW, (f"subclass {type_name(tp)} of {name}: data not reachable without "
+                         f"running its code{f' ({why})' if why else ''}; only generic facts")
+    return view, (f"subclass {type_name(tp)} read as a plain {name}; its own methods and "
+                  "properties were not called")
+
+
+def _pandas_view(obj: Any, base: Any) -> Any:
+    pd = sys.modules["pandas"]
+    state = dict_of(obj)
+    if base is pd.DataFrame or base is pd.Series:
+        mgr = state.get("_mgr")
+        if mgr is None or not library_class(type(mgr)):
+            return None
+        view = base._from_mgr(mgr, axes=mgr.axes)
+        if base is pd.Series:
+            name = state.get("_name")
+            view.name = name if _hashable(name) else None
+        return view
+    if base is pd.Index and not issubclass(type(obj), pd.MultiIndex):
+        data = state.get("_data")
+        if data is None or not library_class(type(data)):
+            return None
+        name = state.get("_name")
+        return pd.Index(data, name=name if _hashable(name) else None, copy=False)
+    return None
+
+
+def _hashable(value: Any) -> bool:
+    return value is None or type(value) in (str, int, float, bool, tuple)
+
+
+def _numpy_view(obj: Any, base: Any) -> Any:
+    np = sys.modules["numpy"]
+    if base is not np.ndarray:
+        return None  # a numpy scalar subclass: its value is only reachable through its code
+    data = np.ndarray.view(obj, np.ndarray)
+    if issubclass(type(obj), np.ma.MaskedArray):
+        mask = dict_of(obj).get("_mask")
+        if type(mask) is np.ndarray or mask is np.ma.nomask:
+            return np.ma.MaskedArray(data, mask=mask, copy=False)
+        return None
+    return data
+
+
+def _torch_view(obj: Any, base: Any) -> Any:
+    torch = sys.modules["torch"]
+    for klass in _mro(type(obj)):
+        if not library_class(klass) and "__torch_dispatch__" in type.__getattribute__(klass, "__dict__"):
+            return None  # a wrapper subclass: every op on its data runs its dispatch code
+    with torch._C.DisableTorchFunctionSubclass(), torch.no_grad():
+        return torch.Tensor.as_subclass(obj, torch.Tensor)
+
+
+_VIEWS: dict[str, Callable[[Any, Any], Any]] = {
+    "pandas": _pandas_view, "numpy": _numpy_view, "torch": _torch_view,
+}
+
+
+class UserCodeTimeout(Exception):
+    """Raised inside a user callable run by `bounded_call` when the budget runs out."""
+
+
+def bounded_call(fn: Callable[[], Any], deadline: Deadline) -> Any:
+    """Call ``fn`` (user code rtextract calls by decision), stopping it at the deadline.
+
+    In the main thread of a POSIX process a real-time timer interrupts ``fn`` when the
+    budget is spent (``UserCodeTimeout``, which the adapter step turns into a note), even
+    in ``time.sleep``; the previous SIGALRM handler and timer are restored. Elsewhere, a
+    spent budget only keeps ``fn`` from starting.
+
+    Raises:
+        UserCodeTimeout: the budget was spent before or during the call.
+    """
+    remaining = deadline.remaining_ms() / 1000.0
+    if remaining <= 0:
+        raise UserCodeTimeout("time budget spent")
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return fn()
+
+    active = [True]
+
+    def expire(signum: int, frame: Any) -> None:
+        if active[0]:  # a signal that arrives after fn returned is ignored
+            raise UserCodeTimeout(f"stopped after the time budget ({deadline.budget_ms:g} ms)")
+
+    try:
+        previous = signal.signal(signal.SIGALRM, expire)
+    except (ValueError, OSError):  # no signals here (an embedded interpreter)
+        return fn()
+    started = time.perf_counter()
+    outer = signal.setitimer(signal.ITIMER_REAL, remaining)
+    try:
+        try:
+            return fn()
+        finally:
+            active[0] = False
+    finally:  # runs even when the timer fired inside the inner finally
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if outer[0] > 0:  # someone else's timer was running: give it back what is left
+            left = outer[0] - (time.perf_counter() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(0.001, left), outer[1])
