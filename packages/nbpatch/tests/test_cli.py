@@ -22,7 +22,7 @@ def test_diff_exit_codes_and_text(files, capsys):
     assert main(["diff", str(files / "a.ipynb"), str(files / "a.ipynb")]) == 0
     assert capsys.readouterr().out == "no changes\n"
     assert main(["diff", str(files / "a.ipynb"), str(files / "b.ipynb")]) == 1
-    assert capsys.readouterr().out == "edit c1:\n  @@ line 1\n  -x = 1\n  +x = 2\n"
+    assert capsys.readouterr().out == "edit cell 2 (id c1):\n  @@ line 1\n  -x = 1\n  +x = 2\n"
 
 
 def test_diff_json_then_apply_writes_the_notebook(files, capsys, parts):
@@ -39,16 +39,47 @@ def test_apply_conflict_is_exit_2_and_writes_nothing(files, capsys):
     before = (files / "b.ipynb").read_bytes()
     assert main(["apply", str(files / "b.ipynb"), str(files / "p.json")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("nbpatch apply: error: cell c1: changed since the patch was made")
+    assert err.startswith(f"nbpatch apply: error: {files / 'b.ipynb'}: cell 2 (id c1): changed "
+                          "since the patch was made")
     assert err.count("\n") == 1
     assert (files / "b.ipynb").read_bytes() == before
 
 
-def test_apply_reply_in_place(files, capsys):
+@pytest.mark.parametrize("cell", ["2", "c1"])
+def test_apply_reply_in_place_to_a_cell_by_position_or_id(files, capsys, cell):
+    # positions count every cell from 1 (the markdown title is cell 1), as the notebook shows
     (files / "reply.md").write_text("Fixed:\n```python\nx = 3\n```\n")
     assert main(["apply", str(files / "a.ipynb"), str(files / "reply.md"), "--reply",
-                 "--cell", "1"]) == 0
+                 "--cell", cell]) == 0
     assert nbpatch.read_notebook(files / "a.ipynb").cells[1].source == "x = 3"
+    assert capsys.readouterr().out == "edit cell 2 (id c1):\n  @@ line 1\n  -x = 1\n  +x = 3\n"
+
+
+def test_cell_position_out_of_range_is_exit_2(files, capsys):
+    (files / "reply.md").write_text("```python\nx = 3\n```\n")
+    assert main(["apply", str(files / "a.ipynb"), str(files / "reply.md"), "--reply",
+                 "--cell", "4"]) == 2
+    assert capsys.readouterr().err == (
+        "nbpatch apply: error: --cell 4: the notebook has 3 cells (positions 1..3)\n")
+
+
+def test_text_output_names_cells_by_position_and_id(nb, tmp_path, capsys):
+    a = nb("# T", "x = 1", "y = 2", "z = 3")
+    b = nb(*[{"cell_type": t, "source": s, "id": i} for t, s, i in (
+        ("markdown", "T", "c0"), ("code", "z = 3", "c3"), ("code", "x = 1", "c1"),
+        ("markdown", "Notes", "new"))])
+    for name, notebook in (("a", a), ("b", b)):
+        nbpatch.write_notebook(notebook, tmp_path / f"{name}.ipynb")
+    assert main(["diff", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "delete cell 3 (id c2)",
+        "move cell 4 (id c3) after cell 1 (id c0)",
+        "insert markdown cell 4 (id new) after cell 2 (id c1): 'Notes'",
+    ]
+    nbpatch.write_notebook(nb("# T", "x = 1", "y = 2", "z = 3", ids=False), tmp_path / "a.ipynb")
+    assert main(["diff", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]) == 1
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "delete cell 3", "move cell 4 after cell 1"]
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,7 @@ def test_apply_to_a_changed_cell_is_a_conflict_naming_it(nb):
     patch = nbpatch.diff(nb(*BASE), b)
     changed = nb(*BASE)
     changed.cells[1].source = "import sys\nx = 1\n"
-    with pytest.raises(PatchConflict, match=r"cell c1: changed") as info:
+    with pytest.raises(PatchConflict, match=r"^cell 2 \(id c1\): changed") as info:
         nbpatch.apply(changed, patch)
     assert info.value.cell == "c1"
 
@@ -148,13 +148,13 @@ def test_position_keys_refuse_a_shifted_notebook(nb):
     patch = nbpatch.diff(a, b)
     assert patch.ops[0].cell == "#2"
     shifted = nb("# Preface", *BASE, ids=False)
-    with pytest.raises(PatchConflict, match=r"cell #2"):
+    with pytest.raises(PatchConflict, match=r"^cell 3: changed since"):
         nbpatch.apply(shifted, patch)
 
 
 def test_hunk_that_does_not_match_is_a_conflict(nb):
     patch = Patch(base={}, ops=(ReplaceSource(cell="c1", hunks=(Hunk(at=5, delete=("q\n",)),)),))
-    with pytest.raises(PatchConflict, match=r"cell c1: line 6 does not match"):
+    with pytest.raises(PatchConflict, match=r"^cell 2 \(id c1\): line 6 does not match"):
         nbpatch.apply(nb(*BASE), patch)
 
 

@@ -163,7 +163,7 @@ def test_unusable_replies_raise_a_clear_reply_error(base, reply, kw, message):
 def test_reply_patch_refuses_a_changed_base(base):
     patch = nbpatch.read_reply("```\nmodel.fit(X, df.y, epochs=3)\n```", base, cell="c4")
     base.cells[4].source = "model.fit(X, y)"
-    with pytest.raises(nbpatch.PatchConflict, match="cell c4"):
+    with pytest.raises(nbpatch.PatchConflict, match=r"cell 5 \(id c4\)"):
         nbpatch.apply(base, patch)
 
 

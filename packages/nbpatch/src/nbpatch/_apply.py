@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 from collections.abc import Mapping
 from typing import Any
@@ -22,7 +23,15 @@ from ._model import (
     SetMetadata,
     SetOutputs,
 )
-from ._notebook import NotebookLike, as_notebook, cell_hash, notebook_hash, source_of, uses_ids
+from ._notebook import (
+    NotebookLike,
+    as_notebook,
+    cell_hash,
+    cell_label,
+    notebook_hash,
+    source_of,
+    uses_ids,
+)
 from .errors import PatchConflict, PatchError
 
 __all__ = ["apply"]
@@ -37,7 +46,25 @@ def _key_map(cells: list[NotebookNode]) -> dict[str, NotebookNode]:
     return keys
 
 
-def _check_base(nb: NotebookNode, patch: Patch, keys: dict[str, NotebookNode]) -> None:
+class _Labels:
+    """Human names of patch keys: ``cell N (id ID)`` as the base notebook shows the cell."""
+
+    def __init__(self, cells: list[NotebookNode]) -> None:
+        self._by_cell = {id(c): cell_label(cells, i) for i, c in enumerate(cells)}
+
+    def __call__(self, key: str | None, keys: dict[str, NotebookNode]) -> str:
+        cell = keys.get(key) if key is not None else None
+        if cell is not None and id(cell) in self._by_cell:
+            return self._by_cell[id(cell)]
+        if cell is not None:
+            return f"new cell {key}"
+        if key and key.startswith("#") and key[1:].isdigit():
+            return f"cell {int(key[1:]) + 1} (patch key {key})"
+        return f"cell {key}"
+
+
+def _check_base(nb: NotebookNode, patch: Patch, keys: dict[str, NotebookNode],
+                label: _Labels) -> None:
     for key, expected in patch.base.items():
         if key == NOTEBOOK_KEY:
             if notebook_hash(nb) != expected:
@@ -45,21 +72,21 @@ def _check_base(nb: NotebookNode, patch: Patch, keys: dict[str, NotebookNode]) -
             continue
         cell = keys.get(key)
         if cell is None:
-            raise PatchConflict(f"cell {key}: not in the notebook the patch is applied to",
-                                cell=key)
+            raise PatchConflict(f"{label(key, keys)}: not in the notebook the patch is applied "
+                                "to", cell=key)
         if cell_hash(cell) != expected:
             raise PatchConflict(
-                f"cell {key}: changed since the patch was made (patch is for another base)",
-                cell=key,
+                f"{label(key, keys)}: changed since the patch was made (patch is for another "
+                "base)", cell=key,
             )
 
 
-def _edit_source(key: str, source: str, hunks: tuple[Hunk, ...]) -> str:
+def _edit_source(key: str, name: str, source: str, hunks: tuple[Hunk, ...]) -> str:
     lines = source.splitlines(keepends=True)
     for hunk in sorted(hunks, key=lambda h: h.at, reverse=True):
         end = hunk.at + len(hunk.delete)
         if end > len(lines) or tuple(lines[hunk.at:end]) != hunk.delete:
-            raise PatchConflict(f"cell {key}: line {hunk.at + 1} does not match the patch",
+            raise PatchConflict(f"{name}: line {hunk.at + 1} does not match the patch",
                                 cell=key)
         lines[hunk.at:end] = hunk.insert
     return "".join(lines)
@@ -98,47 +125,62 @@ def _position(cells: list[NotebookNode], anchor: NotebookNode | None) -> int:
     return next(k for k, c in enumerate(cells) if c is anchor) + 1
 
 
-def _resolve(keys: dict[str, NotebookNode], key: str | None, op: object) -> NotebookNode | None:
+def _resolve(keys: dict[str, NotebookNode], key: str | None, op: object,
+             label: _Labels) -> NotebookNode | None:
     if key is None:
         return None
     if key not in keys:
-        raise PatchConflict(f"cell {key}: not in the notebook ({type(op).__name__})", cell=key)
+        raise PatchConflict(f"{label(key, keys)}: not in the notebook ({type(op).__name__})",
+                            cell=key)
     return keys[key]
+
+
+def _move(nb: NotebookNode, op: MoveCell, number: int, keys: dict[str, NotebookNode],
+          label: _Labels) -> None:
+    cell = _resolve(keys, op.cell, op, label)
+    anchor = _resolve(keys, op.after, op, label)
+    if anchor is cell:
+        raise PatchError(f"patch op {number} (move): {label(op.cell, keys)} cannot move after "
+                         f"itself ({op.after!r} names the same cell)")
+    del nb.cells[_position(nb.cells, cell) - 1]
+    nb.cells.insert(_position(nb.cells, anchor), cell)
 
 
 def _apply_ops(nb: NotebookNode, patch: Patch) -> NotebookNode:
     keys = _key_map(nb.cells)
-    _check_base(nb, patch, keys)
-    for op in patch.ops:
+    label = _Labels(nb.cells)
+    _check_base(nb, patch, keys, label)
+    resolve = functools.partial(_resolve, keys, label=label)
+    for number, op in enumerate(patch.ops, 1):
         match op:
             case ReplaceSource():
-                cell = _resolve(keys, op.cell, op)
-                cell["source"] = _edit_source(op.cell, source_of(cell), op.hunks)
+                cell = resolve(op.cell, op)
+                cell["source"] = _edit_source(op.cell, label(op.cell, keys), source_of(cell),
+                                              op.hunks)
             case SetMetadata(cell=None):
                 nb["metadata"] = nbformat.from_dict(copy.deepcopy(dict(op.metadata)))
             case SetMetadata():
-                cell = _resolve(keys, op.cell, op)
+                cell = resolve(op.cell, op)
                 cell["metadata"] = nbformat.from_dict(copy.deepcopy(dict(op.metadata)))
             case SetOutputs():
-                cell = _resolve(keys, op.cell, op)
+                cell = resolve(op.cell, op)
                 if cell["cell_type"] != "code":
-                    raise PatchConflict(f"cell {op.cell}: outputs for a non-code cell",
+                    raise PatchConflict(f"{label(op.cell, keys)}: outputs for a non-code cell",
                                         cell=op.cell)
                 cell["outputs"] = [nbformat.from_dict(copy.deepcopy(dict(o))) for o in op.outputs]
                 cell["execution_count"] = op.execution_count
             case DeleteCell():
-                cell = _resolve(keys, op.cell, op)
+                cell = resolve(op.cell, op)
                 del nb.cells[_position(nb.cells, cell) - 1]
-                keys = {k: c for k, c in keys.items() if c is not cell}
+                for key in [k for k, c in keys.items() if c is cell]:
+                    del keys[key]
             case MoveCell():
-                cell = _resolve(keys, op.cell, op)
-                anchor = _resolve(keys, op.after, op)
-                del nb.cells[_position(nb.cells, cell) - 1]
-                nb.cells.insert(_position(nb.cells, anchor), cell)
+                _move(nb, op, number, keys, label)
             case InsertCell():
                 if op.cell in keys:
-                    raise PatchConflict(f"cell {op.cell}: already in the notebook", cell=op.cell)
-                anchor = _resolve(keys, op.after, op)
+                    raise PatchConflict(f"{label(op.cell, keys)}: already in the notebook "
+                                        f"(insert {op.cell})", cell=op.cell)
+                anchor = resolve(op.after, op)
                 taken = {c.get("id") for c in nb.cells if c.get("id")}
                 cell = _new_cell(op, nb, taken)
                 nb.cells.insert(_position(nb.cells, anchor), cell)

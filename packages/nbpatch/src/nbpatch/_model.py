@@ -90,10 +90,20 @@ class DeleteCell:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveCell:
-    """Move an existing cell right after the cell keyed ``after`` (``None``: to the start)."""
+    """Move an existing cell right after the cell keyed ``after`` (``None``: to the start).
+
+    A cell cannot move after itself: ``PatchError`` (also on apply, when two keys name the
+    same cell).
+    """
 
     cell: str
     after: str | None
+
+    def __post_init__(self) -> None:
+        if self.after is not None and self.after == self.cell:
+            from .errors import PatchError
+
+            raise PatchError(f"move: cell {self.cell} cannot move after itself")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -234,8 +244,19 @@ class Patch:
         """Build a patch from its JSON form; raises ``PatchError`` naming the bad part."""
         from ._schema import validate_patch  # local: keeps jsonschema off the import path
 
-        validate_patch(data, source=source)
-        return cls(base=data["base"], ops=tuple(op_from_dict(o) for o in data["ops"]))
+        from .errors import PatchError
+
+        try:
+            validate_patch(data, source=source)
+        except RecursionError:
+            raise PatchError(f"{source}: patch nested too deeply") from None
+        ops = []
+        for number, op in enumerate(data["ops"], 1):
+            try:
+                ops.append(op_from_dict(op))
+            except PatchError as exc:
+                raise PatchError(f"{source}: op {number}: {exc}") from None
+        return cls(base=data["base"], ops=tuple(ops))
 
     @classmethod
     def from_json(cls, text: str | bytes, *, source: str = "patch") -> Patch:
@@ -249,6 +270,8 @@ class Patch:
 
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise PatchError(f"{source}: not a patch (JSON nested too deeply)") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise PatchError(f"{source}: not JSON ({exc})") from None
         return cls.from_dict(data, source=source)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 from ._equiv import Equivalence
 from ._model import (
     DeleteCell,
@@ -13,40 +16,66 @@ from ._model import (
     SetMetadata,
     SetOutputs,
 )
-from ._notebook import source_of
+from ._notebook import cell_keys, cell_label, source_of
 
-__all__ = ["render_patch", "render_equivalence"]
-
-
-def _where(after: str | None) -> str:
-    return "at the start" if after is None else f"after {after}"
+__all__ = ["render_patch", "render_equivalence", "cell_namer"]
 
 
-def render_patch(patch: Patch) -> str:
-    """One line per operation, source hunks as ``-``/``+`` lines."""
+def cell_namer(base: Mapping[str, Any] | None = None, new: Mapping[str, Any] | None = None
+               ) -> Callable[[str], str]:
+    """Patch keys to the names a reader finds in the notebooks: ``cell N (id ID)``.
+
+    Base keys (an id or ``#position``) are named by their place in ``base``; keys of
+    inserted cells (their id or ``+position``) by their place in ``new``. Without the
+    notebooks a key is shown as ``cell KEY``.
+    """
+    names: dict[str, str] = {}
+    for nb, plus in ((new, "+"), (base, "#")):
+        cells = list(nb.get("cells", ())) if nb is not None else []
+        for index, cell in enumerate(cells):
+            names[f"{plus}{index}"] = cell_label(cells, index)
+            if isinstance(cell.get("id"), str) and cell["id"]:
+                names[cell["id"]] = cell_label(cells, index)
+        if cells and plus == "#":
+            names.update({k: cell_label(cells, i) for i, k in enumerate(cell_keys(cells))})
+    return lambda key: names.get(key, f"cell {key}")
+
+
+def render_patch(patch: Patch, base: Mapping[str, Any] | None = None,
+                 new: Mapping[str, Any] | None = None) -> str:
+    """One line per operation, source hunks as ``-``/``+`` lines.
+
+    Cells are named ``cell N (id ID)`` (N counts every cell from 1, as the notebook shows
+    it) from ``base`` and, for inserted cells, ``new``; see ``cell_namer``.
+    """
     if not patch.ops:
         return "no changes"
+    name = cell_namer(base, new)
+
+    def _where(after: str | None) -> str:
+        return "at the start" if after is None else f"after {name(after)}"
+
     lines: list[str] = []
     for op in patch.ops:
         match op:
             case ReplaceSource():
-                lines.append(f"edit {op.cell}:")
+                lines.append(f"edit {name(op.cell)}:")
                 for hunk in op.hunks:
                     lines.append(f"  @@ line {hunk.at + 1}")
                     lines += [f"  -{line.rstrip(chr(10))}" for line in hunk.delete]
                     lines += [f"  +{line.rstrip(chr(10))}" for line in hunk.insert]
             case InsertCell():
                 first = source_of(op.content).split("\n", 1)[0][:60]
-                lines.append(f"insert {op.content['cell_type']} cell {op.cell} "
+                lines.append(f"insert {op.content['cell_type']} {name(op.cell)} "
                              f"{_where(op.after)}: {first!r}")
             case DeleteCell():
-                lines.append(f"delete {op.cell}")
+                lines.append(f"delete {name(op.cell)}")
             case MoveCell():
-                lines.append(f"move {op.cell} {_where(op.after)}")
+                lines.append(f"move {name(op.cell)} {_where(op.after)}")
             case SetMetadata():
-                lines.append(f"set metadata of {op.cell or 'the notebook'}")
+                lines.append(f"set metadata of {name(op.cell) if op.cell else 'the notebook'}")
             case SetOutputs():
-                lines.append(f"set {len(op.outputs)} outputs of {op.cell}")
+                lines.append(f"set {len(op.outputs)} outputs of {name(op.cell)}")
             case ReplaceNotebook():
                 lines.append("replace the whole notebook")
     return "\n".join(lines)

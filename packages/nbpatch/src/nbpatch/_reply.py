@@ -265,6 +265,8 @@ def _body(text: str) -> str:
 def _notebook_reply(base: NotebookNode, body: str, keep: bool) -> Patch:
     try:
         data = json.loads(body)
+    except RecursionError:
+        raise ReplyError("reply looks like JSON but nests too deeply to read") from None
     except ValueError as exc:
         raise ReplyError(f"reply looks like JSON but does not parse ({exc})") from None
     try:
