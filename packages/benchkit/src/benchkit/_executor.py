@@ -8,6 +8,11 @@ starts its own kernel, so ``jobs`` bounds the number of live kernels (and their 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
@@ -45,7 +50,8 @@ class LocalExecutor:
         if not tasks:
             return
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)), mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)), mp_context=context,
+                                 initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
             # submit lazily, at most 2 per worker, so an interrupt leaves little queued
             queue = iter(tasks)
             running: dict[Future, Task] = {}
@@ -67,6 +73,96 @@ class LocalExecutor:
                     except Exception as exc:  # a worker died (BrokenProcessPool) or fn raised
                         yield task, on_error(task, exc)
                 fill()
+
+
+# ---------------------------------------------------------------- workers die with their parent
+
+#: seconds between a worker's checks that its parent is still there
+PARENT_POLL_S = 0.25
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _watch_parent(parent_pid: int) -> None:
+    """Worker initializer: end this worker, and the kernel it runs, when the parent dies.
+
+    A parent killed with SIGKILL runs no cleanup, so the workers must notice by
+    themselves, or they live on, keep the resource tracker alive, and even take the next
+    queued task and start a new kernel. On Linux the kernel tells us at once
+    (``PR_SET_PDEATHSIG``); everywhere a daemon thread also polls the parent pid.
+    Either way the worker kills its child processes (kernels run in their own session,
+    so their whole process group) and exits.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            signal.signal(signal.SIGTERM, lambda signum, frame: _die_with_children())
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError, ValueError):  # no libc prctl: the thread still watches
+            pass
+    if os.getppid() != parent_pid:  # died before we got here
+        _die_with_children()
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL_S)
+        _die_with_children()
+
+    threading.Thread(target=watch, name="benchkit-parent-watch", daemon=True).start()
+
+
+def _die_with_children() -> None:
+    """Kill this worker's children (twice: one may have been starting) and exit now.
+
+    Also what a worker does on SIGTERM (the pool terminating a broken worker): its kernel
+    goes with it.
+    """
+    for _ in range(2):
+        for pid in child_pids(os.getpid()):
+            _kill_tree(pid)
+        time.sleep(0.05)
+    os._exit(1)
+
+
+def _kill_tree(pid: int) -> None:
+    # a kernel is a session leader (jupyter_client starts it with a new session): its
+    # group holds what it started; never kill a group that is not the child's own
+    try:
+        if hasattr(os, "killpg") and os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def child_pids(pid: int) -> list[int]:
+    """Direct children of process ``pid`` (from /proc on Linux, else psutil if present)."""
+    proc = "/proc"
+    if os.path.isdir(proc):
+        children = []
+        for entry in os.listdir(proc):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"{proc}/{entry}/stat", "rb") as fh:
+                    stat = fh.read()
+            except OSError:
+                continue
+            # "pid (comm) state ppid ...": comm may hold spaces and parentheses
+            fields = stat[stat.rfind(b")") + 2:].split()
+            if len(fields) > 1 and int(fields[1]) == pid:
+                children.append(int(entry))
+        return children
+    try:
+        import psutil
+    except ImportError:
+        return []
+    try:
+        return [c.pid for c in psutil.Process(pid).children()]
+    except psutil.Error:
+        return []
 
 
 class DaskExecutor:
