@@ -26,6 +26,28 @@ def test_replay_plan_orders_by_execution_count_and_skips_unexecuted(tmp_path, wr
     plan = replay_plan(case, "reproduced")
     assert [i for i, _ in plan.prefix] == [2, 0, 3]  # counts 1, 3, 4; 'after' ran later
     assert plan.target_index == 4 and plan.target_source == "boom"
+    assert plan.cell_name(4) == "cell 5 (id c004)"
+
+
+def test_cells_are_named_by_position_counting_markdown_cells(tmp_path):
+    import nbformat
+
+    from benchkit._cases import cell_name
+
+    folder = tmp_path / "numpy_8"
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# intro"),
+                nbformat.v4.new_code_cell("x = 1", execution_count=1),
+                nbformat.v4.new_raw_cell("raw"),
+                nbformat.v4.new_code_cell("x.y", execution_count=2,
+                                          outputs=[nbformat.v4.new_output("error", ename="E", evalue="", traceback=[])])]
+    nb.cells[3].id = "tgt"
+    nbformat.write(nb, folder / "numpy_8_reproduced.ipynb")
+    (case,) = load_cases(tmp_path)
+    plan = replay_plan(case, "reproduced")
+    assert (plan.target_index, plan.cell_name(plan.target_index)) == (3, "cell 4 (id tgt)")
+    assert cell_name(0) == "cell 1" and cell_name(2, "ab") == "cell 3 (id ab)"
 
 
 def test_fixed_target_matches_by_id_then_by_code_position(tmp_path, write_case):

@@ -40,6 +40,11 @@ def test_verify_on_malformed_cases_reports_each_and_exits_1(tmp_path, write_case
     captured = capsys.readouterr()
     assert "malformed" in captured.out and "numpy_1" in captured.out
     assert "[2/2]" in captured.err
+    rows = [line for line in captured.out.splitlines() if line.startswith("numpy_1")]
+    assert len(rows) == 2 and all("MALFORMED" in row and "no target cell" in row for row in rows)
+    assert "ran clean" not in captured.out  # nothing ran
+    assert "malformed (not run; see the reasons above): numpy_1" in captured.out
+    assert "not as labelled" not in captured.out
 
 
 def test_unknown_engine_is_exit_2_before_any_case_runs(tiny_cases, tmp_path, capsys):

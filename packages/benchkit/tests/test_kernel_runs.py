@@ -155,3 +155,41 @@ def test_detect_with_the_llm_engine_uses_its_cache_on_a_rerun(tiny_cases, tmp_pa
     assert asked == 2 and len(server.requests) == 2  # one per version; nothing asked again
     assert [r.verdict["engine"] for r in first] == ["llm", "llm"]
     assert sorted(r.predicted_crash for r in again) == [False, False]
+
+
+def test_verify_failures_say_what_was_expected_and_what_happened(tmp_path):
+    import nbformat
+
+    def write(folder, name, cells):
+        nb = nbformat.v4.new_notebook()
+        for i, (kind, source, count, error) in enumerate(cells):
+            if kind == "md":
+                cell = nbformat.v4.new_markdown_cell(source)
+            else:
+                cell = nbformat.v4.new_code_cell(source, execution_count=count)
+                if error:
+                    cell.outputs = [nbformat.v4.new_output("error", ename="E", evalue="", traceback=[])]
+            cell.id = f"k{i}"
+            nb.cells.append(cell)
+        folder.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, folder / name)
+
+    root = tmp_path / "cases"
+    # labelled ValueError, raises IndexError on the 2nd line of the 3rd cell (a markdown cell first)
+    write(root / "numpy_7", "numpy_7_reproduced.ipynb",
+          [("md", "# load", None, False), ("code", "a = [1]", 1, False),
+           ("code", "b = a[0]\nc = a[5]", 2, True)])
+    # the fixed version still crashes, at line 1
+    write(root / "numpy_7", "numpy_7_fixed.ipynb",
+          [("md", "# load", None, False), ("code", "a = [1]", 1, False), ("code", "{}['k']", 2, False)])
+    (root / "numpy_7" / "case.json").write_text(json.dumps({"ename": "valueerror"}))
+    # a reproduced target that runs clean
+    write(root / "python_8", "python_8_reproduced.ipynb", [("code", "x = 1", 1, True)])
+    records = _by_key(benchkit.verify(root, tmp_path / "out", timeout=60))
+    assert records[("numpy_7", "reproduced")].reason == \
+        "expected ValueError, got IndexError at line 2 of cell 3 (id k2)"
+    assert records[("numpy_7", "reproduced")].error_line == 2
+    assert records[("numpy_7", "reproduced")].cell_position == 3
+    assert records[("numpy_7", "fixed")].reason == "expected clean, got KeyError at line 1 of cell 3 (id k2)"
+    assert records[("python_8", "reproduced")].reason == "expected a crash, cell 1 (id k0) ran clean"
+    assert not any(r.passed for r in records.values())

@@ -74,3 +74,14 @@ def test_verify_summary_counts_cases_whose_both_versions_pass():
                         v("b", "reproduced", True), v("b", "fixed", False, "timeout")])
     assert s["cases"] == 2 and s["cases_passed"] == 1 and s["failed"] == ["b"]
     assert s["statuses"] == {"ok": 3, "timeout": 1}
+    assert s["malformed"] == []
+
+
+def test_verify_summary_counts_malformed_cases_apart_from_failures():
+    def v(case, version, passed, status="ok"):
+        return Record(task="verify", case=case, version=version, status=status,
+                      expected_crash=version == "reproduced", passed=passed)
+
+    s = verify_summary([v("a", "reproduced", False), v("a", "fixed", True),
+                        v("m", "reproduced", False, "malformed"), v("m", "fixed", False, "malformed")])
+    assert (s["failed"], s["malformed"], s["cases_passed"]) == (["a"], ["m"], 0)

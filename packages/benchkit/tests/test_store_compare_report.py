@@ -79,3 +79,47 @@ def test_reports_render_text_and_self_contained_html():
     assert page.startswith("<!doctype html>") and "t &lt;x&gt;" in page
     assert "<svg" in page and "FP 1" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # loads nothing
+
+
+def test_store_bounds_every_text_field_of_a_record(tmp_path):
+    from benchkit._store import MAX_RECORD, MAX_TEXT, bounded
+
+    huge = "why " * 2_500_000  # a 10 MB LLM explanation
+    record = Record(task="detect", case="a_1", version="reproduced", status="ok", expected_crash=True,
+                    reason=huge, verdict={"crash": True, "explanation": huge, "reasoning": huge,
+                                          "evidence": [{"note": huge}] * 10_000, "line": 3})
+    store = ResultStore(tmp_path, task="detect")
+    store.add(record)
+    assert len(store.path.read_text()) <= MAX_RECORD + 1  # kilobytes, not megabytes
+    (back,) = read_records(tmp_path)
+    assert back.verdict["crash"] is True and back.verdict["line"] == 3
+    assert back.verdict["reasoning"].startswith("why why")
+    assert back.verdict["reasoning"].endswith(" more characters]")
+    assert 0 < len(back.verdict["evidence"]) < 10_000
+    # a record with one long field keeps that field's first MAX_TEXT characters
+    store.add(Record(task="detect", case="a_1", version="fixed", status="ok", expected_crash=False,
+                     verdict={"crash": False, "explanation": huge}))
+    fixed = {r.version: r for r in read_records(tmp_path)}["fixed"]
+    assert fixed.verdict["explanation"] == bounded(huge)
+    assert fixed.verdict["explanation"].endswith(f"… [{len(huge) - MAX_TEXT} more characters]")
+    # small values pass unchanged, at any nesting
+    small = {"a": [1, 2.5, None, True, {"b": "text"}]}
+    assert bounded(small) == small
+
+
+def test_verify_rows_say_what_went_wrong(tmp_path):
+    def v(version, status="ok", **kw):
+        return Record(task="verify", case="numpy_1", version=version, status=status,
+                      expected_crash=version == "reproduced", **kw)
+
+    text = records_text([
+        v("reproduced", passed=False, actual_ename="IndexError", error_line=2, cell_position=4,
+          cell_id="c3", reason="expected ValueError, got IndexError at line 2 of cell 4 (id c3)"),
+        v("fixed", status="malformed", passed=False,
+          reason="numpy_1_fixed.ipynb: not a readable notebook: NotJSONError"),
+    ])
+    rows = {line.split()[1]: line for line in text.splitlines()[2:]}
+    assert "FAIL" in rows["reproduced"] and "IndexError at line 2 of cell 4 (id c3)" in rows["reproduced"]
+    assert "expected ValueError, got IndexError" in rows["reproduced"]
+    assert "MALFORMED" in rows["fixed"] and "not a readable notebook" in rows["fixed"]
+    assert "ran clean" not in text

@@ -102,6 +102,17 @@ class ReplayPlan:
     target_index: int
     target_id: str | None
     target_source: str
+    cell_ids: tuple[str | None, ...] = ()  # the id of every cell of the notebook, by index
+
+    def cell_name(self, index: int) -> str:
+        """The cell at notebook ``index`` as every tool names it: ``cell N (id ID)``."""
+        return cell_name(index, self.cell_ids[index] if index < len(self.cell_ids) else None)
+
+
+def cell_name(index: int, cell_id: str | None = None) -> str:
+    """``cell N (id ID)``: N is the 1-based position counting every cell (markdown too),
+    as the notebook shows it; the id part is left out when the notebook has no ids."""
+    return f"cell {index + 1}" + (f" (id {cell_id})" if cell_id else "")
 
 
 def load_cases(root: str | Path, *, names: Iterable[str] | None = None) -> tuple[Case, ...]:
@@ -226,6 +237,7 @@ def replay_plan(case: Case, version: str) -> ReplayPlan:
         target_index=t_index,
         target_id=t_id,
         target_source=_source(target),
+        cell_ids=tuple(cell.get("id") for cell in nb.cells),
     )
 
 
@@ -250,4 +262,5 @@ def _matching_cell(nb, reproduced, r_index: int, r_id: str | None) -> int:
     code = [i for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"]
     if position < len(code):
         return code[position]
-    raise CaseError(f"no cell matches the reproduced target (id {r_id!r}, code cell {position})")
+    raise CaseError(f"no cell matches the reproduced target {cell_name(r_index, r_id)} "
+                    f"(code cell {position + 1})")

@@ -139,12 +139,18 @@ def detection_metrics(records: Iterable[Record]) -> dict[str, Any]:
 
 
 def verify_summary(records: Iterable[Record]) -> dict[str, Any]:
-    """Totals of a verify run: cases whose both versions behave as labelled, and why not."""
+    """Totals of a verify run: cases whose both versions behave as labelled, and why not.
+
+    ``failed`` lists the cases that ran and are not as labelled (or whose run could not
+    finish); ``malformed`` the cases that could not be run at all (a notebook missing,
+    unreadable, or without a target), counted apart because nothing was checked.
+    """
     records = [r for r in records if r.task == "verify"]
     by_case: dict[str, list[Record]] = defaultdict(list)
     for r in records:
         by_case[r.case].append(r)
     good = sorted(c for c, rs in by_case.items() if rs and all(r.passed for r in rs))
+    malformed = sorted(c for c, rs in by_case.items() if any(r.status == "malformed" for r in rs))
     statuses: dict[str, int] = defaultdict(int)
     for r in records:
         statuses[r.status] += 1
@@ -154,5 +160,6 @@ def verify_summary(records: Iterable[Record]) -> dict[str, Any]:
         "versions": len(records),
         "versions_passed": sum(1 for r in records if r.passed),
         "statuses": dict(sorted(statuses.items())),
-        "failed": sorted(c for c in by_case if c not in good),
+        "failed": sorted(c for c in by_case if c not in good and c not in malformed),
+        "malformed": malformed,
     }

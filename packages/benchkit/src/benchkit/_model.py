@@ -17,6 +17,8 @@ class Record:
     does not). For verify, ``actual_ename`` is what the target really raised (None: ran
     clean) and ``passed`` says whether that is what the labels promise. For detect,
     ``verdict`` is crashpredict's Verdict as a dict and ``latency_s`` the prediction time.
+    ``reason`` says, for a run that could not finish or a version not as labelled, what
+    went wrong, naming cells as ``cell N (id ID)``.
     """
 
     task: str  # "verify" | "detect"
@@ -26,10 +28,13 @@ class Record:
     reason: str = ""
     expected_crash: bool
     labels: dict[str, str] = field(default_factory=dict)
-    target_cell: int | None = None
+    target_cell: int | None = None  # 0-based index in the notebook (kept for old readers)
+    cell_position: int | None = None  # the target as the notebook shows it: 1-based, all cells
+    cell_id: str | None = None  # the target's nbformat id
     replayed_cells: int = 0
     actual_ename: str | None = None
     actual_evalue: str | None = None
+    error_line: int | None = None  # line of the target cell where ``actual_ename`` was raised
     passed: bool | None = None
     verdict: dict[str, Any] | None = None
     engines: tuple[str, ...] = ()

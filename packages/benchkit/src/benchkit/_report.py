@@ -56,25 +56,49 @@ def metrics_text(metrics: dict[str, Any], *, title: str = "detect") -> str:
     return "\n".join(parts)
 
 
+# what a run that could not finish shows instead of an outcome (its reason says why)
+_NOT_RUN = {"malformed": "not run: malformed case", "replay-failed": "not reached: replay failed",
+            "timeout": "timed out", "kernel-died": "kernel died", "error": "run failed"}
+
+
 def _outcome(r: Record) -> tuple[bool, str, str]:
     """(as expected?, what happened or was predicted, the reason or explanation) of a record."""
+    if r.status != "ok":
+        return False, _NOT_RUN.get(r.status, r.status), r.reason
     if r.task == "verify":
-        return bool(r.passed), r.actual_ename or "ran clean", r.reason
+        if r.actual_ename is None:
+            happened = f"{_target(r)} ran clean"
+        else:
+            line = f" at line {r.error_line}" if r.error_line else ""
+            happened = f"{r.actual_ename}{line} of {_target(r)}"
+        return bool(r.passed), happened, r.reason
     v = r.verdict or {}
-    ok = r.status == "ok" and (r.predicted_crash is True) == r.expected_crash
+    ok = (r.predicted_crash is True) == r.expected_crash
     said = {True: "crash", False: "no crash"}.get(r.predicted_crash, "unknown")
     return ok, f"{said} {v.get('exception') or ''}".strip(), r.reason or v.get("explanation", "")
+
+
+def _target(r: Record) -> str:
+    """The target cell as every tool names it (records written before positions: 0-based index)."""
+    position = r.cell_position or (r.target_cell + 1 if r.target_cell is not None else None)
+    if position is None:
+        return "the target"
+    return f"cell {position}" + (f" (id {r.cell_id})" if r.cell_id else "")
+
+
+def _verdict_word(r: Record, ok: bool) -> str:
+    if r.status == "malformed":
+        return "MALFORMED"
+    if r.task == "verify":
+        return "pass" if ok else "FAIL"
+    return "right" if ok else "WRONG"
 
 
 def records_text(records: Sequence[Record]) -> str:
     rows = []
     for r in sorted(records, key=lambda r: (r.case, r.version)):
         ok, outcome, detail = _outcome(r)
-        if r.task == "verify":
-            result = "pass" if ok else "FAIL"
-        else:
-            result = "right" if ok else "WRONG"
-        rows.append([r.case, r.version, r.status, result, outcome, _clip(str(detail), 90)])
+        rows.append([r.case, r.version, r.status, _verdict_word(r, ok), outcome, _clip(str(detail), 110)])
     return table(("case", "version", "status", "result", "outcome", "reason"), rows)
 
 
@@ -84,6 +108,8 @@ def verify_text(summary: dict[str, Any]) -> str:
         f"{summary['versions_passed']}/{summary['versions']} versions; statuses "
         + ", ".join(f"{k}={v}" for k, v in summary["statuses"].items())
         + (f"\nnot as labelled: {', '.join(summary['failed'])}" if summary["failed"] else "")
+        + (f"\nmalformed (not run; see the reasons above): {', '.join(summary['malformed'])}"
+           if summary.get("malformed") else "")
     )
 
 

@@ -8,6 +8,9 @@ that hangs, a notebook that cannot be read all become a record with a status and
 
 from __future__ import annotations
 
+import builtins
+import os
+import re
 import shutil
 import tempfile
 import time
@@ -103,19 +106,29 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     try:
         plan = replay_plan(case, version)
     except CaseError as exc:
-        return Record(**base, status="malformed", reason=str(exc)).to_dict()
-    base["target_cell"] = plan.target_index
+        return Record(**base, status="malformed", reason=_relative(str(exc), case.folder)).to_dict()
+    base.update(target_cell=plan.target_index, cell_position=plan.target_index + 1,
+                cell_id=plan.target_id)
     try:
         with work_folder(case) as cwd:
             fields = _in_kernel(task, plan, cwd)
     except Exception as exc:  # the kernel died, hung, or could not start
         fields = {"status": _failure_status(exc), "reason": f"{type(exc).__name__}: {exc}"}
     fields["elapsed_s"] = round(time.perf_counter() - started, 3)
-    if task["kind"] == "verify":
-        fields["passed"] = fields["status"] == "ok" and verify_passed(
-            version, case.labels.ename, fields.get("actual_ename")
-        )
+    if task["kind"] == "verify" and fields["status"] == "ok":
+        actual = fields.get("actual_ename")
+        fields["passed"] = verify_passed(version, case.labels.ename, actual)
+        if not fields["passed"]:
+            fields["reason"] = verify_reason(version, case.labels.ename, actual,
+                                             fields.get("error_line"), plan.cell_name(plan.target_index))
+    elif task["kind"] == "verify":
+        fields["passed"] = False
     return Record(**base, **fields).to_dict()
+
+
+def _relative(message: str, folder: Path) -> str:
+    """A case error without the case folder's absolute path (the row names the case)."""
+    return message.replace(f"{folder}{os.sep}", "")
 
 
 def same_exception(labelled: str, actual: str | None) -> bool:
@@ -133,6 +146,41 @@ def verify_passed(version: str, labelled_ename: str, actual_ename: str | None) -
     return actual_ename is None
 
 
+def verify_reason(version: str, labelled_ename: str, actual_ename: str | None,
+                  line: int | None, cell: str) -> str:
+    """Why a target is not as labelled, e.g. ``expected ValueError, got IndexError at line 3
+    of cell 4 (id ab12)``, ``expected a crash, ran clean``, ``expected clean, got KeyError...``."""
+    where = f" at line {line} of {cell}" if line else f" in {cell}"
+    if version == "reproduced":
+        expected = f"expected {_class_name(labelled_ename)}" if labelled_ename else "expected a crash"
+    else:
+        expected = "expected clean"
+    if actual_ename is None:
+        return f"{expected}, {cell} ran clean"
+    return f"{expected}, got {actual_ename}{where}"
+
+
+def _class_name(label: str) -> str:
+    """JunoBench's ``valueerror`` as ``ValueError`` when it names a built-in exception."""
+    return _BUILTIN_EXCEPTIONS.get(label.strip().lower(), label.strip())
+
+
+_BUILTIN_EXCEPTIONS = {name.lower(): name for name, value in vars(builtins).items()
+                       if isinstance(value, type) and issubclass(value, BaseException)}
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# IPython 8 names the frame of an executed cell "Cell In[7], line 3"; older versions only
+# mark the line with an arrow ("----> 3 df['a']")
+_CELL_FRAME = re.compile(r"Cell In\[\d*\], line (\d+)")
+_ARROW = re.compile(r"^-+> ?(\d+)", re.M)
+
+
+def error_line(traceback: tuple[str, ...] | list[str]) -> int | None:
+    """The line of the executed cell in an IPython traceback (its outermost cell frame)."""
+    text = _ANSI.sub("", "\n".join(traceback or ()))
+    match = _CELL_FRAME.search(text) or _ARROW.search(text)
+    return int(match.group(1)) if match else None
+
+
 def _in_kernel(task: dict[str, Any], plan, cwd: Path) -> dict[str, Any]:
     from crashpredict import KernelSession
 
@@ -141,9 +189,11 @@ def _in_kernel(task: dict[str, Any], plan, cwd: Path) -> dict[str, Any]:
         for done, (index, source) in enumerate(plan.prefix):
             run = kernel.run(source)
             if not run.ok:
+                line = error_line(run.traceback)
                 return {
                     "status": _RUN_STATUS.get(run.status, "replay-failed"),
-                    "reason": f"replay failed at cell {index}: {run.ename}: {_short(run.evalue)}",
+                    "reason": f"replay failed at {plan.cell_name(index)}"
+                              f"{f', line {line}' if line else ''}: {run.ename}: {_short(run.evalue)}",
                     "replayed_cells": done,
                 }
         fields: dict[str, Any] = {"status": "ok", "replayed_cells": len(plan.prefix)}
@@ -157,9 +207,10 @@ def _in_kernel(task: dict[str, Any], plan, cwd: Path) -> dict[str, Any]:
             run = kernel.run(plan.target_source)
             if run.status in _RUN_STATUS:
                 fields["status"] = _RUN_STATUS[run.status]
-                fields["reason"] = f"target cell {plan.target_index}: {run.ename}: {_short(run.evalue)}"
+                fields["reason"] = f"target {plan.cell_name(plan.target_index)}: {run.ename}: {_short(run.evalue)}"
             fields["actual_ename"] = None if run.ok else run.ename
             fields["actual_evalue"] = None if run.ok else _short(run.evalue)
+            fields["error_line"] = None if run.ok else error_line(run.traceback)
         return fields
 
 

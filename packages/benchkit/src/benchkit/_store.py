@@ -3,6 +3,11 @@
 An interrupted run loses nothing already written: a line is flushed and fsynced before the
 next result is taken, and a torn last line (the process died mid-write) is ignored on
 reading. A re-run reads the file and skips the keys it already holds, unless forced.
+
+Every stored value is bounded (`bounded`): a string longer than `MAX_TEXT` characters keeps
+its head and a marker saying how much was cut, a list or mapping keeps its first
+`MAX_ITEMS` entries; a record still over `MAX_RECORD` characters is cut harder. So one
+verdict with a 10 MB explanation cannot grow the file by 10 MB.
 """
 
 from __future__ import annotations
@@ -11,10 +16,43 @@ import json
 import os
 from pathlib import Path
 
+from typing import Any
+
 from benchkit._model import Record
 from benchkit.errors import ResultsError
 
 RESULTS = "results.jsonl"
+#: characters kept of any one text field of a stored record
+MAX_TEXT = 4000
+#: entries kept of any one list or mapping of a stored record
+MAX_ITEMS = 200
+#: characters of one stored record (one line), at most
+MAX_RECORD = 64_000
+_DEPTH = 8  # nesting kept; a deeper value is replaced by its bounded repr
+# harder cuts, tried in turn, for a record that is still too long
+_TIERS = ((MAX_TEXT, MAX_ITEMS), (1000, 40), (200, 10), (60, 2))
+
+
+def bounded(value: Any, *, max_text: int = MAX_TEXT, max_items: int = MAX_ITEMS, _depth: int = 0) -> Any:
+    """``value`` (JSON-like) with every string, list and mapping cut to the limits.
+
+    A cut string ends with ``… [N more characters]``; a cut list or mapping just stops
+    (its kept entries are whole). Numbers, booleans and None pass unchanged.
+    """
+    if isinstance(value, str):
+        if len(value) <= max_text:
+            return value
+        return f"{value[:max_text]}… [{len(value) - max_text} more characters]"
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value
+    if _depth >= _DEPTH:
+        return bounded(repr(value), max_text=max_text)
+    kw = dict(max_text=max_text, max_items=max_items, _depth=_depth + 1)
+    if isinstance(value, dict):
+        return {bounded(str(k), **kw): bounded(v, **kw) for k, v in list(value.items())[:max_items]}
+    if isinstance(value, (list, tuple)):
+        return [bounded(v, **kw) for v in value[:max_items]]
+    return bounded(str(value), max_text=max_text)
 
 
 def results_path(out_dir: str | Path) -> Path:
@@ -50,6 +88,16 @@ def read_records(path: str | Path) -> tuple[Record, ...]:
     return tuple(latest.values())
 
 
+def record_line(record: Record) -> str:
+    """The record as one bounded JSON line (without the newline), at most `MAX_RECORD` long."""
+    data = record.to_dict()
+    for max_text, max_items in _TIERS:
+        line = json.dumps(bounded(data, max_text=max_text, max_items=max_items), sort_keys=True)
+        if len(line) <= MAX_RECORD:
+            break
+    return line
+
+
 class ResultStore:
     """Appends records to ``<out_dir>/results.jsonl`` and knows which keys are done."""
 
@@ -75,7 +123,7 @@ class ResultStore:
         return key in self._done
 
     def add(self, record: Record) -> None:
-        line = json.dumps(record.to_dict(), sort_keys=True, default=str) + "\n"
+        line = record_line(record) + "\n"
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()

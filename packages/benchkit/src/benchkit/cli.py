@@ -29,9 +29,9 @@ def _progress(done: int, total: int, record: Record) -> None:
     outcome = record.actual_ename or ""
     if record.task == "detect" and record.verdict is not None:
         outcome = {True: "crash", False: "no crash"}.get(record.predicted_crash, "unknown")
-    if record.task == "verify":
+    if record.task == "verify" and record.status == "ok":
         outcome = ("pass" if record.passed else "FAIL") + (f" ({record.actual_ename})" if record.actual_ename else "")
-    reason = f" - {record.reason}" if record.status != "ok" else ""
+    reason = f" - {record.reason}" if record.reason and (record.status != "ok" or record.task == "verify") else ""
     print(f"[{done}/{total}] {record.case} {record.version}: {record.status} {outcome}"
           f" {record.elapsed_s:.1f}s{reason}", file=sys.stderr, flush=True)
 
@@ -135,7 +135,7 @@ def _main(args: argparse.Namespace) -> int:
             _write(args.html, html_report(title=f"benchkit {args.command}: {args.root}", records=records,
                                           metrics=summary.get("detect"), verify=summary.get("verify")))
         if args.command == "verify":
-            return 0 if summary["verify"]["failed"] == [] else 1
+            return 0 if not (summary["verify"]["failed"] or summary["verify"]["malformed"]) else 1
         return 0 if all(r.status == "ok" for r in records) else 1
     if args.command == "compare":
         runs = [load_run(p) for p in args.results]
