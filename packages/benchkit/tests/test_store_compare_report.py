@@ -123,3 +123,24 @@ def test_verify_rows_say_what_went_wrong(tmp_path):
     assert "expected ValueError, got IndexError" in rows["reproduced"]
     assert "MALFORMED" in rows["fixed"] and "not a readable notebook" in rows["fixed"]
     assert "ran clean" not in text
+
+
+def test_html_bars_name_their_metric_and_the_histogram_shows_counts():
+    import re
+
+    from benchkit._report import latency_bins
+
+    latencies = [0.010, 0.0105, 0.011, 0.020, 0.050, 0.050]
+    records = [Record(task="detect", case=f"a_{i}", version="reproduced", status="ok", expected_crash=True,
+                      verdict={"crash": i % 2 == 0}, labels={"library_group": "a"}, latency_s=s)
+               for i, s in enumerate(latencies)]
+    page = html_report(title="t", records=records, metrics=detection_metrics(records))
+    assert "accuracy per library group (share of targets predicted right; n = targets)" in page
+    assert "accuracy per crash type" in page
+    bins = latency_bins(latencies)
+    assert sum(c for _, _, c in bins) == 6 and bins[0][2] == 3 and bins[-1][2] == 2
+    histogram = page[page.index("targets per latency bin"):]
+    histogram = histogram[:histogram.index("</svg>")]
+    shown = [int(n) for n in re.findall(r'text-anchor="middle">(\d+)</text>', histogram)]
+    assert shown == [c for _, _, c in bins if c]  # a count above every non-empty bar
+    assert "6 targets" in histogram

@@ -170,22 +170,34 @@ class _Raw(str):
     """Already-escaped HTML inside a table cell."""
 
 
-def _bars(groups: dict[str, dict[str, Any]], metric: str = "accuracy") -> str:
-    """Horizontal bars of one metric per group, with the group size."""
+_METRIC_MEANING = {
+    "accuracy": "share of targets predicted right",
+    "precision": "share of predicted crashes that crash",
+    "recall": "share of crashes predicted",
+    "f1": "harmonic mean of precision and recall",
+}
+
+
+def _bars(groups: dict[str, dict[str, Any]], metric: str = "accuracy", *, per: str = "group") -> str:
+    """Horizontal bars of one metric per group (0 to 1), each with its value and size;
+    a caption above says which metric they show."""
     items = [(g, m.get(metric), m.get("n", 0)) for g, m in groups.items()]
-    row_h, label_w, bar_w = 22, 220, 360
-    height = row_h * len(items) + 10
+    row_h, label_w, bar_w, top = 22, 220, 360, 24
+    height = top + row_h * len(items) + 10
+    caption = f"{metric} per {per} ({_METRIC_MEANING.get(metric, metric)}; n = targets)"
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 120}" height="{height}" '
-             f'role="img" aria-label="{metric} per group">']
+             f'role="img" aria-label="{html.escape(caption)}">',
+             f'<text x="{label_w}" y="15" font-size="12" font-weight="600">{html.escape(caption)}</text>']
     for i, (group, value, n) in enumerate(items):
-        y = 5 + i * row_h
+        y = top + i * row_h
         width = 0 if value is None else value * bar_w
         parts.append(f'<text x="{label_w - 6}" y="{y + 15}" text-anchor="end" font-size="12">'
                      f"{html.escape(_clip(group, 32))}</text>")
         parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="{row_h - 6}" fill="#eee"/>')
-        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{width:.1f}" height="{row_h - 6}" fill="#3f7fbf"/>')
+        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{width:.1f}" height="{row_h - 6}" fill="#3f7fbf">'
+                     f"<title>{html.escape(group)}: {metric} {_fmt(value)}, n={n}</title></rect>")
         parts.append(f'<text x="{label_w + bar_w + 6}" y="{y + 15}" font-size="12">'
-                     f"{_fmt(value)} (n={n})</text>")
+                     f"{metric} {_fmt(value)} (n={n})</text>")
     parts.append("</svg>")
     return "".join(parts)
 
@@ -199,25 +211,45 @@ def _confusion_html(o: dict[str, Any]) -> str:
     )
 
 
-def _latency_svg(latencies: Sequence[float]) -> str:
-    if not latencies:
-        return '<p class="muted">no latencies recorded</p>'
-    bins = 20
+def latency_bins(latencies: Sequence[float], bins: int = 20) -> list[tuple[float, float, int]]:
+    """(low s, high s, count) per equal-width bin from the fastest to the slowest latency."""
     lo, hi = min(latencies), max(latencies)
-    span = (hi - lo) or 1.0
+    width = (hi - lo) / bins or 1.0 / bins
     counts = [0] * bins
     for v in latencies:
-        counts[min(int((v - lo) / span * bins), bins - 1)] += 1
-    top = max(counts)
-    w, h, bw = 520, 140, 24
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h + 30}" role="img" '
-             'aria-label="latency distribution">']
-    for i, c in enumerate(counts):
+        counts[min(int((v - lo) / width), bins - 1)] += 1
+    return [(lo + i * width, lo + (i + 1) * width, c) for i, c in enumerate(counts)]
+
+
+def _latency_svg(latencies: Sequence[float]) -> str:
+    """A histogram of prediction latencies: the count above each bar, axes labelled."""
+    if not latencies:
+        return '<p class="muted">no latencies recorded</p>'
+    bins = latency_bins(latencies)
+    top = max(c for _, _, c in bins)
+    left, h, bw, head = 40, 140, 24, 20
+    w = left + len(bins) * (bw + 1) + 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{head + h + 48}" role="img" '
+             f'aria-label="prediction latency: targets per bin">',
+             f'<text x="{left}" y="13" font-size="12" font-weight="600">targets per latency bin '
+             f"({len(latencies)} targets, bins of {(bins[0][1] - bins[0][0]) * 1000:.1f} ms)</text>",
+             f'<text x="{left - 6}" y="{head + 10}" font-size="11" text-anchor="end">{top}</text>',
+             f'<text x="{left - 6}" y="{head + h}" font-size="11" text-anchor="end">0</text>',
+             f'<line x1="{left - 2}" y1="{head + h}" x2="{w - 10}" y2="{head + h}" stroke="#999"/>']
+    for i, (low, high, c) in enumerate(bins):
         bh = c / top * h
-        parts.append(f'<rect x="{10 + i * (bw + 1)}" y="{h - bh:.1f}" width="{bw}" height="{bh:.1f}" fill="#7a5ea8"/>')
-    parts.append(f'<text x="10" y="{h + 18}" font-size="12">{lo * 1000:.1f} ms</text>')
-    parts.append(f'<text x="{10 + bins * (bw + 1)}" y="{h + 18}" font-size="12" text-anchor="end">'
-                 f"{hi * 1000:.1f} ms</text></svg>")
+        x = left + i * (bw + 1)
+        parts.append(f'<rect x="{x}" y="{head + h - bh:.1f}" width="{bw}" height="{bh:.1f}" fill="#7a5ea8">'
+                     f"<title>{c} targets, {low * 1000:.1f}-{high * 1000:.1f} ms</title></rect>")
+        if c:
+            parts.append(f'<text x="{x + bw / 2}" y="{head + h - bh - 3:.1f}" font-size="11" '
+                         f'text-anchor="middle">{c}</text>')
+    lo, hi = bins[0][0], bins[-1][1]
+    parts.append(f'<text x="{left}" y="{head + h + 16}" font-size="12">{lo * 1000:.1f} ms</text>')
+    parts.append(f'<text x="{w - 10}" y="{head + h + 16}" font-size="12" text-anchor="end">'
+                 f"{hi * 1000:.1f} ms</text>")
+    parts.append(f'<text x="{(left + w) / 2}" y="{head + h + 36}" font-size="12" text-anchor="middle">'
+                 "prediction latency per target (replay not included)</text></svg>")
     return "".join(parts)
 
 
@@ -241,7 +273,8 @@ def html_report(*, title: str, records: Sequence[Record], metrics: dict[str, Any
                  _latency_svg([r.latency_s for r in records if r.latency_s is not None])]
         for label in BREAKDOWNS:
             groups = metrics["breakdown"][label]
-            body += [f"<h2>By {html.escape(label.replace('_', ' '))}</h2>", _bars(groups),
+            body += [f"<h2>By {html.escape(label.replace('_', ' '))}</h2>",
+                     _bars(groups, per=label.replace("_", " ")),
                      _html_table((label, *_METRIC_COLUMNS),
                                  [[g, *(m[k] for k in _METRIC_COLUMNS)] for g, m in groups.items()])]
     if comparison is not None:
@@ -252,7 +285,7 @@ def html_report(*, title: str, records: Sequence[Record], metrics: dict[str, Any
             [[n, m["overall"]["n"], m["overall"]["accuracy"], m["overall"]["precision"],
               m["overall"]["recall"], m["overall"]["f1"], f"{m['pairs_fully_right']}/{m['pairs']}"]
              for n, m in runs.items()]))
-        body.append(_bars({n: {**m["overall"]} for n, m in runs.items()}))
+        body.append(_bars({n: {**m["overall"]} for n, m in runs.items()}, per="run"))
         if comparison["differences"]:
             names = list(runs)
             show = {True: "crash", False: "no crash", None: "-"}
@@ -272,7 +305,7 @@ def _records_html(records: Sequence[Record]) -> str:
     rows = []
     for r in sorted(records, key=lambda r: (r.case, r.version)):
         ok, outcome, detail = _outcome(r)
-        mark = _Raw(f'<span class="{"good" if ok else "bad"}">{"right" if ok else "wrong"}</span>')
+        mark = _Raw(f'<span class="{"good" if ok else "bad"}">{_verdict_word(r, ok)}</span>')
         rows.append([r.case, r.version, r.status, mark, outcome, detail,
                      r.latency_s if r.latency_s is not None else r.elapsed_s])
     return _html_table(("case", "version", "status", "result", "outcome", "detail", "seconds"), rows)
