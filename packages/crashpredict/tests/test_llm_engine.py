@@ -85,6 +85,28 @@ def test_garbage_reply_is_an_unknown_verdict_with_the_raw_text(server):
     assert "unparseable reply: I'm sorry, I cannot help with notebooks today." in verdict.evidence
 
 
+def test_a_ten_megabyte_answer_gives_a_small_verdict(server):
+    huge = 10_000_000
+    server.push(fake.chat(json.dumps({**KEY_ERROR, "detection": True, "reasoning": "r" * huge,
+                                      "explanation": "e" * huge, "exception": "E" * huge}),
+                          model="m" * huge))
+    verdict = predict(server).verdict
+    assert (verdict.crash, verdict.line, verdict.crash_type) == (True, 1, "key error")
+    assert len(verdict.explanation) < 1100 and verdict.explanation.endswith("more characters]")
+    assert len(verdict.exception) == 100
+    reasoning = next(e for e in verdict.evidence if e.startswith("reasoning: "))
+    assert reasoning.endswith(f"[truncated: {huge - 4000:,} more characters]")
+    # printed and stored (benchkit writes the verdict to results.jsonl): a few kilobytes
+    assert len(verdict.to_json()) < 8000
+
+
+def test_a_huge_unparseable_reply_is_kept_short_with_a_marker(server):
+    server.push(fake.chat("no json here " * 100_000))
+    evidence = predict(server).verdict.evidence
+    raw = next(e for e in evidence if e.startswith("unparseable reply: "))
+    assert len(raw) < 2100 and raw.endswith("more characters]")
+
+
 def test_majority_of_votes_decides_and_the_diagnosis_follows_the_majority(server):
     server.push(fake.answer(True, **KEY_ERROR), fake.answer(False),
                 fake.answer(True, **{**KEY_ERROR, "line": 2}), fake.answer(True, **KEY_ERROR),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from crashpredict._model import CRASH_TYPES
 from crashpredict.llm import Answer, parse_reply
+from crashpredict.llm._reply import FIELD_LIMITS, MAX_LINE, TRUNCATED
 
 CRASH = {"reasoning": "df has no column b", "detection": True, "exception": "KeyError",
          "line": 2, "crash_type": "key error", "library": "pandas",
@@ -92,3 +93,40 @@ def test_any_answer_with_prose_around_it_parses(fields, before, after):
     if answer.detection:
         assert answer.crash_type in CRASH_TYPES
         assert answer.line is None or answer.line >= 1
+
+
+HUGE = 10_000_000
+
+
+@pytest.mark.parametrize(("field", "value", "expected"), [
+    ("exception", "KeyError" + "x" * HUGE, "KeyError" + "x" * 91 + "…"),
+    ("line", "9" * 6000, None),  # int() of 6,000 digits would raise
+    ("line", 10**40, None),
+    ("line", float(MAX_LINE + 1), None),
+    ("crash_type", "key error" * 100_000, "unknown"),
+    ("library", "pandas" * 100_000, None),
+])
+def test_oversized_fields_are_bounded_or_dropped(field, value, expected):
+    answer = parse_reply(json.dumps({"detection": True, field: value}))
+    assert answer is not None and getattr(answer, field) == expected
+
+
+@pytest.mark.parametrize("detection", [True, False])
+def test_long_reasoning_and_explanation_are_cut_with_a_marker(detection):
+    reply = json.dumps({"detection": detection, "reasoning": "r" * HUGE, "explanation": "e" * HUGE})
+    answer = parse_reply(reply)
+    limit = FIELD_LIMITS["reasoning"]
+    assert answer.reasoning == "r" * limit + TRUNCATED.format(HUGE - limit)
+    limit = FIELD_LIMITS["explanation"]
+    assert answer.explanation == "e" * limit + TRUNCATED.format(HUGE - limit)
+
+
+def test_fields_within_the_limits_are_kept_whole():
+    text = "why " * (FIELD_LIMITS["reasoning"] // 4)
+    answer = parse_reply(json.dumps({**CRASH, "reasoning": text}))
+    assert answer.reasoning == text.strip()
+
+
+def test_prose_with_many_braces_parses_in_bounded_time():
+    # each "{" is a decode attempt: a megabyte of them must not take quadratic time
+    assert parse_reply("{\"a\": \"" + "{" * 1_000_000) is None

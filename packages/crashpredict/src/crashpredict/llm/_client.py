@@ -266,9 +266,13 @@ class ChatClient:
             text=str(getattr(message, "content", None) or ""),
             usage=Usage(prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
                         completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0)),
-            model=str(getattr(completion, "model", None) or self.settings.model),
+            # a server's model name is shown in every verdict: keep it a name, not a payload
+            model=str(getattr(completion, "model", None) or self.settings.model)[:_MAX_MODEL],
             cached=False, latency_s=self._clock() - start, attempts=attempts,
         )
+
+
+_MAX_MODEL = 200  # characters kept of the model name a server answers with
 
 
 class _JSONModeRejected(Exception):

@@ -13,7 +13,7 @@ from crashpredict.llm._errors import LLMConfigError, LLMConnectionError, LLMErro
 from crashpredict.llm._prices import Usage
 from crashpredict.llm._prompt import build_messages
 from crashpredict.llm._redact import REDACTED, Redactor
-from crashpredict.llm._reply import Answer, parse_reply
+from crashpredict.llm._reply import Answer, clip, parse_reply
 from crashpredict.llm._settings import LLMSettings
 
 __all__ = ["LLMPrediction", "llm_engine", "predict_with_llm", "predict_with_llm_detailed",
@@ -195,7 +195,7 @@ def _verdict(replies: Sequence[LLMReply], answers: Sequence[Answer | None],
         f"cost {cost_text}, {sum(1 for r in replies if r.cached)}/{len(replies)} cached",
     ]
     evidence += [f"call failed: {f}" for f in failures]
-    evidence += [f"unparseable reply: {r.text[:_RAW_KEEP]}"
+    evidence += [f"unparseable reply: {clip(r.text, _RAW_KEEP)}"
                  for r, a in zip(replies, answers) if a is None]
     if crash is None:
         why = "votes split evenly" if any(answers) else "no reply could be parsed"

@@ -14,7 +14,17 @@ from typing import Any
 
 from crashpredict._model import CRASH_TYPES, LIBRARIES
 
-__all__ = ["Answer", "parse_reply"]
+__all__ = ["FIELD_LIMITS", "MAX_LINE", "TRUNCATED", "Answer", "clip", "parse_reply"]
+
+#: Characters kept of each free-text field of a parsed reply; a longer value is cut and
+#: ends with `TRUNCATED`. A model (or a hostile server) can send megabytes in a valid
+#: answer; the verdict is printed, stored in caches and benchkit results, so it stays small.
+FIELD_LIMITS = {"reasoning": 4000, "explanation": 1000, "exception": 100}
+#: The largest ``line`` accepted; a larger one (or one written with more digits) is no line.
+MAX_LINE = 1_000_000
+#: Appended to a cut field, with the number of characters left out.
+TRUNCATED = " … [truncated: {:,} more characters]"
+_MAX_EMBEDDED = 200  # "{" positions tried in prose around the answer (keeps parsing linear)
 
 _FENCE = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
@@ -60,8 +70,9 @@ def _objects(text: str) -> list[dict[str, Any]]:
             found.append(value)
             continue
         # Prose around the objects: decode from each "{" outside an object already found.
-        position = 0
-        while (start := candidate.find("{", position)) != -1:
+        position = tries = 0
+        while (start := candidate.find("{", position)) != -1 and tries < _MAX_EMBEDDED:
+            tries += 1
             try:
                 value, end = decoder.raw_decode(candidate, start)
             except ValueError:
@@ -70,6 +81,13 @@ def _objects(text: str) -> list[dict[str, Any]]:
             found.append(value)
             position = end
     return found
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters plus the `TRUNCATED` marker when longer."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + TRUNCATED.format(len(text) - limit)
 
 
 def _bool(value: Any) -> bool | None:
@@ -90,27 +108,30 @@ def _exception(value: Any) -> str | None:
     """``"pandas.errors.KeyError: 'x'"`` -> ``"KeyError"``; None when it names no class."""
     if not isinstance(value, str):
         return None
-    match = _EXC_NAME.match(value.strip())
+    limit = FIELD_LIMITS["exception"]
+    match = _EXC_NAME.match(value[: 4 * limit].strip())
     if not match or match.group(0).lower() in {"null", "none", "n/a", "na"}:
         return None
-    return match.group(0).rsplit(".", 1)[-1]
+    name = match.group(0).rsplit(".", 1)[-1]
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def _line(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if value >= 1 else None
+        return value if 1 <= value <= MAX_LINE else None
     if isinstance(value, float) and value.is_integer():
-        return int(value) if value >= 1 else None
-    if isinstance(value, str) and (m := re.search(r"\d+", value)):
-        return int(m.group(0)) or None
+        return int(value) if 1 <= value <= MAX_LINE else None
+    # at most 7 digits: int() of a 5,000-digit string raises, and no cell is that long
+    if isinstance(value, str) and (m := re.search(r"(?<!\d)\d{1,7}(?!\d)", value[:1000])):
+        return int(m.group(0)) if 1 <= int(m.group(0)) <= MAX_LINE else None
     return None
 
 
 def _vocab(value: Any, vocabulary: tuple[str, ...], aliases: dict[str, str]) -> str | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        return None  # every vocabulary word is short: a longer value names none of them
     text = value.strip()
     by_lower = {v.lower(): v for v in vocabulary}
     key = text.lower()
@@ -125,7 +146,10 @@ def _answer(data: dict[str, Any]) -> Answer | None:
             break
     if detection is None:
         return None
-    text = lambda key: str(lowered.get(key) or "").strip()  # noqa: E731
+    def text(key: str) -> str:
+        value = lowered.get(key) or ""
+        return clip((value if isinstance(value, str) else str(value)).strip(), FIELD_LIMITS[key])
+
     if not detection:
         return Answer(detection=False, explanation=text("explanation"), reasoning=text("reasoning"))
     exception = _exception(lowered.get("exception") or lowered.get("exception_type"))
@@ -146,6 +170,8 @@ def parse_reply(text: str) -> Answer | None:
     Accepts a bare object, an object in a code fence, prose around the object and a
     reasoning model's ``<think>`` preamble; booleans may be strings ("yes", "true"); the
     exception is reduced to its class name and the crash type to JunoBench's vocabulary.
+    Every field is bounded (`FIELD_LIMITS`, `MAX_LINE`): a longer reasoning or
+    explanation is cut and marked with `TRUNCATED`, an absurd line number is dropped.
     """
     text = _THINK.sub("", text or "")
     for data in _objects(text):
