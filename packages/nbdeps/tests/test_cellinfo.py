@@ -130,11 +130,27 @@ def test_star_import_and_run_are_unknown_definitions():
     assert info.has_unknown_definitions
 
 
-@pytest.mark.parametrize("source", ['print "hello"', "exec 'x = 1'", "def f(:\n  pass", "x = = 1"])
-def test_unparsable_cells_report_a_syntax_issue(source):
+@pytest.mark.parametrize(("source", "plausible"), [
+    ('print "hello"', set()), ("exec 'x = 1'", set()), ("def f(:\n  pass", {"f"}), ("x = = 1", {"x"})])
+def test_unparsable_cells_report_a_syntax_issue(source, plausible):
     info = analyze_cell(source)
     assert info.syntax_error is not None and info.syntax_error.line >= 1
-    assert info.defines == frozenset() and info.uses == ()
+    assert info.defines == plausible and info.uses == ()
+
+
+def test_an_unparsable_cell_keeps_the_statements_that_parse():
+    source = ("import os\nprint 'loading'\ndata = load(path)\nfor k in keys:\n    total = k\n"
+              "def clean(frame):\n    return frame\nbroken = (1,\n")
+    info = analyze_cell(source)
+    assert info.syntax_error is not None and info.syntax_error.line == 2
+    assert info.defines == {"os", "data", "k", "total", "clean", "broken"}
+    assert [(u.name, u.line) for u in info.uses] == [("load", 3), ("path", 3), ("keys", 4)]
+
+
+def test_reset_index_undoes_set_index():
+    assert analyze_cell("df.reset_index(inplace=True)").undoes == {("df", "set_index")}
+    assert analyze_cell("df = df.reset_index()").undoes == {("df", "set_index")}
+    assert analyze_cell("df.reset_index()").undoes == frozenset()
 
 
 def test_python2_print_says_so():

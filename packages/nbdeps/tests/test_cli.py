@@ -104,3 +104,91 @@ def test_console_script_runs_in_a_subprocess(tmp_path):
     bad.write_text("<html></html>")
     proc = subprocess.run([sys.executable, "-m", "nbdeps", "check", str(bad)], capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+SURROGATE = [("label = '\ud800'\nprint(label)", 1), ("shown = label + price", 2), ("price = 3", 3)]
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".html", ".dot", ".mmd", ".json", ".png"])
+def test_graph_of_a_cell_with_a_lone_surrogate_is_written_whole(tmp_path, capsys, suffix):
+    nb = write(tmp_path, "sur.ipynb", SURROGATE)
+    out = tmp_path / f"g{suffix}"
+    assert main(["graph", nb, "-o", str(out)]) == 0
+    data = out.read_bytes()
+    assert len(data) > 200
+    if suffix != ".png":
+        text = data.decode("utf-8")  # valid UTF-8: the surrogate is written as an escape
+        assert "\\ud800" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["sur.ipynb", out.name])
+    assert "1 from cells below" in capsys.readouterr().out
+
+
+def test_order_prints_a_cell_with_a_lone_surrogate(tmp_path, capsys):
+    nb = write(tmp_path, "sur.ipynb", SURROGATE)
+    assert main(["order", nb]) == 1
+    out = capsys.readouterr().out
+    assert "\\ud800" in out and "a safe re-run order" in out
+
+
+def test_console_order_and_graph_on_a_lone_surrogate_exit_cleanly(tmp_path):
+    nb = write(tmp_path, "sur.ipynb", SURROGATE)
+    for args in (["order", nb], ["graph", nb, "-o", str(tmp_path / "g.svg")]):
+        proc = subprocess.run([sys.executable, "-m", "nbdeps", *args], capture_output=True, text=True,
+                              env={"PYTHONIOENCODING": "utf-8", "PATH": ""})
+        assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_graph_write_failures_leave_nothing_behind(tmp_path, capsys):
+    nb = write(tmp_path, "nb.ipynb", [("x = 1", 1)])
+    assert main(["graph", nb, "-o", str(tmp_path / "missing" / "g.svg")]) == 2
+    assert "missing/g.svg: cannot write" in capsys.readouterr().err
+    target = tmp_path / "is_a_folder.svg"
+    target.mkdir()
+    assert main(["graph", nb, "-o", str(target)]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["is_a_folder.svg", "nb.ipynb"]
+
+
+def test_graph_replaces_an_existing_file_whole(tmp_path, capsys):
+    nb = write(tmp_path, "nb.ipynb", [("x = 1", 1), ("y = x", 2)])
+    out = tmp_path / "g.dot"
+    out.write_text("old")
+    assert main(["graph", nb, "-o", str(out)]) == 0
+    assert out.read_text().startswith("digraph nbdeps {") and oct(out.stat().st_mode)[-3:] != "600"
+
+
+def test_a_utf8_bom_notebook_is_accepted(tmp_path, capsys):
+    path = tmp_path / "bom.ipynb"
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "source": "print(missing)", "execution_count": 1, "outputs": []}]}
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(nb).encode())
+    assert main(["check", str(path)]) == 1
+    assert "ND101" in capsys.readouterr().out
+
+
+def test_order_says_what_the_order_is(tmp_path, capsys):
+    nb = write(tmp_path, "nb.ipynb", [("print(t)", 2), ("t = 1", 1)])
+    assert main(["order", nb]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "does NOT run top to bottom" in lines[0] and lines[0].endswith(
+        "a safe re-run order, which binds every name before it is read:")
+    assert lines[1] == "  cells 2 1"
+    assert lines[2].startswith("  cell 2 (id id1)")
+
+
+def test_sarif_positions_are_1_based_and_point_into_the_file(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "id": "m", "metadata": {}, "source": ["# title\n"]},
+        {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": 1, "outputs": [],
+         "source": ["x = 1\n", "print(x, nope)\n"]}]}
+    path.write_text(json.dumps(nb, indent=1))
+    assert main(["check", "--format", "sarif", str(path)]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert result["properties"] | {"names": None} == {"cellPosition": 2, "cellIndex": 1, "cellId": "c",
+                                                      "cellLine": 2, "cellColumn": 10, "names": None}
+    assert result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "cell 2 (id c)"
+    line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+    assert path.read_text().splitlines()[line - 1].strip() == '"print(x, nope)\\n"'
+    _validate_sarif_if_schema_available(json.loads(json.dumps(
+        __import__("nbdeps").to_sarif({str(path): __import__("nbdeps").check(path)}))))

@@ -24,7 +24,7 @@ def test_svg_is_well_formed_and_labels_cells_and_edges(graph_and_findings):
     svg = nbdeps.to_svg(graph, findings)
     root = ET.fromstring(svg)
     texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "In [3]  cell 2" in texts
+    assert "In [3]  cell 3" in texts  # 1-based position, as the notebook shows it
     assert "area = math.pi * r ** 2" in texts
     assert "math" in texts and "r" in texts  # edge labels
     assert any('print("<b>&", area, missing)' == t for t in texts)  # escaped, then read back
@@ -83,5 +83,39 @@ def test_png_without_matplotlib_names_the_extra(graph_and_findings, tmp_path, mo
 def test_text_report_lines():
     findings = nbdeps.check([("print(missing)", 1)])
     assert nbdeps.to_text(findings, "nb.ipynb") == (
-        "nb.ipynb:cell 0:1:7: ND101 error: `missing` is defined in no cell of the notebook "
+        "nb.ipynb:cell 1:1:7: ND101 error: `missing` is defined in no cell of the notebook "
         "(deleted cell or hidden state): NameError on a fresh run\n")
+
+
+def test_text_report_names_cells_by_position_and_id():
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": "# title"},
+        {"cell_type": "code", "id": "use-it", "metadata": {}, "source": "print(missing)",
+         "execution_count": 1, "outputs": []}]}
+    (finding,) = nbdeps.check(nb)
+    assert nbdeps.to_text([finding], "nb.ipynb").startswith("nb.ipynb:cell 2 (id use-it):1:7: ND101")
+    data = finding.to_dict()
+    assert (data["cell_index"], data["cell_position"], data["cell_id"], data["line"], data["column"]) == (
+        1, 2, "use-it", 1, 7)
+
+
+BELOW = [("total = price * 2", 2), ("price = 10", 1), ("print(total)", 3)]
+
+
+def test_reads_from_a_cell_below_are_drawn_distinctly_in_every_format(tmp_path):
+    graph = nbdeps.build_graph(BELOW)
+    assert [(e.source, e.target, e.names) for e in graph.backward_edges] == [(1, 0, ("price",))]
+    assert [(e.source, e.target) for e in graph.edges] == [(0, 2)]
+    svg = nbdeps.to_svg(graph)
+    ET.fromstring(svg)
+    assert svg.count('stroke-dasharray="6 4"') == 1 and "\u2191 price" in svg
+    dot = nbdeps.to_dot(graph)
+    assert "c1 -> c0" in dot and "style=dashed" in dot.split("c1 -> c0")[1].splitlines()[0]
+    mermaid = nbdeps.to_mermaid(graph)
+    assert 'c1 -.->|"\u2191 price"| c0' in mermaid and "linkStyle 1 " in mermaid
+    data = json.loads(nbdeps.to_json(graph))
+    assert data["backward_edges"] == [{"source": 1, "target": 0, "names": ["price"]}]
+    assert nbdeps.to_networkx(graph).edges[1, 0]["kind"] == "backward"
+    assert "stroke-dasharray" in nbdeps.to_html(graph)
+    if pytest.importorskip("matplotlib"):
+        assert nbdeps.to_png(graph, tmp_path / "g.png").stat().st_size > 3000

@@ -7,8 +7,8 @@
 """
 
 from ._cellinfo import analyze_cell
-from ._checks import CODES, check
-from ._graph import affected_by, build_graph, rerun_order, runs_top_to_bottom
+from ._checks import CODES, check, runs_top_to_bottom
+from ._graph import affected_by, build_graph, rerun_order
 from ._load import load_notebook
 from ._model import (
     Cell,

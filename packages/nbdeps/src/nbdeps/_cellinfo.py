@@ -9,9 +9,13 @@ an `if` never becomes a false "undefined" report.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import re
 from functools import lru_cache
+from pathlib import Path
 
-from ._model import CellInfo, Hazard, Mutation, NameRef, SyntaxIssue
+from ._model import CellInfo, Hazard, Mutation, NameRef, Notebook, SyntaxIssue
+from ._modules import module_names, run_names
 from ._scopes import alias_name, free_loads, target_names
 from ._nodes import (
     OPS,
@@ -29,7 +33,7 @@ from ._nodes import (
 )
 from ._transform import AUTOMAGIC, parse_cell, parse_snippet
 
-__all__ = ["analyze_cell"]
+__all__ = ["analyze_cell", "cell_infos"]
 
 # Methods that change their receiver in place (builtin containers, pandas, sklearn, torch).
 _MUTATING = frozenset(
@@ -46,6 +50,8 @@ _IDEMPOTENT = frozenset(
 _DESTRUCTIVE_INPLACE = frozenset({"drop", "set_index", "pop", "insert"})
 # Methods whose result, rebound to the receiver (`df = df.drop(...)`), fails on a re-run.
 _DESTRUCTIVE_RESULT = frozenset({"drop", "set_index"})
+# Methods that undo a destructive one, so that running the latter again works.
+_UNDOES = {"reset_index": "set_index"}
 # Cell magics whose body is Python run in the user namespace.
 _PYTHON_CELL_MAGICS = frozenset({"time", "capture", "prun", "timeit", "debug"})
 _PYTHON_LINE_MAGICS = frozenset({"time", "timeit", "prun", "debug"})
@@ -67,20 +73,116 @@ def analyze_cell(source: str) -> CellInfo:
     return _analyze(source)
 
 
+def cell_infos(nb: Notebook) -> dict[int, CellInfo]:
+    """`analyze_cell` for every code cell, keyed by cell index.
+
+    For a notebook read from a file, `from m import *` and `%run m.py` of a module that
+    sits beside it (the kernel's working folder) are resolved into the names it binds.
+    """
+    infos = {c.index: _analyze(c.source) for c in nb.cells if c.kind == "code"}
+    if nb.path is None:
+        return infos
+    folder = Path(nb.path).resolve().parent
+    for index, info in infos.items():
+        if info.has_unknown_definitions:
+            infos[index] = _resolve_local(info, folder)
+    return infos
+
+
+def _resolve_local(info: CellInfo, folder: Path) -> CellInfo:
+    found: set[str] = set()
+    star, hidden = [], []
+    for module in info.star_imports:
+        names = module_names(folder, module)
+        if names is None:
+            star.append(module)
+        else:
+            found |= names
+    for magic in info.hidden_sources:
+        names = run_names(folder, magic)
+        if names is None:
+            hidden.append(magic)
+        else:
+            found |= names
+    if not found:
+        return info
+    return dataclasses.replace(info, defines=info.defines | found, star_imports=tuple(star),
+                               hidden_sources=tuple(hidden))
+
+
 @lru_cache(maxsize=4096)
 def _analyze(source: str) -> CellInfo:
     try:
-        tree, _python, error = parse_cell(source)
+        tree, python, error = parse_cell(source)
     except RecursionError:
         return CellInfo(syntax_error=SyntaxIssue(message="nested too deeply to analyse", line=1, column=0))
-    if tree is None:
-        return CellInfo(syntax_error=_issue(error))
     scanner = _CellScanner()
+    if tree is None:
+        try:
+            _recover(scanner, python)
+        except RecursionError:
+            pass
+        return dataclasses.replace(scanner.result(), syntax_error=_issue(error))
     try:
         scanner.block(tree.body)
     except RecursionError:  # pathological nesting: report what was seen so far
         pass
     return scanner.result()
+
+
+# a statement that plausibly binds a name, read from a line that does not parse
+_PLAUSIBLE = re.compile(
+    r"^\s*(?:(?:def|class)\s+(?P<def>[A-Za-z_]\w*)"
+    r"|(?P<targets>[A-Za-z_][\w\s,]*?)\s*=(?!=)"
+    r"|for\s+(?P<loop>[A-Za-z_][\w\s,]*?)\s+in\b"
+    r"|import\s+(?P<imports>[\w\s.,]+)$"
+    r"|from\s+[\w.]+\s+import\s+(?P<froms>[\w\s,()]+)$)"
+)
+
+
+def _recover(scanner: _CellScanner, python: str) -> None:
+    """Analyse what parses of a cell that does not: each top-level statement on its own
+    (merged with up to three following ones when it spans them); a statement that still
+    does not parse gives only the names its lines plausibly bind (`x = ...`, `def f`)."""
+    lines = python.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines)
+              if line[:1] not in ("", " ", "\t", "\n", "\r", "#", ")", "]", "}")
+              and not line.startswith(("else", "elif", "except", "finally", "@"))] or [0]
+    if starts[0] != 0:
+        starts.insert(0, 0)
+    bounds = starts + [len(lines)]
+    k = 0
+    while k < len(starts):
+        for span in range(1, 5):
+            end = bounds[min(k + span, len(starts))]
+            tree = parse_snippet("".join(lines[bounds[k]:end]))
+            if tree is not None:
+                scanner.offset = bounds[k]
+                scanner.block(tree.body)
+                k += span
+                break
+        else:
+            for line in lines[bounds[k]:bounds[k + 1]]:
+                _plausible(scanner, line)
+            k += 1
+    scanner.offset = 0
+
+
+def _plausible(scanner: _CellScanner, line: str) -> None:
+    match = _PLAUSIBLE.match(line)
+    if match is None:
+        return
+    words: list[str] = []
+    if match["def"]:
+        words = [match["def"]]
+    for group in ("targets", "loop", "froms"):
+        if match[group]:
+            words += [w.strip("() ") for w in match[group].split(",")]
+    if match["imports"]:
+        words += [w.split()[-1].split(".")[0] for w in match["imports"].split(",") if w.split()]
+    for word in words:
+        if word.isidentifier() and " " not in word:
+            scanner.bind(word)
 
 
 def _issue(error: SyntaxError | None) -> SyntaxIssue:
@@ -104,6 +206,7 @@ class _CellScanner:
         self.star: list[str] = []
         self.hidden: list[str] = []
         self.self_rebinds: set[str] = set()
+        self.undone: set[tuple[str, str]] = set()
         self.functions: dict[str, list[ast.Name]] = {}  # def name -> reads escaping it
         self.function_offsets: dict[str, int] = {}
         self.expanded: set[str] = set()
@@ -118,6 +221,7 @@ class _CellScanner:
             hidden_sources=tuple(self.hidden),
             non_idempotent=tuple(self.hazards),
             rebinds_from_self=frozenset(self.self_rebinds),
+            undoes=frozenset(self.undone),
             deferred_reads=tuple(
                 (name, refs)
                 for name, loads in sorted(self.functions.items())
@@ -400,6 +504,8 @@ class _CellScanner:
         call = value if isinstance(value, ast.Call) else None
         method = call.func.attr if call is not None and isinstance(call.func, ast.Attribute) else None
         receiver = root_name(call.func.value) if method else None
+        if method in _UNDOES and receiver is not None and receiver.id == target.id:
+            self.undone.add((target.id, _UNDOES[method]))
         destructive = method in _DESTRUCTIVE_RESULT and receiver is not None and receiver.id == target.id
         reason = (
             f"`{target.id} = {short(value)}` rebinds {target.id} from itself"
@@ -490,6 +596,8 @@ class _CellScanner:
         )
         if not inplace and func.attr not in _MUTATING:
             return
+        if inplace and func.attr in _UNDOES:
+            self.undone.add((root.id, _UNDOES[func.attr]))
         # DataFrame.insert(loc, column, value) fails once the column exists; list.insert does not
         destructive_insert = func.attr == "insert" and len(node.args) >= 3
         text = short(node)

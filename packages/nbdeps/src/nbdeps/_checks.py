@@ -8,20 +8,23 @@ prepared `_Context` to findings, so the list of checks reads as the list of code
 from __future__ import annotations
 
 from collections import defaultdict
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ._graph import cell_infos
+from ._cellinfo import analyze_cell, cell_infos
 from ._history import History, history
 from ._load import NotebookSource, load_notebook
-from ._model import Cell, CellInfo, Finding, Notebook, Severity
-from ._names import is_always_defined
+from ._model import Cell, CellInfo, Finding, NameRef, Notebook, Severity
+from ._historydb import read_history
+from ._names import PYTHON2_BUILTINS, is_always_defined
 
-__all__ = ["CODES", "TOP_TO_BOTTOM_CODES", "check"]
+__all__ = ["CODES", "TOP_TO_BOTTOM_CODES", "check", "runs_top_to_bottom"]
 
 # code -> (severity, short name, what it means); the docs table is generated from this
 CODES: dict[str, tuple[Severity, str, str]] = {
     "ND001": ("error", "syntax-error", "the cell does not parse, even after IPython's transformation"),
+    "ND002": ("info", "python-2-notebook", "the kernel was Python 2: cells that are not Python 3 are read as far as they parse"),
     "ND101": ("error", "undefined-name", "a name no cell of the notebook binds: NameError on a fresh run (deleted cell or hidden state)"),
     "ND102": ("warning", "maybe-star-name", "a name no cell binds, possibly from `import *` or `%run`"),
     "ND103": ("info", "definer-reran", "the definer last ran after this reader (it usually ran before too: benign); the output may be stale"),
@@ -30,7 +33,7 @@ CODES: dict[str, tuple[Severity, str, str]] = {
     "ND106": ("warning", "deleted-before-use", "a cell that ran earlier in the live session deleted the name"),
     "ND201": ("warning", "defined-below", "the only definers sit below the reader: works through history, fails on Restart & Run All"),
     "ND202": ("warning", "deleted-above", "a cell above deletes the name: Restart & Run All raises NameError"),
-    "ND301": ("info", "stale-output", "an input was redefined after the cell last ran: its outputs are stale"),
+    "ND301": ("info", "stale-output", "an input was redefined or changed in place by a cell above after the cell last ran: its outputs are stale"),
     "ND302": ("info", "stale-downstream", "reads a name from a stale cell"),
     "ND401": ("info", "non-idempotent", "running the cell again fails or changes its own input"),
     "ND402": ("error", "repeated-destructive", "a destructive operation already applied to the same object runs again: it fails"),
@@ -49,6 +52,7 @@ def check(
     *,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
+    history: str | os.PathLike[str] | History | None = None,
 ) -> tuple[Finding, ...]:
     """Report the dependency and execution-history hazards of a notebook.
 
@@ -56,6 +60,9 @@ def check(
         src: anything `load_notebook` reads.
         select: keep only findings whose code starts with one of these (e.g. "ND1").
         ignore: drop findings whose code starts with one of these.
+        history: IPython's history database (`history.sqlite`) of the kernel that ran
+            the notebook: its recorded order of executions replaces the one inferred
+            from execution counts.
 
     Returns:
         Findings sorted by cell, line and code.
@@ -68,7 +75,9 @@ def check(
         ['ND101']
     """
     nb = load_notebook(src)
-    ctx = _Context.of(nb)
+    if history is not None and not isinstance(history, History):
+        history = read_history(history, nb)
+    ctx = _Context.of(nb, history)
     findings: list[Finding] = []
     for rule in _RULES:
         findings.extend(rule(ctx))
@@ -82,6 +91,18 @@ def check(
     return tuple(findings)
 
 
+
+
+def runs_top_to_bottom(src: NotebookSource) -> bool:
+    """True when Restart & Run All would find every name bound before it is read.
+
+    False when a cell does not parse, reads a name bound only below it or in no cell,
+    reads a name deleted above it, or repeats a destructive operation (a second
+    `df.drop(columns="x", inplace=True)` on the same frame).
+    """
+    return not any(f.code in TOP_TO_BOTTOM_CODES for f in check(src))
+
+
 @dataclass(slots=True)
 class _Context:
     nb: Notebook
@@ -90,11 +111,16 @@ class _Context:
     hist: History
     binders: dict[str, list[int]] = field(default_factory=dict)  # name -> cells binding it
     unknown_cells: list[int] = field(default_factory=list)  # `import *`, `%run`
+    ran: set[int] = field(default_factory=set)  # cells known or inferred to have run
 
     @classmethod
-    def of(cls, nb: Notebook) -> _Context:
+    def of(cls, nb: Notebook, hist: History | None = None) -> _Context:
         infos = cell_infos(nb)
-        ctx = cls(nb=nb, infos=infos, code=list(nb.code_cells), hist=history(nb))
+        hist = hist if hist is not None else history(nb)
+        for cell in hist.executed:
+            if cell.index < 0:  # a run of code no cell holds now (edited or deleted cell)
+                infos[cell.index] = analyze_cell(cell.source)
+        ctx = cls(nb=nb, infos=infos, code=list(nb.code_cells), hist=hist, ran=set(hist.ran))
         binders: dict[str, list[int]] = defaultdict(list)
         for cell in ctx.code:
             for name in infos[cell.index].defines:
@@ -102,7 +128,24 @@ class _Context:
             if infos[cell.index].has_unknown_definitions:
                 ctx.unknown_cells.append(cell.index)
         ctx.binders = dict(binders)
+        ctx.ran |= ctx._proven_by_outputs()
         return ctx
+
+    def _proven_by_outputs(self) -> set[int]:
+        """Cells without a count whose definitions a later cell read and displayed an
+        output without error: they must have run (their output was cleared)."""
+        proven: set[int] = set()
+        for cell in self.code:
+            if cell.index not in self.ran or not cell.has_output or cell.has_error_output:
+                continue
+            for name in self.infos[cell.index].used_names:
+                definers = [i for i in self.binders.get(name, ()) if i != cell.index]
+                if definers and not any(i in self.ran for i in definers):
+                    proven.update(i for i in definers if self.cell(i).execution_count is None)
+        return proven
+
+    def always(self, name: str) -> bool:
+        return is_always_defined(name) or (self.nb.is_python2 and name in PYTHON2_BUILTINS)
 
     def cell(self, index: int) -> Cell:
         return self.nb.cells[index]
@@ -123,38 +166,59 @@ class _Context:
 
 def _where(cell: Cell) -> str:
     count = "never ran" if cell.execution_count is None else f"[{cell.execution_count}]"
-    return f"cell {cell.index} {count}"
+    return f"{cell.label} {count}"
+
+
+def _cells(cells: Sequence[Cell]) -> str:
+    shown = ", ".join(str(c.position) for c in cells[:8]) + (", ..." if len(cells) > 8 else "")
+    return f"cell {shown}" if len(cells) == 1 else f"cells {shown}"
 
 
 def _syntax(ctx: _Context) -> Iterator[Finding]:
-    for cell in ctx.code:
+    broken = [c for c in ctx.code if ctx.infos[c.index].syntax_error is not None]
+    if ctx.nb.is_python2:
+        if broken:
+            yield ctx.finding("ND002", None, f"a Python {ctx.nb.python_version} notebook: {len(broken)} "
+                              f"cell(s) ({_cells(broken)}) are not Python 3; nbdeps reads the statements "
+                              "of theirs that parse")
+        return
+    for cell in broken:
         issue = ctx.infos[cell.index].syntax_error
-        if issue is None:
-            continue
         hint = " (Python 2 code?)" if "Missing parentheses" in issue.message or "print" in issue.message else ""
-        yield ctx.finding("ND001", cell, f"does not parse: {issue.message}{hint}; the cell is left out of the analysis",
-                          line=issue.line, column=issue.column)
+        yield ctx.finding("ND001", cell, f"does not parse: {issue.message}{hint}; only the statements "
+                          "that parse are analysed", line=issue.line, column=issue.column)
 
 
 def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
-    """ND101/ND102: names that no cell binds (or only the reader, after reading)."""
+    """ND101/ND102: names that no cell binds (or only the reader, after reading); one
+    finding per name, on the first cell that reads it, listing every such cell."""
+    readers: dict[str, list[tuple[Cell, NameRef, bool]]] = defaultdict(list)
     for cell in ctx.code:
         for ref in ctx.infos[cell.index].uses:
-            if is_always_defined(ref.name):
+            if ctx.always(ref.name):
                 continue
-            others = [i for i in ctx.binders.get(ref.name, ()) if i != cell.index]
-            if others:
+            binders = ctx.binders.get(ref.name, ())
+            if any(i != cell.index for i in binders):
                 continue
-            own = cell.index in ctx.binders.get(ref.name, ())
-            if ctx.unknown_cells:
-                src = ctx.cell(ctx.unknown_cells[0])
-                yield ctx.finding("ND102", cell, f"`{ref.name}` is bound in no cell; it may come from "
-                                  f"`import *` / `%run` in {_where(src)}", (ref.name,), ref.line, ref.column)
-                continue
-            reason = ("read before this cell binds it, and no other cell binds it" if own
-                      else "defined in no cell of the notebook (deleted cell or hidden state)")
-            yield ctx.finding("ND101", cell, f"`{ref.name}` is {reason}: NameError on a fresh run",
-                              (ref.name,), ref.line, ref.column)
+            readers[ref.name].append((cell, ref, cell.index in binders))
+    unparsed = [c for c in ctx.code if ctx.infos[c.index].syntax_error is not None]
+    for name, reads in readers.items():
+        cell, ref, own = reads[0]
+        more = f" (read in {_cells([c for c, _, _ in reads])})" if len(reads) > 1 else ""
+        if ctx.unknown_cells:
+            src = ctx.cell(ctx.unknown_cells[0])
+            yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}; it may come from "
+                              f"`import *` / `%run` in {_where(src)}", (name,), ref.line, ref.column)
+            continue
+        if own and len(reads) == 1:
+            reason = "read before this cell binds it, and no other cell binds it"
+        elif unparsed:
+            reason = (f"bound in no statement nbdeps can read ({_cells(unparsed)} do(es) not parse "
+                      "and may bind it, else a deleted cell or hidden state)")
+        else:
+            reason = "defined in no cell of the notebook (deleted cell or hidden state)"
+        yield ctx.finding("ND101", cell, f"`{name}` is {reason}{more}: NameError on a fresh run",
+                          (name,), ref.line, ref.column)
 
 
 def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
@@ -172,7 +236,7 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
                 if definer == cell.index:
                     continue
                 missing = tuple(r.name for r in refs
-                                if not is_always_defined(r.name) and r.name not in ctx.binders)
+                                if not ctx.always(r.name) and r.name not in ctx.binders)
                 if missing:
                     yield ctx.finding("ND101", cell, f"`{use.name}` (defined in {_where(ctx.cell(definer))}) reads "
                                       f"{_names(missing)} defined in no cell: NameError when called here",
@@ -189,7 +253,7 @@ def _notebook_order(ctx: _Context) -> Iterator[Finding]:
         below: dict[int, list] = defaultdict(list)
         for ref in info.uses:
             name = ref.name
-            if name in state or is_always_defined(name) or star_above:
+            if name in state or ctx.always(name) or star_above:
                 continue
             others = [i for i in ctx.binders.get(name, ()) if i != cell.index]
             if not others:
@@ -219,46 +283,28 @@ def _names(names: Sequence[str]) -> str:
 
 
 def _live_history(ctx: _Context) -> Iterator[Finding]:
-    """ND103-ND106, ND301, ND302: the live kernel session, in execution order."""
+    """ND103-ND106, ND301, ND302: the live kernel session, in execution order. Only the
+    last run of a cell is judged: its outputs are the ones saved."""
     live = ctx.hist.live
     if not live:
         return
-    count = {c.index: c.execution_count for c in live}
-    earlier = {c.index for s in ctx.hist.sessions[:-1] for c in s} - set(count)
+    last = {c.index: k for k, c in enumerate(live)}  # cell -> step of its last run
+    earlier = {c.index for s in ctx.hist.sessions[:-1] for c in s} - set(last)
     state: dict[str, int] = {}  # name -> cell that last bound it in this session
     deleted_by: dict[str, int] = {}
     unknown_ran = False
     stale: set[int] = set()
-    for cell in live:
+    for step, cell in enumerate(live):
         info = ctx.infos[cell.index]
-        grouped: dict[tuple[str, int | None], list] = defaultdict(list)
-        for ref in info.uses:
-            name = ref.name
-            if is_always_defined(name):
-                continue
-            if name in state:
-                if state[name] in stale:
-                    grouped[("ND302", state[name])].append(ref)
-                continue
-            others = [i for i in ctx.binders.get(name, ()) if i != cell.index]
-            if not others or unknown_ran:
-                continue
-            later = [i for i in others if i in count and count[i] > cell.execution_count]
-            if later:
-                grouped[("ND103", min(later, key=count.get))].append(ref)
-            elif name in deleted_by:
-                grouped[("ND106", deleted_by[name])].append(ref)
-            elif all(ctx.cell(i).execution_count is None for i in others):
-                grouped[("ND104", None)].append(ref)
-            elif any(i in earlier for i in others):
-                grouped[("ND105", next(i for i in others if i in earlier))].append(ref)
-        yield from _history_findings(ctx, cell, grouped)
-        if any(code in ("ND103", "ND302") for code, _ in grouped):
-            stale.add(cell.index)
-        redefined = _redefined_after(ctx, cell, count)
-        if redefined:
-            stale.add(cell.index)
-            yield redefined
+        if cell.index >= 0 and last[cell.index] == step:
+            grouped = _live_reads(ctx, cell, step, last, earlier, state, deleted_by, stale, unknown_ran)
+            yield from _history_findings(ctx, cell, grouped)
+            if any(code in ("ND103", "ND302") for code, _ in grouped):
+                stale.add(cell.index)
+            redefined = _redefined_after(ctx, cell, last)
+            if redefined:
+                stale.add(cell.index)
+                yield redefined
         for name in info.defines:
             state[name] = cell.index
         for name in info.deletes - info.defines:
@@ -267,10 +313,41 @@ def _live_history(ctx: _Context) -> Iterator[Finding]:
         unknown_ran = unknown_ran or info.has_unknown_definitions
 
 
+def _live_reads(ctx: _Context, cell: Cell, step: int, last: dict[int, int], earlier: set[int],
+                state: dict[str, int], deleted_by: dict[str, int], stale: set[int],
+                unknown_ran: bool) -> dict[tuple[str, int | None], list[NameRef]]:
+    # a saved output without error proves the cell's reads were bound when it ran
+    ran_fine = cell.has_output and not cell.has_error_output
+    grouped: dict[tuple[str, int | None], list[NameRef]] = defaultdict(list)
+    for ref in ctx.infos[cell.index].uses:
+        name = ref.name
+        if ctx.always(name):
+            continue
+        if name in state:
+            if state[name] in stale:
+                grouped[("ND302", state[name])].append(ref)
+            continue
+        others = [i for i in ctx.binders.get(name, ()) if i != cell.index]
+        if not others or unknown_ran:
+            continue
+        later = [i for i in others if i in last and last[i] > step]
+        if later:
+            grouped[("ND103", min(later, key=last.get))].append(ref)
+        elif ran_fine:
+            continue
+        elif name in deleted_by:
+            grouped[("ND106", deleted_by[name])].append(ref)
+        elif not any(i in ctx.ran for i in others):
+            grouped[("ND104", None)].append(ref)
+        elif any(i in earlier for i in others) and not any(i in ctx.hist.ran_unordered for i in others):
+            grouped[("ND105", next(i for i in others if i in earlier))].append(ref)
+    return grouped
+
+
 def _history_findings(ctx: _Context, cell: Cell, grouped: dict) -> Iterator[Finding]:
     for (code, other), refs in grouped.items():
         names = tuple(r.name for r in refs)
-        where = _where(ctx.cell(other)) if other is not None else ""
+        where = _where(ctx.cell(other)) if other is not None and other >= 0 else "code no cell holds now"
         message = {
             "ND103": f"{_names(names)} defined by {where}, which last ran after this cell; it probably "
                      "ran before too (usual), but this cell's output may be stale",
@@ -284,18 +361,28 @@ def _history_findings(ctx: _Context, cell: Cell, grouped: dict) -> Iterator[Find
         yield ctx.finding(code, cell, message, names, refs[0].line, refs[0].column)
 
 
-def _redefined_after(ctx: _Context, cell: Cell, count: dict[int, int]) -> Finding | None:
-    """ND301: an input of `cell` had a definer before it ran, and was rebound after it
-    ran by a cell above it, so a fresh top-to-bottom run gives different outputs."""
+def _redefined_after(ctx: _Context, cell: Cell, last: dict[int, int]) -> Finding | None:
+    """ND301: an input of `cell` had a definer before it ran, and was rebound, or changed
+    in place, after it ran by a cell above it: a fresh top-to-bottom run gives different
+    outputs."""
     info = ctx.infos[cell.index]
+    mine = last[cell.index]
     for ref in info.uses:
-        binders = [i for i in ctx.binders.get(ref.name, ()) if i != cell.index and i in count]
-        before = [i for i in binders if count[i] < cell.execution_count]
-        after = [i for i in binders if count[i] > cell.execution_count and i < cell.index]
+        binders = [i for i in ctx.binders.get(ref.name, ()) if i != cell.index and i in last]
+        before = [i for i in binders if last[i] < mine]
+        after = [i for i in binders if last[i] > mine and i < cell.index]
         if before and after:
             d = ctx.cell(after[0])
             return ctx.finding("ND301", cell, f"`{ref.name}` was redefined by {_where(d)} after this cell "
                                "ran: its outputs are stale", (ref.name,), ref.line, ref.column)
+        if before and cell.has_output:
+            changed = [i for i in last if 0 <= i < cell.index and last[i] > mine and i != cell.index
+                       and ref.name in ctx.infos[i].mutated_names - ctx.infos[i].defines]
+            if changed:
+                d = ctx.cell(changed[0])
+                return ctx.finding("ND301", cell, f"`{ref.name}` was changed in place by {_where(d)} after "
+                                   "this cell ran: its displayed output is stale", (ref.name,), ref.line,
+                                   ref.column)
     return None
 
 
@@ -310,17 +397,18 @@ def _repeated_destructive(ctx: _Context) -> Iterator[Finding]:
     """ND402: the same destructive operation applied twice to the same object.
 
     An object is followed through `x = f(x)` rebindings (its lineage), and a fresh
-    binding `x = load()` starts a new one; the live session is checked first, then
+    binding `x = load()` starts a new one, as does an operation that undoes it
+    (`reset_index` after `set_index`); the live session is checked first, then
     notebook order (which is what Restart & Run All does).
     """
     reported: set[tuple[int, str]] = set()
     for cells, label in ((ctx.hist.live, "the live session"), (tuple(ctx.code), "Restart & Run All")):
         lineage: dict[str, int] = {}
         applied: dict[tuple[str, str, int | None], int] = {}
-        for cell in cells:
+        for step, cell in enumerate(cells):
             info = ctx.infos[cell.index]
             for hazard in info.non_idempotent:
-                if not hazard.destructive:
+                if not hazard.destructive or cell.index < 0:
                     continue
                 name = hazard.names[0]
                 key = (name, hazard.signature, lineage.get(name))
@@ -332,28 +420,36 @@ def _repeated_destructive(ctx: _Context) -> Iterator[Finding]:
                         f"`{hazard.signature}` already ran on this `{name}` in {_where(ctx.cell(first))} "
                         f"and `{name}` was not rebuilt since: in {label} this fails",
                         (name,), hazard.line, hazard.column)
+            for name, method in info.undoes:
+                for key in [k for k in applied if k[0] == name and _calls(k[1], name, method)]:
+                    del applied[key]
             for name in info.defines - info.rebinds_from_self:
-                lineage[name] = cell.index
+                lineage[name] = step
+
+
+def _calls(signature: str, name: str, method: str) -> bool:
+    return signature.startswith(f"{name}.{method}(")
 
 
 def _count_anomalies(ctx: _Context) -> Iterator[Finding]:
     """ND501-ND504: unexecuted cells in between, skipped and repeated counts, disorder."""
-    executed = [c for c in ctx.code if c.execution_count is not None]
+    executed = [c for c in ctx.code if c.index in ctx.ran]
     if executed:
         first, last = executed[0].index, executed[-1].index
         for cell in ctx.code:
-            if first < cell.index < last and cell.execution_count is None and cell.source.strip():
+            if first < cell.index < last and cell.index not in ctx.ran and cell.source.strip():
                 yield ctx.finding("ND501", cell, "never ran, but cells above and below it did")
     if len(ctx.hist.sessions) > 1:
         yield ctx.finding("ND503", None, f"execution counts repeat: {len(ctx.hist.sessions)} kernel sessions; "
                           "only the last is the live state")
-    live = ctx.hist.live
-    for prev, cell in zip(live, live[1:]):
-        if cell.execution_count - prev.execution_count > 1:
-            gap = range(prev.execution_count + 1, cell.execution_count)
-            shown = f"{gap[0]}" if len(gap) == 1 else f"{gap[0]}-{gap[-1]}"
-            yield ctx.finding("ND502", cell, f"execution count {shown} missing before this cell: a cell that ran "
-                              "was deleted, re-run or its output cleared")
+    live = [c for c in ctx.hist.live if c.index >= 0]
+    if not ctx.hist.exact:
+        for prev, cell in zip(live, live[1:]):
+            if cell.execution_count - prev.execution_count > 1:
+                gap = range(prev.execution_count + 1, cell.execution_count)
+                shown = f"{gap[0]}" if len(gap) == 1 else f"{gap[0]}-{gap[-1]}"
+                yield ctx.finding("ND502", cell, f"execution count {shown} missing before this cell: a cell that "
+                                  "ran was deleted, re-run or its output cleared")
     disorder = next((c for p, c in zip(live, live[1:]) if c.index < p.index), None)
     if disorder is not None:
         yield ctx.finding("ND504", disorder, "ran after cells below it: the notebook ran out of order")

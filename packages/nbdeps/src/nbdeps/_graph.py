@@ -5,19 +5,14 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from types import MappingProxyType
 
-from ._cellinfo import analyze_cell
+from ._cellinfo import cell_infos
 from ._history import history
 from ._load import NotebookSource, load_notebook
 from ._model import CellInfo, DepGraph, Edge, Notebook
 from ._names import is_always_defined
 from .errors import CellIndexError
 
-__all__ = ["affected_by", "build_graph", "cell_infos", "rerun_order", "runs_top_to_bottom"]
-
-
-def cell_infos(nb: Notebook) -> dict[int, CellInfo]:
-    """`analyze_cell` for every code cell, keyed by cell index."""
-    return {c.index: analyze_cell(c.source) for c in nb.cells if c.kind == "code"}
+__all__ = ["affected_by", "build_graph", "rerun_order"]
 
 
 def build_graph(src: NotebookSource, order: str = "notebook") -> DepGraph:
@@ -30,7 +25,9 @@ def build_graph(src: NotebookSource, order: str = "notebook") -> DepGraph:
 
     Returns:
         A `DepGraph` whose edges go from the cell that last bound (or mutated) a name
-        before a reader to that reader, labelled with the names.
+        before a reader to that reader, labelled with the names; `backward_edges` go
+        from the first cell later in the order that binds a name to a reader that finds
+        it bound nowhere before (a definer below, in notebook order).
 
     Raises:
         NotebookError: unreadable input. ValueError: an unknown order.
@@ -49,8 +46,11 @@ def build_graph(src: NotebookSource, order: str = "notebook") -> DepGraph:
 def _graph(nb: Notebook, order: str, sequence: tuple[int, ...], infos: dict[int, CellInfo]) -> DepGraph:
     providers: dict[str, list[int]] = {}
     labels: dict[tuple[int, int], set[str]] = defaultdict(set)
+    upward: dict[tuple[int, int], set[str]] = defaultdict(set)
+    later = _later_definers(sequence, infos)
     definitions: dict[str, list[int]] = defaultdict(list)
     uses: dict[str, list[int]] = defaultdict(list)
+    pos_of = {index: k for k, index in enumerate(sequence)}
     for index in sequence:
         info = infos[index]
         for name in info.used_names:
@@ -58,6 +58,10 @@ def _graph(nb: Notebook, order: str, sequence: tuple[int, ...], infos: dict[int,
             for source in providers.get(name, ()):
                 if source != index:
                     labels[(source, index)].add(name)
+            if not providers.get(name) and not is_always_defined(name):
+                definer = next((d for d in later.get(name, ()) if d[0] > pos_of[index]), None)
+                if definer is not None:
+                    upward[(definer[1], index)].add(name)
         for name in info.defines:
             definitions[name].append(index)
             providers[name] = [index]
@@ -67,7 +71,11 @@ def _graph(nb: Notebook, order: str, sequence: tuple[int, ...], infos: dict[int,
                 chain.append(index)
         for name in info.deletes - info.defines:
             providers.pop(name, None)
-    pos = {index: k for k, index in enumerate(sequence)}
+    pos = pos_of
+    backward = tuple(
+        Edge(source=s, target=t, names=tuple(sorted(names)))
+        for (s, t), names in sorted(upward.items(), key=lambda kv: (pos[kv[0][1]], pos[kv[0][0]]))
+    )
     edges = tuple(
         Edge(source=s, target=t, names=tuple(sorted(names)))
         for (s, t), names in sorted(labels.items(), key=lambda kv: (pos[kv[0][1]], pos[kv[0][0]]))
@@ -79,10 +87,20 @@ def _graph(nb: Notebook, order: str, sequence: tuple[int, ...], infos: dict[int,
         sequence=sequence,
         infos=MappingProxyType({i: infos[i] for i in sequence}),
         edges=edges,
+        backward_edges=backward,
         hazards=hazards,
         definitions=MappingProxyType({k: tuple(v) for k, v in definitions.items()}),
         uses=MappingProxyType({k: tuple(v) for k, v in uses.items()}),
     )
+
+
+def _later_definers(sequence: tuple[int, ...], infos: dict[int, CellInfo]) -> dict[str, list[tuple[int, int]]]:
+    """name -> [(position in sequence, cell index)] of the cells binding it."""
+    found: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for k, index in enumerate(sequence):
+        for name in infos[index].defines:
+            found[name].append((k, index))
+    return found
 
 
 def rerun_order(src: NotebookSource) -> tuple[int, ...] | None:
@@ -140,7 +158,8 @@ def affected_by(src: NotebookSource, cell_index: int) -> tuple[int, ...]:
     """
     graph = build_graph(src, "notebook")
     if cell_index not in graph.sequence:
-        raise CellIndexError(f"{graph.notebook.name}: cell {cell_index} is not a code cell")
+        raise CellIndexError(f"{graph.notebook.name}: cell {cell_index + 1} (index {cell_index}) "
+                             "is not a code cell")
     out: dict[int, list[int]] = defaultdict(list)
     for edge in graph.edges:
         out[edge.source].append(edge.target)
@@ -152,15 +171,3 @@ def affected_by(src: NotebookSource, cell_index: int) -> tuple[int, ...]:
                 seen.add(nxt)
                 queue.append(nxt)
     return tuple(sorted(seen))
-
-
-def runs_top_to_bottom(src: NotebookSource) -> bool:
-    """True when Restart & Run All would find every name bound before it is read.
-
-    False when a cell does not parse, reads a name bound only below it or in no cell,
-    reads a name deleted above it, or repeats a destructive operation (a second
-    `df.drop(columns="x", inplace=True)` on the same frame).
-    """
-    from ._checks import TOP_TO_BOTTOM_CODES, check
-
-    return not any(f.code in TOP_TO_BOTTOM_CODES for f in check(src))

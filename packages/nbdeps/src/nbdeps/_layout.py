@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ._model import DepGraph, Finding
 
-__all__ = ["Arc", "Box", "Layout", "layout", "COLOURS", "LEGEND"]
+__all__ = ["Arc", "Box", "Layout", "layout", "printable", "BACKWARD", "COLOURS", "LEGEND"]
 
 BOX_W, BOX_H, GAP, LEFT, TOP = 460, 40, 16, 20, 64
 COLOURS = {  # fill, stroke
@@ -18,6 +18,7 @@ COLOURS = {  # fill, stroke
     "plain": ("#eef3fb", "#4a6fa5"),
     "syntax": ("#eeeeee", "#777777"),
 }
+BACKWARD = "#c2185b"  # arcs from a definer below (against the order): dashed, in this colour
 LEGEND = (
     ("error", "error finding (NameError, repeated destructive op)"),
     ("warning", "warning (fails on Restart & Run All)"),
@@ -50,6 +51,7 @@ class Arc:
     label: str
     label_x: float = 0.0
     label_y: float = 0.0
+    backward: bool = False  # from a cell below (later in the order) up to its reader
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,21 +88,21 @@ def layout(graph: DepGraph, findings: Sequence[Finding] = ()) -> Layout:
             y=TOP + pos[cell.index] * (BOX_H + GAP),
             w=BOX_W,
             h=BOX_H,
-            title=f"In [{count}]  cell {cell.index}",
-            text=_clip(cell.first_line or "(empty)", 54),
+            title=f"In [{count}]  {printable(cell.label)}",
+            text=_clip(printable(cell.first_line) or "(empty)", 54),
             style=style,
-            tooltip="\n".join(reasons) or cell.first_line,
+            tooltip=printable("\n".join(reasons) or cell.first_line),
         ))
     arcs = []
     placed: list[tuple[float, float, float]] = []  # label x, y, width: keep labels apart
-    for edge in graph.edges:
+    for edge, backward in [(e, False) for e in graph.edges] + [(e, True) for e in graph.backward_edges]:
         # arcs leave a box from its upper half and enter the next from its lower half,
         # so that in- and outgoing arcs of one cell stay apart
         y1 = TOP + pos[edge.source] * (BOX_H + GAP) + BOX_H * 0.3
         y2 = TOP + pos[edge.target] * (BOX_H + GAP) + BOX_H * 0.7
         span = abs(pos[edge.target] - pos[edge.source])
         bulge = min(40 + 26 * span, 520)
-        label = _clip(", ".join(edge.names), 28)
+        label = _clip(("\u2191 " if backward else "") + ", ".join(edge.names), 28)
         lx, ly = _free_spot(LEFT + BOX_W + bulge * 0.75 + 4, (y1 + y2) / 2 + 4, 6.6 * len(label), placed)
         arcs.append(Arc(
             source=edge.source,
@@ -112,11 +114,14 @@ def layout(graph: DepGraph, findings: Sequence[Finding] = ()) -> Layout:
             label=label,
             label_x=lx,
             label_y=ly,
+            backward=backward,
         ))
     widest = max((a.bulge for a in arcs), default=0)
     width = LEFT + BOX_W + widest * 0.75 + 200
     height = TOP + len(boxes) * (BOX_H + GAP) + 40 + 22 * len(LEGEND)
-    title = f"{graph.notebook.name} - {graph.order} order ({len(boxes)} cells, {len(arcs)} edges)"
+    below = len(graph.backward_edges)
+    title = printable(f"{graph.notebook.name} - {graph.order} order ({len(boxes)} cells, "
+                      f"{len(arcs) - below} edges" + (f", {below} from cells below" if below else "") + ")")
     return Layout(width=max(width, 720), height=height, title=title, boxes=tuple(boxes), arcs=tuple(arcs))
 
 
@@ -129,6 +134,15 @@ def _free_spot(x: float, y: float, width: float, placed: list[tuple[float, float
             return x, y + dy
     placed.append((x, y, width))
     return x, y
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates (not encodable in UTF-8) written as `\\udXXX`."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _clip(text: str, limit: int) -> str:

@@ -94,7 +94,7 @@ def _from_dict(data: Mapping[str, Any], name: str) -> Notebook:
         data = _upgrade(data, name)
     elif isinstance(major, int) and major > 4:
         raise NotebookError(f"{name}: nbformat {major} is newer than nbdeps can read (4)")
-    _check_language(data, name)
+    version = _check_language(data, name)
     cells = data.get("cells")
     if not isinstance(cells, list):
         raise NotebookError(f"{name}: 'cells' is a {type(cells).__name__}, not a list")
@@ -102,6 +102,7 @@ def _from_dict(data: Mapping[str, Any], name: str) -> Notebook:
         cells=tuple(_cell(raw, i, name) for i, raw in enumerate(cells)),
         path=None if name == "<notebook>" else name,
         nbformat=4,
+        python_version=version,
     )
 
 
@@ -118,10 +119,11 @@ def _upgrade(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
         raise NotebookError(f"{name}: cannot upgrade this nbformat 3 notebook ({exc})") from None
 
 
-def _check_language(data: Mapping[str, Any], name: str) -> None:
+def _check_language(data: Mapping[str, Any], name: str) -> str | None:
+    """Refuse non-Python notebooks; return the Python version the kernel had, if saved."""
     meta = data.get("metadata")
     if not isinstance(meta, Mapping):
-        return
+        return None
     spec = meta.get("kernelspec") if isinstance(meta.get("kernelspec"), Mapping) else {}
     info = meta.get("language_info") if isinstance(meta.get("language_info"), Mapping) else {}
     language = spec.get("language") or info.get("name")
@@ -130,10 +132,27 @@ def _check_language(data: Mapping[str, Any], name: str) -> None:
         raise NotebookError(
             f"{name}: a {language} notebook (kernel {kernel!r}); nbdeps reads Python notebooks only"
         )
+    return _python_version(spec, info)
+
+
+def _python_version(spec: Mapping[str, Any], info: Mapping[str, Any]) -> str | None:
+    version = info.get("version")
+    if isinstance(version, str) and version[:1].isdigit():
+        return version
+    mode = info.get("codemirror_mode")
+    if isinstance(mode, Mapping) and isinstance(mode.get("version"), int):
+        return str(mode["version"])
+    for key in ("name", "display_name"):
+        label = spec.get(key)
+        if isinstance(label, str):
+            digits = label.lower().replace("python", "").replace("ipython", "").strip()
+            if digits[:1] in ("2", "3"):
+                return digits[:1]
+    return None
 
 
 def _cell(raw: Any, index: int, name: str) -> Cell:
-    where = f"{name}: cell {index}"
+    where = f"{name}: cell {index + 1}"
     if not isinstance(raw, Mapping):
         raise NotebookError(f"{where} is a {type(raw).__name__}, not a cell object")
     kind = raw.get("cell_type")
@@ -146,9 +165,8 @@ def _cell(raw: Any, index: int, name: str) -> Cell:
     if not isinstance(count, int) or isinstance(count, bool):
         count = None
     outputs = raw.get("outputs") if kind == "code" else None
-    has_error = isinstance(outputs, list) and any(
-        isinstance(o, Mapping) and o.get("output_type") == "error" for o in outputs
-    )
+    kinds = [o.get("output_type") for o in outputs if isinstance(o, Mapping)] if isinstance(outputs, list) else []
+    has_error = "error" in kinds
     cell_id = raw.get("id")
     return Cell(
         index=index,
@@ -157,6 +175,7 @@ def _cell(raw: Any, index: int, name: str) -> Cell:
         source=source,
         execution_count=count,
         has_error_output=has_error,
+        has_output=any(k != "error" for k in kinds),
     )
 
 
@@ -177,11 +196,11 @@ def _from_sequence(items: Sequence[Any]) -> Notebook:
             source, count = item
             if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
                 raise NotebookError(
-                    f"<notebook>: cell {i}: execution count {count!r} is not an int or None"
+                    f"<notebook>: cell {i + 1}: execution count {count!r} is not an int or None"
                 )
         else:
             raise NotebookError(
-                f"<notebook>: cell {i} is a {type(item).__name__}; expected a source string "
+                f"<notebook>: cell {i + 1} is a {type(item).__name__}; expected a source string "
                 "or a (source, execution_count) pair"
             )
         cells.append(Cell(index=i, id=None, kind="code", source=source, execution_count=count))

@@ -36,6 +36,17 @@ class Cell:
     source: str
     execution_count: int | None = None
     has_error_output: bool = False
+    has_output: bool = False  # a saved output that is not an error (proof the cell ran fine)
+
+    @property
+    def position(self) -> int:
+        """The 1-based position of the cell in the notebook, counting every cell."""
+        return self.index + 1
+
+    @property
+    def label(self) -> str:
+        """How every nbdeps message names the cell: `cell N (id ID)`, N 1-based."""
+        return f"cell {self.index + 1}" + (f" (id {self.id})" if self.id else "")
 
     @property
     def first_line(self) -> str:
@@ -52,6 +63,12 @@ class Notebook:
     cells: tuple[Cell, ...]
     path: str | None = None
     nbformat: int = 4
+    python_version: str | None = None  # from language_info / kernelspec, when saved
+
+    @property
+    def is_python2(self) -> bool:
+        """True when the notebook's kernel says Python 2."""
+        return bool(self.python_version) and self.python_version.split(".")[0] == "2"
 
     @property
     def code_cells(self) -> tuple[Cell, ...]:
@@ -123,6 +140,8 @@ class CellInfo:
     non_idempotent: tuple[Hazard, ...] = ()
     syntax_error: SyntaxIssue | None = None
     rebinds_from_self: frozenset[str] = frozenset()  # `x = f(x)`: new object derived from x
+    # (name, method) pairs: the cell undoes `name.method(...)` (`reset_index` undoes `set_index`)
+    undoes: frozenset[tuple[str, str]] = frozenset()
     # reads inside functions the cell defines but does not call: (function, reads) pairs,
     # read when another cell calls the function
     deferred_reads: tuple[tuple[str, tuple[NameRef, ...]], ...] = ()
@@ -156,10 +175,22 @@ class Finding:
     names: tuple[str, ...]
     message: str
 
+    @property
+    def cell_position(self) -> int | None:
+        """The 1-based position of the cell in the notebook (all cells counted)."""
+        return None if self.cell_index is None else self.cell_index + 1
+
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready dict of every field (names as a list)."""
+        """A JSON-ready dict: every field (names as a list) plus `cell_position`.
+
+        As in the text and SARIF reports, `cell_position`, `line` and `column` are
+        1-based; `cell_index` stays the 0-based position (`Finding.column` itself is
+        0-based, as in Python's `ast`).
+        """
         data = asdict(self)
         data["names"] = list(self.names)
+        data["cell_position"] = self.cell_position
+        data["column"] = None if self.column is None else self.column + 1
         return data
 
 
@@ -178,7 +209,8 @@ class DepGraph:
 
     `sequence` lists the cell indices in run order: every code cell for
     order="notebook", the executed cells of the live kernel session sorted by execution
-    count for order="history". Edges only go from earlier to later in `sequence`.
+    count for order="history". `edges` only go from earlier to later in `sequence`;
+    `backward_edges` are reads served only by a cell later in `sequence`.
     """
 
     notebook: Notebook
@@ -187,6 +219,9 @@ class DepGraph:
     infos: Mapping[int, CellInfo]
     edges: tuple[Edge, ...]
     hazards: frozenset[int] = frozenset()  # cells that carry an error or warning finding
+    # reads of a name bound only later in `sequence` (a definer below, in notebook order):
+    # from that definer to the reader, i.e. against the order
+    backward_edges: tuple[Edge, ...] = ()
     definitions: Mapping[str, tuple[int, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )

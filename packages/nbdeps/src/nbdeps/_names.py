@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 
-__all__ = ["ALWAYS_DEFINED", "is_always_defined"]
+__all__ = ["ALWAYS_DEFINED", "PYTHON2_BUILTINS", "is_always_defined"]
 
 _IPYTHON = frozenset(
     "get_ipython display In Out exit quit _ __ ___ _i _ii _iii _ih _oh _dh "
@@ -19,3 +19,9 @@ def is_always_defined(name: str) -> bool:
         return True
     # output history: _3, _i3
     return (name.startswith("_i") and name[2:].isdigit()) or (name[:1] == "_" and name[1:].isdigit())
+
+# Builtins of Python 2 that Python 3 dropped: defined in a Python 2 notebook's kernel.
+PYTHON2_BUILTINS = frozenset(
+    "xrange raw_input unicode basestring long unichr reduce file execfile cmp reload "
+    "buffer apply intern coerce StandardError".split()
+)

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ._layout import COLOURS, LEGEND, Layout, layout
+from ._layout import BACKWARD, COLOURS, LEGEND, Layout, layout, printable
 from ._model import DepGraph, Finding
+from ._report import cell_label
 from .errors import MissingExtraError
 
 __all__ = ["to_dot", "to_html", "to_json", "to_mermaid", "to_networkx", "to_png", "to_svg"]
@@ -26,6 +27,7 @@ def graph_dict(graph: DepGraph) -> dict[str, Any]:
         info = graph.infos[cell.index]
         cells.append({
             "index": cell.index,
+            "position": cell.position,
             "id": cell.id,
             "execution_count": cell.execution_count,
             "first_line": cell.first_line,
@@ -43,6 +45,8 @@ def graph_dict(graph: DepGraph) -> dict[str, Any]:
         "sequence": list(graph.sequence),
         "cells": cells,
         "edges": [{"source": e.source, "target": e.target, "names": list(e.names)} for e in graph.edges],
+        "backward_edges": [{"source": e.source, "target": e.target, "names": list(e.names)}
+                           for e in graph.backward_edges],
     }
 
 
@@ -59,7 +63,10 @@ def to_networkx(graph: DepGraph):
     for data in graph_dict(graph)["cells"]:
         g.add_node(data["index"], **data)
     for edge in graph.edges:
-        g.add_edge(edge.source, edge.target, names=edge.names, label=", ".join(edge.names))
+        g.add_edge(edge.source, edge.target, names=edge.names, label=", ".join(edge.names), kind="forward")
+    for edge in graph.backward_edges:
+        if not g.has_edge(edge.source, edge.target):
+            g.add_edge(edge.source, edge.target, names=edge.names, label=", ".join(edge.names), kind="backward")
     return g
 
 
@@ -73,7 +80,8 @@ def to_dot(graph: DepGraph, findings: Sequence[Finding] = ()) -> str:
         lines.append(f"  c{box.index} [label={_dot(box.title + chr(10) + box.text)}, "
                      f'fillcolor="{fill}", color="{stroke}"];')
     for arc in lay.arcs:
-        lines.append(f"  c{arc.source} -> c{arc.target} [label={_dot(arc.label)}];")
+        style = f', style=dashed, color="{BACKWARD}", fontcolor="{BACKWARD}", constraint=false' if arc.backward else ""
+        lines.append(f"  c{arc.source} -> c{arc.target} [label={_dot(arc.label)}{style}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -88,10 +96,16 @@ def to_mermaid(graph: DepGraph, findings: Sequence[Finding] = ()) -> str:
     lines = ["flowchart TD"]
     for box in lay.boxes:
         lines.append(f'  c{box.index}["{_mermaid(box.title)}<br/>{_mermaid(box.text)}"]:::{box.style}')
+    backward = []
     for arc in lay.arcs:
-        lines.append(f'  c{arc.source} -->|"{_mermaid(arc.label)}"| c{arc.target}')
+        arrow = "-.->" if arc.backward else "-->"
+        if arc.backward:
+            backward.append(len(backward) + sum(1 for a in lay.arcs if not a.backward))
+        lines.append(f'  c{arc.source} {arrow}|"{_mermaid(arc.label)}"| c{arc.target}')
     for style, (fill, stroke) in COLOURS.items():
         lines.append(f"  classDef {style} fill:{fill},stroke:{stroke}")
+    if backward:
+        lines.append(f"  linkStyle {','.join(map(str, backward))} stroke:{BACKWARD},color:{BACKWARD}")
     return "\n".join(lines) + "\n"
 
 
@@ -110,19 +124,24 @@ def _svg(lay: Layout) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width:.0f}" height="{lay.height:.0f}" '
         f'viewBox="0 0 {lay.width:.0f} {lay.height:.0f}" font-family="Helvetica, Arial, sans-serif">',
         "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
-        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#5b6b80\"/></marker></defs>",
+        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#5b6b80\"/></marker>"
+        "<marker id=\"arrow-back\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+        f"markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"{BACKWARD}\"/></marker></defs>",
         '<rect width="100%" height="100%" fill="white"/>',
         f'<text x="20" y="30" font-size="16" font-weight="bold">{e(lay.title)}</text>',
         '<text x="20" y="50" font-size="11" fill="#555">arcs: a name bound (or changed) in the upper cell '
-        "is read by the lower one</text>",
+        "is read by the lower one; dashed \u2191 arcs: read from a cell below, the only place it is bound</text>",
     ]
     for arc in lay.arcs:
         cx = arc.x + arc.bulge
+        colour, extra, marker = ((BACKWARD, ' stroke-dasharray="6 4"', "arrow-back") if arc.backward
+                                 else ("#5b6b80", "", "arrow"))
         out.append(
             f'<path d="M{arc.x:.1f},{arc.y1:.1f} C{cx:.1f},{arc.y1:.1f} {cx:.1f},{arc.y2:.1f} {arc.x + 2:.1f},{arc.y2:.1f}" '
-            'fill="none" stroke="#5b6b80" stroke-width="1.3" marker-end="url(#arrow)" opacity="0.85"/>'
+            f'fill="none" stroke="{colour}" stroke-width="1.3"{extra} marker-end="url(#{marker})" opacity="0.85"/>'
         )
-        out.append(f'<text x="{arc.label_x:.1f}" y="{arc.label_y:.1f}" font-size="11" fill="#1f3a5f" '
+        out.append(f'<text x="{arc.label_x:.1f}" y="{arc.label_y:.1f}" font-size="11" '
+                   f'fill="{BACKWARD if arc.backward else "#1f3a5f"}" '
                    f'stroke="white" stroke-width="3" paint-order="stroke">{e(arc.label)}</text>')
     for box in lay.boxes:
         fill, stroke = COLOURS[box.style]
@@ -147,12 +166,12 @@ def to_html(graph: DepGraph, findings: Sequence[Finding] = ()) -> str:
     e = html.escape
     rows = "\n".join(
         f"<tr class=\"{f.severity}\"><td>{f.code}</td><td>{f.severity}</td>"
-        f"<td>{'' if f.cell_index is None else f.cell_index}</td><td>{f.line or ''}</td>"
-        f"<td>{e(', '.join(f.names))}</td><td>{e(f.message)}</td></tr>"
+        f"<td>{'' if f.cell_index is None else e(cell_label(f))}</td><td>{f.line or ''}</td>"
+        f"<td>{e(', '.join(f.names))}</td><td>{e(printable(f.message))}</td></tr>"
         for f in findings
     ) or '<tr><td colspan="6">no findings</td></tr>'
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>nbdeps: {e(graph.notebook.name)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>nbdeps: {e(printable(graph.notebook.name))}</title>
 <style>
 body {{ font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #222; }}
 table {{ border-collapse: collapse; margin: 16px 0; }}
@@ -161,7 +180,7 @@ tr.error td {{ background: #fde0dc; }} tr.warning td {{ background: #fff3cd; }}
 tr.info td {{ background: #f4f7fb; }}
 .graph {{ overflow: auto; border: 1px solid #ddd; }}
 </style></head><body>
-<h1>nbdeps: {e(graph.notebook.name)}</h1>
+<h1>nbdeps: {e(printable(graph.notebook.name))}</h1>
 <h2>Findings ({len(findings)})</h2>
 <table><tr><th>code</th><th>severity</th><th>cell</th><th>line</th><th>names</th><th>message</th></tr>
 {rows}
@@ -198,12 +217,14 @@ def to_png(graph: DepGraph, path: str | Path, findings: Sequence[Finding] = ()) 
     ax.text(20, 30, lay.title, fontsize=12, fontweight="bold", va="baseline")
     for arc in lay.arcs:
         cx = arc.x + arc.bulge
+        colour = BACKWARD if arc.backward else "#5b6b80"
         verts = [(arc.x, arc.y1), (cx, arc.y1), (cx, arc.y2), (arc.x + 2, arc.y2)]
         ax.add_patch(PathPatch(MPath(verts, [MPath.MOVETO, MPath.CURVE4, MPath.CURVE4, MPath.CURVE4]),
-                               fill=False, edgecolor="#5b6b80", linewidth=1.1, alpha=0.85))
+                               fill=False, edgecolor=colour, linewidth=1.1, alpha=0.85,
+                               linestyle="--" if arc.backward else "-"))
         ax.annotate("", xy=(arc.x + 1, arc.y2), xytext=(arc.x + 12, arc.y2),
-                    arrowprops=dict(arrowstyle="-|>", color="#5b6b80", lw=1.1))
-        ax.text(arc.label_x, arc.label_y - 4, arc.label, fontsize=8, color="#1f3a5f",
+                    arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1))
+        ax.text(arc.label_x, arc.label_y - 4, arc.label, fontsize=8, color=BACKWARD if arc.backward else "#1f3a5f",
                 va="center", bbox=dict(facecolor="white", edgecolor="none", pad=0.5))
     for box in lay.boxes:
         fill, stroke = COLOURS[box.style]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from ._checks import CODES
 from ._model import Finding
@@ -14,11 +16,18 @@ _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
+def cell_label(f: Finding) -> str:
+    """`cell N (id ID)`: N is the 1-based position of the cell among all the notebook's
+    cells, as the notebook shows it; the id part only when the cell has one."""
+    return f"cell {f.cell_position}" + (f" (id {f.cell_id})" if f.cell_id else "")
+
+
 def to_text(findings: Sequence[Finding], path: str = "<notebook>") -> str:
-    """One line per finding: `path:cell N:line:col: CODE severity message`."""
+    """One line per finding: `path:cell N (id ID):line:col: CODE severity: message`, with
+    N the 1-based cell position, line and column 1-based within the cell."""
     lines = []
     for f in findings:
-        where = path if f.cell_index is None else f"{path}:cell {f.cell_index}"
+        where = path if f.cell_index is None else f"{path}:{cell_label(f)}"
         if f.line is not None:
             where += f":{f.line}:{(f.column or 0) + 1}"
         lines.append(f"{where}: {f.code} {f.severity}: {f.message}")
@@ -33,9 +42,12 @@ def findings_json(results: Mapping[str, Sequence[Finding]]) -> str:
 def to_sarif(results: Mapping[str, Sequence[Finding]], *, version: str = "0.1.0") -> dict:
     """A SARIF 2.1.0 log (as a dict) with one run holding the findings of every notebook.
 
-    Cells have no place in SARIF's text regions, so each result points at the notebook
-    file and names the cell as a logical location; cell, line and column are also in
-    the result's `properties`.
+    Each result points at the notebook file and names the cell as a logical location
+    (`cell N (id ID)`). When the file stores each source line on its own JSON line (as
+    Jupyter writes it), the region's `startLine` is the file line holding the finding's
+    cell line (no column: JSON escapes shift it); the cell-relative place is in the
+    result's `properties` (`cellPosition`, `cellLine`, `cellColumn`, all 1-based as in
+    SARIF; `cellIndex` is the 0-based position).
     """
     codes = sorted(CODES)
     rules = [
@@ -50,10 +62,17 @@ def to_sarif(results: Mapping[str, Sequence[Finding]], *, version: str = "0.1.0"
     index = {code: i for i, code in enumerate(codes)}
     sarif_results = []
     for path, findings in results.items():
+        file_lines = _cell_lines(path) if findings else {}
         for f in findings:
-            location: dict = {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}}}
+            physical: dict = {"artifactLocation": {"uri": _uri(path)}}
+            location: dict = {"physicalLocation": physical}
             if f.cell_index is not None:
-                location["logicalLocations"] = [{"name": f"cell {f.cell_index}", "kind": "module"}]
+                location["logicalLocations"] = [{"name": f"cell {f.cell_position}",
+                                                 "fullyQualifiedName": cell_label(f), "kind": "module"}]
+                start, multiline = file_lines.get(f.cell_index, (None, False))
+                if start is not None:
+                    offset = (f.line or 1) if multiline else 0
+                    physical["region"] = {"startLine": start + offset}
             sarif_results.append({
                 "ruleId": f.code,
                 "ruleIndex": index[f.code],
@@ -61,10 +80,11 @@ def to_sarif(results: Mapping[str, Sequence[Finding]], *, version: str = "0.1.0"
                 "message": {"text": f.message},
                 "locations": [location],
                 "properties": {
+                    "cellPosition": f.cell_position,
                     "cellIndex": f.cell_index,
                     "cellId": f.cell_id,
                     "cellLine": f.line,
-                    "cellColumn": f.column,
+                    "cellColumn": None if f.column is None else f.column + 1,
                     "names": list(f.names),
                 },
             })
@@ -77,6 +97,30 @@ def to_sarif(results: Mapping[str, Sequence[Finding]], *, version: str = "0.1.0"
             "columnKind": "unicodeCodePoints",
         }],
     }
+
+
+_SOURCE_KEY = re.compile(r'^\s*"source": (\[)?', re.M)
+
+
+def _cell_lines(path: str) -> dict[int, tuple[int, bool]]:
+    """cell index -> (1-based file line of its `"source"` key, one JSON line per source
+    line?) when the file lays cells out as Jupyter writes them; else empty."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+        cells = json.loads(text).get("cells")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return {}
+    keys = list(_SOURCE_KEY.finditer(text))
+    if not isinstance(cells, list) or len(keys) != len(cells):
+        return {}
+    lines: dict[int, tuple[int, bool]] = {}
+    for index, (cell, key) in enumerate(zip(cells, keys)):
+        source = cell.get("source") if isinstance(cell, dict) else None
+        line = text.count("\n", 0, key.start()) + 1
+        multiline = (bool(key.group(1)) and isinstance(source, list)
+                     and text[key.end():key.end() + 2].lstrip(" \t")[:1] in ("\n", "\r"))
+        lines[index] = (line, multiline)
+    return lines
 
 
 def _uri(path: str) -> str:

@@ -1,6 +1,7 @@
 """The `nbdeps` command: check, order, graph.
 
     nbdeps check NB... [--format text|json|sarif] [--select CODES] [--ignore CODES]
+                       [--history history.sqlite]
     nbdeps order NB
     nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history]
 
@@ -13,13 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__
-from ._checks import check
-from ._graph import build_graph, rerun_order, runs_top_to_bottom
+from ._checks import check, runs_top_to_bottom
+from ._graph import build_graph, rerun_order
 from ._load import load_notebook
 from ._render import to_dot, to_html, to_json, to_mermaid, to_png, to_svg
 from ._report import findings_json, to_sarif, to_text
@@ -57,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--select", default="", help="comma-separated codes or prefixes to keep (ND1,ND402)")
     p.add_argument("--ignore", default="", help="comma-separated codes or prefixes to drop")
     p.add_argument("--quiet", "-q", action="store_true", help="hide info findings in text output")
+    p.add_argument("--history", metavar="SQLITE", help="IPython's history.sqlite of the kernel that ran "
+                   "the notebook(s): use its recorded order of executions instead of the counts")
     p.set_defaults(run=_check)
     p = sub.add_parser("order", help="print a re-run order that binds every name before use")
     p.add_argument("notebook", metavar="NB")
@@ -78,18 +83,19 @@ def _check(args: argparse.Namespace) -> int:
     unreadable = False
     for path in args.notebooks:
         try:
-            results[path] = check(path, select=_codes(args.select), ignore=_codes(args.ignore))
+            results[path] = check(path, select=_codes(args.select), ignore=_codes(args.ignore),
+                                  history=args.history)
         except NbdepsError as exc:
             print(f"nbdeps: {exc}", file=sys.stderr)
             unreadable = True
     if args.format == "sarif":
-        print(json.dumps(to_sarif(results, version=__version__), indent=2))
+        _print(json.dumps(to_sarif(results, version=__version__), indent=2))
     elif args.format == "json":
-        print(findings_json(results))
+        _print(findings_json(results))
     else:
         for path, findings in results.items():
             shown = [f for f in findings if not (args.quiet and f.severity == "info")]
-            sys.stdout.write(to_text(shown, path))
+            _print(to_text(shown, path), end="")
         total = sum(len(f) for f in results.values())
         serious = sum(1 for fs in results.values() for f in fs if f.severity != "info")
         if results:
@@ -99,21 +105,32 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if any(f.severity != "info" for fs in results.values() for f in fs) else 0
 
 
+def _print(text: str, end: str = "\n") -> None:
+    """Print even text the terminal cannot encode (a lone surrogate in a cell)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    sys.stdout.write((text + end).encode(encoding, "backslashreplace").decode(encoding, "replace"))
+
+
 def _order(args: argparse.Namespace) -> int:
     nb = load_notebook(args.notebook)
     order = rerun_order(nb)
     if order is None:
-        print(f"{args.notebook}: no order binds every name before use")
+        _print(f"{args.notebook}: no order of its cells binds every name before use")
         for f in check(nb, select=("ND101",)):
-            print(f"  cell {f.cell_index}: {f.message}")
+            cell = nb.cells[f.cell_index]
+            _print(f"  {cell.label}: {f.message}")
         return 1
     top = runs_top_to_bottom(nb)
-    print(f"{args.notebook}: {'runs' if top else 'does NOT run'} top to bottom after a restart")
-    print("re-run order (cell indices):", " ".join(str(i) for i in order))
+    if top:
+        _print(f"{args.notebook}: runs top to bottom after a restart; re-run order (notebook order):")
+    else:
+        _print(f"{args.notebook}: does NOT run top to bottom after a restart (see `nbdeps check`); "
+               "a safe re-run order, which binds every name before it is read:")
+    _print("  cells " + " ".join(str(i + 1) for i in order))
     for i in order:
         cell = nb.cells[i]
         count = " " if cell.execution_count is None else cell.execution_count
-        print(f"  cell {i:>3} [{count:>3}] {cell.first_line[:70]}")
+        _print(f"  {cell.label:<12} [{count:>3}] {cell.first_line[:70]}")
     return 0 if top else 1
 
 
@@ -128,7 +145,7 @@ def _graph(args: argparse.Namespace) -> int:
     graph = build_graph(nb, args.order)
     findings = check(nb)
     if suffix == ".png":
-        to_png(graph, out, findings)
+        write = lambda tmp: to_png(graph, tmp, findings)  # noqa: E731
     else:
         text = {
             ".svg": lambda: to_svg(graph, findings),
@@ -138,10 +155,33 @@ def _graph(args: argparse.Namespace) -> int:
             ".mmd": lambda: to_mermaid(graph, findings),
             ".json": lambda: to_json(graph),
         }[suffix]()
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            print(f"nbdeps: {out}: cannot write ({exc.strerror})", file=sys.stderr)
-            return 2
-    print(f"wrote {out} ({len(graph.sequence)} cells, {len(graph.edges)} edges)")
+        data = text.encode("utf-8", "backslashreplace")  # a lone surrogate shows as \ud800
+        write = lambda tmp: Path(tmp).write_bytes(data)  # noqa: E731
+    try:
+        _write_atomically(out, write)
+    except OSError as exc:
+        print(f"nbdeps: {out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    print(f"wrote {out} ({len(graph.sequence)} cells, {len(graph.edges)} edges, "
+          f"{len(graph.backward_edges)} from cells below)")
     return 0
+
+
+def _write_atomically(out: Path, write: Callable[[str], object]) -> None:
+    """Write through a temporary file in the same folder, then rename it over `out`, so
+    that `out` is either the old file or the whole new one; the temporary file is removed
+    whatever happens."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent if str(out.parent) else ".")
+    os.close(fd)
+    try:
+        write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a picture is not
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
