@@ -192,6 +192,21 @@ def test_secrets_in_code_facts_and_environment_never_reach_the_server(server):
     assert "tokens" in sent and "/home/me" not in sent  # ordinary names stay; HOME is unused
 
 
+@pytest.mark.parametrize("no_values", [False, True])
+def test_secret_column_values_never_reach_the_server(server, no_values):
+    pd = pytest.importorskip("pandas")
+    staff = pd.DataFrame([["cy", "rowwise-pa55"], ["di", "kw-pa55"]], columns=["user", "password"])
+    executed = ('staff = pd.DataFrame([["cy", "rowwise-pa55"], ["di", "kw-pa55"]], '
+                'columns=["user", "password"])',)
+    target = "staff.password.str.len()"
+    snap = rtextract.snapshot({"staff": staff}, target).to_json()
+    predict_with_llm_detailed(target, executed, snap, fast(server.url, no_values=no_values), env={})
+    sent = server.requests[0].text
+    assert "rowwise-pa55" not in sent and "kw-pa55" not in sent
+    prompt = server.requests[0].body["messages"][1]["content"]
+    assert '["cy", "[REDACTED]"]' in prompt and "staff.password" in prompt
+
+
 def test_no_values_sends_no_v_facts(server):
     snap = snapshot({"labels": ["VALUE-MARKER-42", "b"]}, "x = labels[5]")
     predict(server, snap=snap)

@@ -68,3 +68,69 @@ def test_redaction_is_idempotent_and_never_raises(text):
     redactor = Redactor.from_env(ENV)
     once = redactor.redact(text)
     assert redactor.redact(once) == once
+
+
+# --- secrets bound to names, end to end: a real prompt from a real frame -----------------
+
+pd = pytest.importorskip("pandas")
+rtextract = pytest.importorskip("rtextract")
+
+SECRETS = ("hunter2", "letmein!", "sk-proj-Q1w2E3r4T5y6U7i8O9p0", "tok-abcdef-0042",
+           "s3cr3t-default", "rowwise-pa55")
+EXECUTED = (
+    'import pandas as pd\n'
+    'users = pd.DataFrame({"user": ["ann", "bob"], "password": ["hunter2", "letmein!"]})',
+    'api_key = "sk-proj-Q1w2E3r4T5y6U7i8O9p0"\n'
+    'headers = {"token": "tok-abcdef-0042", "accept": "json"}',
+    'def connect(host, api_key="s3cr3t-default"):\n    return host\n'
+    'session = connect("db", password="hunter2")',
+    # row-wise: nothing in the code ties this value to the column; the data does
+    'staff = pd.DataFrame([["cy", "rowwise-pa55"]], columns=["user", "password"])',
+)
+TARGET = "print(users.password, staff.shape, headers)\nusers.password.str.len().max()"
+
+
+def _prompt(**settings_changes):
+    from crashpredict.llm import LLMSettings
+    from crashpredict.llm._engine import runtime_block
+    from crashpredict.llm._secrets import secret_values_in_snapshot
+
+    namespace = {"pd": pd, "users": pd.DataFrame({"user": ["ann", "bob"],
+                                                  "password": ["hunter2", "letmein!"]}),
+                 "staff": pd.DataFrame([["cy", "rowwise-pa55"]], columns=["user", "password"]),
+                 "headers": {"token": "tok-abcdef-0042", "accept": "json"}}
+    snap = rtextract.snapshot(namespace, TARGET + "\nstaff").to_json()
+    for secret in ("hunter2", "rowwise-pa55"):
+        assert secret in snap  # the facts do carry the values: redaction must remove them
+    settings = LLMSettings(cache_dir=None, **settings_changes)
+    redactor = (Redactor.from_env({}).learn([TARGET, *EXECUTED])
+                .with_literals(secret_values_in_snapshot(snap)))
+    from crashpredict.llm import build_messages
+
+    messages = build_messages(TARGET, EXECUTED, runtime=runtime_block(snap, settings, redactor))
+    return "\n".join(redactor.redact(m["content"]) for m in messages)
+
+
+@pytest.mark.parametrize("no_values", [False, True])
+def test_secret_columns_keys_and_arguments_never_reach_the_prompt(no_values):
+    prompt = _prompt(no_values=no_values)
+    for secret in SECRETS:
+        assert secret not in prompt, secret
+    # what the model needs stays: names, columns, other values, structure
+    for kept in ("users.password", '"user"', "ann", "accept", "json", "connect(", "[REDACTED]"):
+        assert kept in prompt, kept
+    assert ("examples" in prompt) is not no_values
+
+
+def test_secret_values_in_code_cover_containers_calls_and_defaults():
+    from crashpredict.llm._secrets import secret_values_in_code
+
+    code = ('creds = {"api_key": ["k-one", "k-two"], "region": "eu"}\n'
+            'user, password = "ann", "pw-ann"\n'
+            'os.environ["HF_TOKEN"] = "hf-env-value"\n'
+            'client = Client(token=f"tok-{n}", timeout=3)\n'
+            'if password == "fallback-pw": pass\n'
+            'def f(x, *, secret="kw-default"): pass\n'
+            '%time tokens = ["not", "secret"]\n')
+    assert secret_values_in_code(code) == {"k-one", "k-two", "pw-ann", "hf-env-value", "tok-",
+                                           "fallback-pw", "kw-default"}

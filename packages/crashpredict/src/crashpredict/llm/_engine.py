@@ -12,8 +12,9 @@ from crashpredict.llm._client import ChatClient, LLMReply
 from crashpredict.llm._errors import LLMConfigError, LLMConnectionError, LLMError
 from crashpredict.llm._prices import Usage
 from crashpredict.llm._prompt import build_messages
-from crashpredict.llm._redact import REDACTED, Redactor
+from crashpredict.llm._redact import Redactor
 from crashpredict.llm._reply import Answer, clip, parse_reply
+from crashpredict.llm._secrets import scrub_facts, secret_values_in_snapshot
 from crashpredict.llm._settings import LLMSettings
 
 __all__ = ["LLMPrediction", "llm_engine", "predict_with_llm", "predict_with_llm_detailed",
@@ -47,21 +48,13 @@ class LLMPrediction:
 
 
 def _redact_snapshot(data: Any, redactor: Redactor) -> Any:
-    """Redact every string of a snapshot document, and every V fact of a secret-named object."""
-    data = redactor.redact_value(data)
+    """Redact every string of a snapshot document, every value under a secret key (a
+    ``password`` column's examples), and every V fact of a secret-named object."""
+    found: set[str] = set()
     for entry in data.get("objects", ()):
         name, facts = entry[0], entry[1]
-        if Redactor.is_secret_name(str(name)):
-            _blank_values(facts)
-    return data
-
-
-def _blank_values(facts: dict[str, Any]) -> None:
-    for item in facts.get("items", ()):
-        if item.get("category") == "V":
-            item["value"] = REDACTED
-    for _, child in facts.get("children", ()):
-        _blank_values(child)
+        scrub_facts(facts, found, blank_values=Redactor.is_secret_name(str(name)))
+    return redactor.with_literals(found).redact_value(data)
 
 
 def runtime_block(snapshot_json: str | None, settings: LLMSettings,
@@ -139,7 +132,10 @@ def predict_with_llm_detailed(target_source: str, executed_sources: Sequence[str
     client = client or ChatClient(settings, env=env)
     redactor = None
     if settings.redact:
-        redactor = Redactor.from_env(env).learn([target_source, *executed_sources])
+        # values seen only in the data (a password column) are learned from the whole
+        # snapshot, before --no-values filters it, so the code cannot leak them either
+        redactor = (Redactor.from_env(env).learn([target_source, *executed_sources])
+                    .with_literals(secret_values_in_snapshot(snapshot_json)))
     runtime = runtime_block(snapshot_json, settings, redactor)
     messages = build_messages(
         target_source, executed_sources, runtime=runtime,

@@ -94,11 +94,30 @@ class Redactor:
         """Return a redactor that also hides the secrets assigned in ``texts`` (code cells).
 
         ``password = "hunter2"`` in a cell makes ``hunter2`` a literal to hide everywhere,
-        e.g. in a runtime fact that shows the variable's value.
+        e.g. in a runtime fact that shows the variable's value. So do strings bound to a
+        secret name inside containers, calls and defaults (``{"password": ["a1b2", ...]}``,
+        ``login(token="...")``, ``def f(api_key="...")``), found with the AST.
         """
+        from crashpredict.llm._secrets import MIN_LEARNED, secret_values_in_code
+
+        texts = list(texts)
         found = {m.group(3) for text in texts for m in _ASSIGNED.finditer(text)
                  if m.group(3).strip() not in {"", "None", "xxx", "...", REDACTED}}
-        if not found - set(self.literals):
+        found |= {v for text in texts for v in secret_values_in_code(text)
+                  if len(v.strip()) >= MIN_LEARNED}
+        return self.with_literals(found)
+
+    def with_literals(self, values: Iterable[str]) -> Redactor:
+        """Return a redactor that also hides each of ``values`` wherever it appears.
+
+        Values shorter than 4 characters (`_secrets.MIN_LEARNED`) are ignored: hiding
+        every "1" or "ab" would garble line numbers and ordinary words.
+        """
+        from crashpredict.llm._secrets import MIN_LEARNED
+
+        found = {v for v in values if isinstance(v, str) and len(v.strip()) >= MIN_LEARNED
+                 and v != REDACTED} - set(self.literals)
+        if not found:
             return self
         literals = set(self.literals) | found
         return Redactor(literals=tuple(sorted(literals, key=lambda v: (-len(v), v))))
