@@ -351,3 +351,65 @@ def test_settings_pickle_round_trip_for_worker_processes():
     again = pickle.loads(pickle.dumps(settings))
     assert again == settings and hash(again) == hash(settings)
     assert again.prices.price("local-model").output_per_mtok == 2
+
+
+# ---- hostile live objects (issue 16.5) -----------------------------------------------------
+
+USER_CODE: list[str] = []
+
+
+class Untouchable:
+    """Every attribute read (``__class__`` too, which isinstance() asks for) is refused."""
+
+    def __getattribute__(self, name):
+        USER_CODE.append(f"Untouchable.{name}")
+        raise RuntimeError(f"hostile __getattribute__({name})")
+
+
+def _hostile_frame():
+    pd = pytest.importorskip("pandas")
+
+    class RecordingFrame(pd.DataFrame):
+        @property
+        def shape(self):
+            USER_CODE.append("RecordingFrame.shape")
+            raise RuntimeError("hostile shape")
+
+        def __len__(self):
+            USER_CODE.append("RecordingFrame.__len__")
+            raise RuntimeError("hostile __len__")
+
+    return RecordingFrame({"age": [31, 45], "income": [1.5, 2.5]})
+
+
+HOSTILE_CELL = "model.fit(frame)\npredictions = model.predict(frame)"
+
+
+def test_predict_on_hostile_objects_does_not_raise_and_the_llm_answers(server):
+    from crashpredict import predict as crashpredict_predict
+
+    server.push(fake.answer(True, exception="AttributeError", line=1,
+                            crash_type="attribute error", library="python",
+                            explanation="model has no fit"))
+    namespace = {"model": Untouchable(), "frame": _hostile_frame()}
+    USER_CODE.clear()
+    verdict = crashpredict_predict(HOSTILE_CELL, namespace, engines=("rules", "llm"),
+                                   options={"llm": {"settings": fast(server.url)}})
+    assert (verdict.crash, verdict.exception, verdict.engine) == (True, "AttributeError", "llm")
+    prompt = server.requests[0].body["messages"][1]["content"]
+    assert "shape = [2, 2]" in prompt  # the frame's true facts, read without its overrides
+    assert not any(call.startswith("RecordingFrame") for call in USER_CODE)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "crashpredict's rule engine still touches live objects directly: isinstance() in "
+    "_rules/_values.py asks the object's own __getattribute__ for __class__; the lead is "
+    "restructuring the rule engine (reported)"))
+def test_rules_abstain_quietly_on_an_object_whose_getattribute_raises():
+    from crashpredict import predict as crashpredict_predict
+
+    USER_CODE.clear()
+    verdict = crashpredict_predict(HOSTILE_CELL, {"model": Untouchable(),
+                                                  "frame": _hostile_frame()})
+    assert USER_CODE == []
+    assert verdict.crash is not True and "failed" not in verdict.explanation

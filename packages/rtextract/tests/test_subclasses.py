@@ -309,3 +309,17 @@ def test_object_whose_getattribute_raises(check_facts):
     snap = snapshot({"obj": obj}, "obj.fit(1)\nobj['a']\nobj.shape")
     assert dict(snap.objects)["obj"].kind == "object"
     assert [n.split(":")[0] for n in snap.notes] == ["obj['a']", "obj.shape"]
+
+
+def test_safe_view_says_what_callers_may_read():
+    from rtextract import safe_view
+
+    frame = HostileFrame({"a": [1, 2]})
+    plain = pd.DataFrame({"a": [1]})
+    CALLS.clear()
+    view = safe_view(frame)
+    assert type(view) is pd.DataFrame and view.shape == (2, 1)
+    assert safe_view(plain) is plain and safe_view([1]) == [1]
+    assert safe_view(Untouchable()) is None
+    assert safe_view(NoInitFrame()) is None
+    assert CALLS == []

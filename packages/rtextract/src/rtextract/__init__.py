@@ -3,7 +3,7 @@
 ``describe(obj)`` turns a DataFrame, array, tensor, model or estimator into facts tagged
 S (structure), R (representation) or V (values); ``select(cell)`` finds what a cell reads;
 ``snapshot(namespace, cell)`` describes those objects; ``render(snap)`` writes a prompt
-block; ``kernel_snapshot(cell)`` does it inside a Jupyter kernel. Heavy libraries are
+block; ``safe_view(obj)`` is what a caller may read without running user code; ``kernel_snapshot(cell)`` does it inside a Jupyter kernel. Heavy libraries are
 never imported here: an object is recognised by its type's module.
 """
 
@@ -13,6 +13,7 @@ from rtextract._model import Access, Fact, Facts, Snapshot
 from rtextract._render import render
 from rtextract._select import select
 from rtextract._snapshot import snapshot
+from rtextract._views import safe_view
 from rtextract.errors import RtextractError, SnapshotFormatError
 
 __version__ = "0.1.0"
@@ -33,6 +34,8 @@ __all__ = [
     "describe", "Facts", "Fact",
     # what a cell reads, and the snapshot of it
     "select", "Access", "snapshot", "Snapshot", "kernel_snapshot",
+    # reading a live object without running the user's code
+    "safe_view",
     # prompt text
     "render",
     # errors and CLI

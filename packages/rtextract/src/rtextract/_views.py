@@ -32,7 +32,7 @@ from typing import Any
 from rtextract._builder import Deadline, dict_of, top_module, type_name
 
 __all__ = ["LIBRARIES", "NO_VIEW", "UserCodeTimeout", "bounded_call", "foreign_base",
-           "library_class", "plain_view"]
+           "library_class", "plain_view", "safe_view"]
 
 #: Top-level packages whose own classes rtextract trusts to run only library code.
 LIBRARIES = frozenset({"numpy", "pandas", "torch", "sklearn", "keras", "tensorflow", "tf_keras",
@@ -110,6 +110,37 @@ def plain_view(obj: Any) -> tuple[Any, str | None]:
                          f"running its code{f' ({why})' if why else ''}; only generic facts")
     return view, (f"subclass {type_name(tp)} read as a plain {name}; its own methods and "
                   "properties were not called")
+
+
+def safe_view(obj: Any) -> Any | None:
+    """What a caller may read attributes of without running the user's code, or None.
+
+    Returns ``obj`` itself when its attribute lookup is Python's or a trusted library's;
+    a plain library view (same data) of a user subclass of a pandas/numpy/torch data
+    type; None when reading it would run user code: a ``__getattribute__`` or a
+    ``__class__`` defined outside the trusted libraries (``isinstance`` itself calls
+    them), or a data subclass whose data cannot be reached. Never raises.
+
+    The view answers questions about the data (shape, columns, dtypes); whether an
+    attribute exists must still be asked of the original type, which may add its own.
+
+    Example:
+        >>> safe_view([1, 2]) == [1, 2]
+        True
+    """
+    try:
+        for klass in _mro(type(obj)):
+            if klass is object or library_class(klass):
+                continue
+            own = type.__getattribute__(klass, "__dict__")
+            if "__getattribute__" in own or "__class__" in own:
+                builtin = top_module(klass) == "builtins"
+                if not builtin:
+                    return None
+        view, _ = plain_view(obj)
+    except Exception:
+        return None
+    return None if view is NO_VIEW else view
 
 
 def _pandas_view(obj: Any, base: Any) -> Any:
