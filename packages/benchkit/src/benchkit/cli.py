@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from benchkit._bench import detect, verify
 from benchkit._compare import compare, load_baseline, load_run
+from benchkit._fetch import JUNOBENCH_REPOSITORY, JUNOBENCH_URL, URL_ENV, fetch_junobench
 from benchkit._metrics import detection_metrics, verify_summary
 from benchkit._model import Record
 from benchkit._modernize._cli import add_modernize_parser, run_modernize
@@ -80,6 +82,17 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=("text", "json", "html"), default="text")
     r.add_argument("-o", "--output", help="write here instead of standard output")
     add_modernize_parser(sub)
+    j = sub.add_parser("junobench", help="get the JunoBench benchmark")
+    jsub = j.add_subparsers(dest="junobench_command", required=True)
+    f = jsub.add_parser("fetch", help="download JunoBench from its public repository into a new folder",
+                        description=f"Download JunoBench ({JUNOBENCH_REPOSITORY}) as an archive over "
+                        "HTTPS, check it, extract it safely and lay it out as benchkit reads it. "
+                        "Needs a network; nothing is left behind if it fails.")
+    f.add_argument("dest", help="folder to create (must not exist, or be empty)")
+    f.add_argument("--url", help=f"archive to download instead (zip or tar; default ${URL_ENV}, "
+                   f"else {JUNOBENCH_URL})")
+    f.add_argument("--sha256", help="refuse the archive unless its SHA-256 is this")
+    f.add_argument("--timeout", type=float, default=60, help="seconds without data before giving up (default 60)")
     return parser
 
 
@@ -116,6 +129,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: argparse.Namespace) -> int:
     if args.command == "modernize":
         return run_modernize(args)
+    if args.command == "junobench":
+        say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+        url = args.url or os.environ.get(URL_ENV) or JUNOBENCH_URL
+        say(f"downloading {url}")
+        fetched = fetch_junobench(args.dest, url=url, sha256=args.sha256, timeout=args.timeout, progress=say)
+        print(f"fetched {fetched.cases} cases into {fetched.folder} (SHA-256 {fetched.sha256})")
+        return 0
     if args.command in ("verify", "detect"):
         if args.jobs < 1:
             raise BenchkitError(f"-j must be at least 1, not {args.jobs}")
