@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rtextract._builder import Builder, jsonable
+from rtextract._builder import Builder, dict_of, jsonable
+from rtextract._views import NO_VIEW, plain_view
 
 __all__ = ["SAMPLE_CELLS", "SAMPLE_ROWS", "describe"]
 
@@ -222,7 +223,7 @@ def _categorical(cat: Any, b: Builder) -> None:
 
 def _groupby(gb: Any, b: Builder) -> None:
     b.kind = "pandas.GroupBy"
-    attrs = vars(gb)
+    attrs = dict_of(gb)
     keys = attrs.get("keys")
     b.add("keys", jsonable(keys) if keys is not None else None, "R")
     for name in ("as_index", "dropna", "sort", "observed"):
@@ -233,6 +234,8 @@ def _groupby(gb: Any, b: Builder) -> None:
         b.add("selection", jsonable(selection), "R")
     frame = attrs.get("obj")
     if frame is not None:
-        b.add("obj_shape", list(frame.shape), "S")
+        view, _ = plain_view(frame)  # a user frame subclass: its own `shape` is not called
+        if view is not NO_VIEW:
+            b.add("obj_shape", list(view.shape), "S")
         b.child("obj", frame)
     b.note("groups are not computed (ngroups would group the whole frame)")
