@@ -6,7 +6,8 @@ The naive peer, measured in the same process on the same objects: DataFrame - fu
 sample of rows; ndarray / Tensor - full NaN check, min/max, a random sample; estimator -
 ``repr`` plus ``check_is_fitted``; keras model - ``summary()`` into a string; list/dict -
 ``repr`` of the whole container and the set of element types. rtextract is run with its
-default 30 ms budget. Large objects total about 1 GB of memory.
+default 30 ms budget. Large objects total about 1 GB of memory. User subclasses of a
+DataFrame and a Tensor show the cost of reading them through a plain library view.
 """
 
 from __future__ import annotations
@@ -99,6 +100,16 @@ def _objects() -> list[tuple[str, str, Callable[[], Any], Callable[[Any], Any]]]
                              "k": rng.integers(0, 1_000, n),
                              "c": pd.Categorical(rng.integers(0, 50, n).astype(str))})
 
+    class UserFrame(pd.DataFrame):
+        """A user subclass: rtextract reads it through a plain view, its overrides unused."""
+
+        @property
+        def _constructor(self):
+            return UserFrame
+
+    class UserTensor(torch.Tensor):
+        pass
+
     def small_model():
         return LogisticRegression().fit(rng.random((100, 4)), rng.integers(0, 2, 100))
 
@@ -111,11 +122,14 @@ def _objects() -> list[tuple[str, str, Callable[[], Any], Callable[[Any], Any]]]
                                                        "c": rng.integers(0, 5, 100),
                                                        "d": rng.random(100)}), _naive_frame),
         ("DataFrame", "10,000,000 x 4", big_frame, _naive_frame),
+        ("DataFrame subclass", "10,000,000 x 4", lambda: UserFrame(big_frame()), _naive_frame),
         ("ndarray", "1,000 float64", lambda: rng.random(1_000), _naive_array),
         ("ndarray", "25,000 x 4,000 float32 (400 MB)",
          lambda: rng.random((25_000, 4_000), dtype=np.float32), _naive_array),
         ("Tensor", "1,000 float32", lambda: torch.ones(1_000), _naive_tensor),
         ("Tensor", "100,000,000 float32 (400 MB)", lambda: torch.ones(100_000_000), _naive_tensor),
+        ("Tensor subclass", "100,000,000 float32 (400 MB)",
+         lambda: torch.ones(100_000_000).as_subclass(UserTensor), _naive_tensor),
         ("sklearn estimator", "LogisticRegression", small_model, _naive_estimator),
         ("sklearn estimator", "RandomForest, 300 trees", big_model, _naive_estimator),
         ("list", "100 ints", lambda: list(range(100)), _naive_container),

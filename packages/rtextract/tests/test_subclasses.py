@@ -335,3 +335,28 @@ def test_groupby_of_a_frame_subclass_reads_the_plain_frame():
     assert CALLS == []
     assert facts.get("obj_shape") == [3, 2]
     assert facts.child("obj").get("shape") == [3, 2]
+
+
+class StubbornDataset(torch.utils.data.Dataset):
+    """A __len__ that swallows the first exception and then blocks again."""
+
+    def __len__(self):
+        CALLS.append("__len__")
+        try:
+            while True:
+                time.sleep(0.01)
+        except Exception:
+            CALLS.append("swallowed")
+        while True:
+            time.sleep(0.01)
+
+    def __getitem__(self, i):
+        return _record("__getitem__")
+
+
+def test_dataset_len_that_swallows_the_first_stop_is_stopped_again():
+    # not timed: without a repeating stop this call never returns
+    facts = describe(StubbornDataset(), budget_ms=50)
+    assert CALLS == ["__len__", "swallowed"]
+    assert facts.get("length") is None
+    assert any("stopped after the time budget" in n for n in facts.notes)

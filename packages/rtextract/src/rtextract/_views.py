@@ -195,6 +195,9 @@ _VIEWS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+_REPEAT_S = 0.02
+
+
 class UserCodeTimeout(Exception):
     """Raised inside a user callable run by `bounded_call` when the budget runs out."""
 
@@ -227,7 +230,8 @@ def bounded_call(fn: Callable[[], Any], deadline: Deadline) -> Any:
     except (ValueError, OSError):  # no signals here (an embedded interpreter)
         return fn()
     started = time.perf_counter()
-    outer = signal.setitimer(signal.ITIMER_REAL, remaining)
+    # repeating: user code that swallows the first UserCodeTimeout gets another one
+    outer = signal.setitimer(signal.ITIMER_REAL, remaining, _REPEAT_S)
     try:
         try:
             return fn()
