@@ -134,3 +134,22 @@ def test_secret_values_in_code_cover_containers_calls_and_defaults():
             '%time tokens = ["not", "secret"]\n')
     assert secret_values_in_code(code) == {"k-one", "k-two", "pw-ann", "hf-env-value", "tok-",
                                            "fallback-pw", "kw-default"}
+
+
+def test_a_token_column_of_ordinary_words_does_not_erase_code_or_instructions():
+    from crashpredict.llm import LLMSettings, build_messages
+    from crashpredict.llm._engine import _visible_words, runtime_block
+    from crashpredict.llm._secrets import secret_values_in_snapshot
+
+    words = pd.DataFrame({"token": ["model", "line", "exception", "zebra-42"], "pos": list("NNNX")})
+    executed = ("words = load()", "model = fit(words)")
+    target = "model.predict(words['token'])"
+    snap = rtextract.snapshot({"words": words}, target).to_json()
+    redactor = (Redactor.from_env({}).keeping(_visible_words(target, executed))
+                .learn([target, *executed]).with_literals(secret_values_in_snapshot(snap)))
+    runtime = runtime_block(snap, LLMSettings(cache_dir=None), redactor)
+    prompt = "\n".join(redactor.redact(m["content"])
+                       for m in build_messages(target, executed, runtime=runtime))
+    assert "model = fit(words)" in prompt and "model.predict(words['token'])" in prompt
+    assert '"line": integer' in prompt and '"exception": string' in prompt
+    assert "zebra-42" not in prompt  # a value that is no word of the code is still hidden

@@ -57,6 +57,32 @@ def _redact_snapshot(data: Any, redactor: Redactor) -> Any:
     return redactor.with_literals(found).redact_value(data)
 
 
+def _visible_words(target_source: str, executed_sources: Sequence[str]) -> frozenset[str]:
+    """Names used in the code and words of the prompt's own text (see `Redactor.keep`)."""
+    import re
+
+    template = "\n".join(m["content"] for m in build_messages("", ()))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", template))
+    for source in (target_source, *executed_sources):
+        words |= _code_names(source)
+    return frozenset(words)
+
+
+def _code_names(source: str) -> set[str]:
+    """NAME tokens of ``source`` (identifiers and keywords, not the insides of strings)."""
+    import io
+    import tokenize
+
+    names: set[str] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NAME:
+                names.add(token.string)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass  # the names read so far still count; IPython escapes stop the tokenizer
+    return names
+
+
 def runtime_block(snapshot_json: str | None, settings: LLMSettings,
                   redactor: Redactor | None = None) -> str | None:
     """Render the runtime facts for the prompt, or None for the code-only variant.
@@ -134,7 +160,8 @@ def predict_with_llm_detailed(target_source: str, executed_sources: Sequence[str
     if settings.redact:
         # values seen only in the data (a password column) are learned from the whole
         # snapshot, before --no-values filters it, so the code cannot leak them either
-        redactor = (Redactor.from_env(env).learn([target_source, *executed_sources])
+        redactor = (Redactor.from_env(env).keeping(_visible_words(target_source, executed_sources))
+                    .learn([target_source, *executed_sources])
                     .with_literals(secret_values_in_snapshot(snapshot_json)))
     runtime = runtime_block(snapshot_json, settings, redactor)
     messages = build_messages(

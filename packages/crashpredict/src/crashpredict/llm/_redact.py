@@ -81,6 +81,10 @@ class Redactor:
     """
 
     literals: tuple[str, ...] = ()
+    #: Words never learned as secrets (names in the code, words of the prompt's own
+    #: text): a ``token`` column full of ordinary words must not erase ``model`` from the
+    #: code or "line" from the instructions.
+    keep: frozenset[str] = frozenset()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None,
@@ -116,11 +120,20 @@ class Redactor:
         from crashpredict.llm._secrets import MIN_LEARNED
 
         found = {v for v in values if isinstance(v, str) and len(v.strip()) >= MIN_LEARNED
-                 and v != REDACTED} - set(self.literals)
+                 and v != REDACTED and v not in self.keep} - set(self.literals)
         if not found:
             return self
         literals = set(self.literals) | found
-        return Redactor(literals=tuple(sorted(literals, key=lambda v: (-len(v), v))))
+        return Redactor(literals=tuple(sorted(literals, key=lambda v: (-len(v), v))),
+                        keep=self.keep)
+
+    def keeping(self, words: Iterable[str]) -> Redactor:
+        """Return a redactor that never learns any of ``words`` as a secret.
+
+        Secrets matched by shape, by their assignment or in the environment are still
+        hidden; only the hiding of learned values *everywhere* spares these words.
+        """
+        return Redactor(literals=self.literals, keep=self.keep | frozenset(words))
 
     @staticmethod
     def is_secret_name(name: str) -> bool:
