@@ -12,6 +12,9 @@ from ._fork import (
     DEFAULT_BUDGET_S,
     KILL_MARGIN_S,
     OUTCOMES,
+    RETRY_ROWS,
+    SHRUNK_CAN_CLEAR,
+    SHRUNK_CLEAN_CONFIDENCE,
     DryRun,
     DryRunError,
     combine_with_rules,
@@ -24,5 +27,5 @@ from ._fork import (
 __all__ = [
     "dry_run", "DryRun", "DryRunError", "dryrun_verdict", "dryrun_engine", "combine_with_rules",
     "fork_refusal", "OUTCOMES", "DEFAULT_BUDGET_S", "KILL_MARGIN_S", "CLEAN_OVERRIDES_BELOW",
-    "CLEAN_SHRUNK_OVERRIDES_BELOW",
+    "CLEAN_SHRUNK_OVERRIDES_BELOW", "SHRUNK_CLEAN_CONFIDENCE", "SHRUNK_CAN_CLEAR", "RETRY_ROWS",
 ]

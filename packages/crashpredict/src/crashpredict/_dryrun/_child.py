@@ -16,11 +16,13 @@ import random
 import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from typing import Any
 
-from . import _sandbox
+from . import _confine, _sandbox
+from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
 __all__ = ["message_of", "report_failure", "run_child"]
@@ -155,19 +157,43 @@ def _execute(code: Any, namespace: dict[str, Any], policy: Any, filename: str,
                 "reason": f"a side effect was blocked: {policy.blocked}"}
     if caught is None:
         return {"outcome": "completed"}
+    kernel_refusal = _confine.blocked_errno(caught) or _landlock_refusal(caught, policy)
+    if kernel_refusal is not None:
+        return {"outcome": "inconclusive", "blocked": kernel_refusal,
+                "reason": f"a side effect was blocked by the kernel layer: {kernel_refusal}"}
     frames, line, modules = _frames(caught.__traceback__, filename)
     if isinstance(caught, _BudgetExhausted):
         where = f" (at line {line})" if line else ""
-        return {"outcome": "inconclusive", "line": line,
+        return {"outcome": "inconclusive", "line": line, "over_budget": True,
                 "reason": f"the cell was still running after the {budget_s:g} s budget{where}"}
     return {"outcome": "crashed", "exception": type(caught).__name__,
             "message": message_of(caught), "line": line, "traceback": frames,
             "library": _library(caught, modules)}
 
 
+def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
+    """A permission error that Landlock caused (the real run could write there), or None."""
+    if not getattr(policy, "landlock", False):
+        return None
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, PermissionError) or getattr(exc, "errno", None) == 13 or \
+                "errno = 13" in message_of(exc):
+            path = getattr(exc, "filename", None)
+            if not isinstance(path, str):
+                return "a file write from C code outside the dry run's overlay"
+            folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+            if os.access(folder, os.W_OK):  # access(2) is not restricted by Landlock
+                return f"a file write from C code to {path!r}"
+            return None
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
 def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
-              rng_state: Any) -> None:
+              rng_state: Any, reads: tuple[str, ...] | None = None) -> None:
     """The body of the forked child; its caller ends the process with os._exit."""
     try:
         os.setpgid(0, 0)  # its own group, so the parent can kill whatever it starts
@@ -182,8 +208,24 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     os.environ["TMPDIR"] = private_dir
     shrunk: tuple[str, ...] = ()
     if shrink is not None:
-        shrunk = shrink_namespace(namespace, shrink)
-    policy = _sandbox.install(private_dir)
+        shrunk = shrink_namespace(namespace, shrink, only=reads)
+        if reads is not None and not shrunk:  # a retry that could change nothing
+            _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": "nothing the "
+                                         "cell reads could be cut"}).encode())
+            return
+    overlay = Overlay(private_dir)
+    overlay.install()
+    _confine.answer_probes()
+    policy = _sandbox.install(private_dir, overlay)
+    left = _confine.privatise_shared_mappings()
+    if left:
+        _write_all(write_fd, _DUMPS({
+            "outcome": "inconclusive", "blocked": f"shared mapping {left[0]}",
+            "reason": f"a writable shared mapping could not be made private: {left[0]}"}).encode())
+        return
+    _confine.swap_writable_fds(overlay.hold, keep={0, 1, 2, write_fd})
+    confinement = _confine.confine(private_dir)
+    policy.landlock = confinement.landlock
 
     def no_input(*_args: Any, **_kwargs: Any) -> str:
         policy.block("input() would wait for the user")
@@ -192,10 +234,15 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     builtins.input = no_input
     if "getpass" in sys.modules:
         sys.modules["getpass"].getpass = no_input
+    _watch_thread_pools(write_fd, deadline)
     result = _execute(code, namespace, policy, filename, deadline, budget_s)
     result["shrunk_names"] = list(shrunk)
     result["shrunk"] = bool(shrunk)
-    _write_all(write_fd, _DUMPS(result).encode())
+    result["writes"] = list(overlay.report())
+    result["layers"] = [name for name, on in (("seccomp", confinement.seccomp),
+                                              ("landlock", confinement.landlock)) if on]
+    with _REPORT_LOCK:
+        _write_all(write_fd, _DUMPS(result).encode())
 
 
 def _fork_safe_threads() -> None:
@@ -208,11 +255,64 @@ def _fork_safe_threads() -> None:
             torch.set_num_threads(1)
         except Exception:
             pass
+    context = sys.modules.get("tensorflow.python.eager.context")
+    if getattr(getattr(context, "_context", None), "_initialized", False):
+        # A tf.function runs its graph on the runtime's inter-op pool, whose threads did not
+        # survive the fork; run functions eagerly, op by op in this thread (Keras fit and
+        # predict included). Large ops still shard onto the intra-op pool: the watchdog
+        # below stops those quickly.
+        try:
+            sys.modules["tensorflow"].config.run_functions_eagerly(True)
+        except Exception:
+            pass
     try:  # the OOM killer should take the dry run, not the kernel it was forked from
         with open("/proc/self/oom_score_adj", "w") as fh:
             fh.write("1000")
     except OSError:
         pass
+
+
+_REPORT_LOCK = threading.Lock()
+_POOL_LIBRARIES = ("tensorflow", "keras", "tf_keras", "torch", "jax", "jaxlib", "xgboost",
+                   "lightgbm")
+#: The main thread idle (under 5% of a CPU) this long inside one of those libraries means it
+#: waits for a thread pool that did not survive the fork.
+STUCK_AFTER_S = 1.5
+
+
+def _stuck_in(main: int) -> str | None:
+    frame = sys._current_frames().get(main)
+    while frame is not None:
+        root = str(frame.f_globals.get("__name__", "")).partition(".")[0]
+        if root in _POOL_LIBRARIES:
+            return root
+        frame = frame.f_back
+    return None
+
+
+def _watch_thread_pools(write_fd: int, deadline: float) -> None:
+    """Start a thread that ends the child early when a library waits on a dead thread pool."""
+    main = threading.main_thread().ident or threading.get_ident()
+    exit_now = os._exit
+
+    def watch() -> None:
+        since_wall, since_cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() < deadline:
+            time.sleep(0.25)
+            wall, cpu = time.perf_counter(), time.process_time()
+            library = _stuck_in(main)
+            if library is None or cpu - since_cpu > 0.05 * (wall - since_wall):
+                since_wall, since_cpu = wall, cpu
+                continue
+            if wall - since_wall >= STUCK_AFTER_S:
+                reason = (f"the cell waited {wall - since_wall:.1f} s inside {library} with an "
+                          f"idle CPU: {library}'s thread pool did not survive the fork")
+                with _REPORT_LOCK:
+                    _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason,
+                                                 "over_budget": True}).encode())
+                    exit_now(0)
+
+    threading.Thread(target=watch, name="crashpredict-watchdog", daemon=True).start()
 
 
 # Bound now: the cell may rebind json.dumps or os.write in the child's modules.

@@ -48,8 +48,21 @@ DEFAULT_BUDGET_S = 3.0
 KILL_MARGIN_S = 0.5
 #: A clean dry run overrides a rule crash verdict whose confidence is below this...
 CLEAN_OVERRIDES_BELOW = 0.9
-#: ...or below this when the dry run ran on shrunk data (a weaker witness).
+#: ...or below this when the dry run ran on shrunk data (a weaker witness), and only for
+#: crash kinds that do not depend on the rows (`SHRUNK_CAN_CLEAR`).
 CLEAN_SHRUNK_OVERRIDES_BELOW = 0.6
+#: Confidence of "no crash" from a run on shrunk data: low, since the rows past the head
+#: (a NaN, an unseen label, a length mismatch) were never seen.
+SHRUNK_CLEAN_CONFIDENCE = 0.6
+#: The rows kept when a run over budget is retried on shrunk data.
+RETRY_ROWS = 500
+#: Crash kinds a clean run on the first rows can rule out: they depend on names, columns,
+#: types and fitted state, which shrinking keeps. Value errors, index errors, shape and
+#: length mismatches, bad data values, memory and row-label key errors can hide past the head.
+SHRUNK_CAN_CLEAR = frozenset({
+    "variable not found", "attribute error", "module not found", "syntax error", "NotFitted",
+    "feature name mismatch", "type error", "file not found",
+})
 
 
 class DryRunError(CrashPredictError, ValueError):
@@ -79,12 +92,16 @@ class DryRun:
     shrunk_names: tuple[str, ...] = ()
     elapsed_s: float = 0.0
     startup_s: float | None = None
+    writes: tuple[str, ...] = ()
+    layers: tuple[str, ...] = ()
+    retry_reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
         data = dataclasses.asdict(self)
         data["traceback"] = list(self.traceback)
-        data["shrunk_names"] = list(self.shrunk_names)
+        for key in _TUPLES:
+            data[key] = list(getattr(self, key))
         return data
 
     def to_json(self) -> str:
@@ -96,9 +113,12 @@ class DryRun:
         """Build a result from `to_dict` output; unknown keys are ignored."""
         names = {f.name for f in dataclasses.fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in names}
-        for key in ("traceback", "shrunk_names"):
+        for key in _TUPLES:
             kwargs[key] = tuple(kwargs.get(key, ()))
         return cls(**kwargs)
+
+
+_TUPLES = ("traceback", "shrunk_names", "writes", "layers")
 
 
 # ---- refusing where a fork is unsafe -------------------------------------------------------
@@ -249,9 +269,9 @@ def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> 
         context = sys.modules.get("tensorflow.python.eager.context")
         if getattr(getattr(context, "_context", None), "_initialized", False):
             hint = " (TensorFlow's thread pools do not survive a fork: its ops wait forever)"
-        return {"outcome": "inconclusive", "reason": f"the cell was still running after the "
-                f"{budget_s:g} s budget and did not answer its alarm; the dry run was "
-                f"killed{hint}"}
+        return {"outcome": "inconclusive", "over_budget": True,
+                "reason": f"the cell was still running after the {budget_s:g} s budget and did "
+                f"not answer its alarm; the dry run was killed{hint}"}
     if code is not None and code < 0:
         name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
         return {"outcome": "inconclusive", "reason": f"the dry run's process died from {name} "
@@ -261,7 +281,8 @@ def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> 
 
 
 def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float = DEFAULT_BUDGET_S,
-            shrink: int | None = None, filename: str = "<cell>") -> DryRun:
+            shrink: int | None = None, filename: str = "<cell>",
+            retry_rows: int | None = RETRY_ROWS) -> DryRun:
     """Run ``cell_source`` on a fork of this process and report what happened.
 
     The cell runs in the child's copy-on-write copy of ``namespace`` (usually the kernel's
@@ -277,6 +298,9 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
         shrink: when set, DataFrames, Series, arrays and tensors longer than this many rows
             are cut to their first rows in the child before the cell runs.
         filename: the name the cell's code gets in tracebacks.
+        retry_rows: when the run on full data is over budget, it is run again (with the same
+            budget) on the first ``retry_rows`` rows of the objects the cell reads; the
+            result says so (``shrunk``, ``retry_reason``). None: no retry.
 
     Returns:
         A `DryRun`: "crashed", "completed" or "inconclusive" (with the reason).
@@ -307,16 +331,42 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
         return DryRun(outcome="crashed", exception=type(exc).__name__, message=message_of(exc),
                       line=exc.lineno, traceback=(f"{filename}:{exc.lineno}",), library="python",
                       elapsed_s=time.perf_counter() - started)
+    fields = _run_once(code, namespace, float(budget_s), shrink, filename, None)
+    if fields.pop("over_budget", False) and shrink is None and retry_rows:
+        retry = _run_once(code, namespace, float(budget_s), retry_rows, filename,
+                          _names_read(code))
+        retry.pop("over_budget", None)
+        if retry.get("shrunk"):
+            retry.update(retry_reason=fields.get("reason", ""),
+                         startup_s=fields.get("startup_s"))
+            fields = retry
+    fields["elapsed_s"] = time.perf_counter() - started
+    return DryRun.from_dict(fields)
+
+
+def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int | None,
+              filename: str, reads: tuple[str, ...] | None) -> dict[str, Any]:
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
         data, startup, timed_out, exit_code = _fork_and_wait(
-            float(budget_s), code=code, namespace=namespace, shrink=shrink,
+            budget_s, code=code, namespace=namespace, shrink=shrink, reads=reads,
             private_dir=private_dir, filename=filename, rng_state=random.getstate())
     finally:
         shutil.rmtree(private_dir, ignore_errors=True)
-    fields = _result(data, timed_out, exit_code, float(budget_s))
-    fields.update(elapsed_s=time.perf_counter() - started, startup_s=startup)
-    return DryRun.from_dict(fields)
+    fields = _result(data, timed_out, exit_code, budget_s)
+    fields["startup_s"] = startup
+    return fields
+
+
+def _names_read(code: Any) -> tuple[str, ...]:
+    """The global names the compiled cell (and the functions it defines) refer to."""
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack.extend(c for c in current.co_consts if hasattr(c, "co_names"))
+    return tuple(sorted(names))
 
 
 # ---- verdicts ------------------------------------------------------------------------------
@@ -329,6 +379,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     """
     shrunk = f" on data cut to its first rows ({', '.join(result.shrunk_names)})" \
         if result.shrunk else ""
+    extra = _evidence_of(result)
     if result.outcome == "crashed":
         lines = cell_source.splitlines()
         quoted = lines[result.line - 1].strip() if result.line and result.line <= len(lines) else ""
@@ -339,14 +390,27 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
             line=result.line, library=result.library,
             crash_type=crash_type_of(result.exception, result.message, result.library),
             explanation=f"{result.message} (raised in a dry run{shrunk})",
-            evidence=evidence + result.traceback, engine="dryrun")
+            evidence=evidence + result.traceback + extra, engine="dryrun")
     if result.outcome == "completed":
-        return Verdict(crash=False, confidence=0.8 if result.shrunk else 0.95,
+        caveat = ("; a crash that needs the rows past the head (a NaN, an unseen label, a "
+                  "length mismatch) is not ruled out") if result.shrunk else ""
+        return Verdict(crash=False,
+                       confidence=SHRUNK_CLEAN_CONFIDENCE if result.shrunk else 0.95,
                        explanation=f"the cell ran to completion in a dry run{shrunk} "
-                                   f"({result.elapsed_s:.2f} s)", engine="dryrun")
-    evidence = (f"blocked: {result.blocked}",) if result.blocked else ()
+                                   f"({result.elapsed_s:.2f} s){caveat}",
+                       evidence=extra, engine="dryrun")
+    evidence = ((f"blocked: {result.blocked}",) if result.blocked else ()) + extra
     return Verdict(crash=None, confidence=0.0, explanation=f"dry run inconclusive: {result.reason}",
                    evidence=evidence, engine="dryrun")
+
+
+def _evidence_of(result: DryRun) -> tuple[str, ...]:
+    lines = []
+    if result.retry_reason:
+        lines.append(f"retried on the first rows of {', '.join(result.shrunk_names)}: the run "
+                     f"on full data stopped ({result.retry_reason})")
+    lines += [f"would have: {w}" for w in result.writes]
+    return tuple(lines)
 
 
 def dryrun_engine(cell_source: str, namespace: Mapping[str, Any], *,
@@ -386,6 +450,9 @@ def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
                 rule_verdict, confidence=max(rule_verdict.confidence, dry_verdict.confidence),
                 engine="rules+dryrun", evidence=rule_verdict.evidence + (note,))
         threshold = CLEAN_SHRUNK_OVERRIDES_BELOW if dry.shrunk else CLEAN_OVERRIDES_BELOW
+        if dry.shrunk and rule_verdict.crash is True and \
+                (rule_verdict.crash_type or "unknown") not in SHRUNK_CAN_CLEAR:
+            threshold = 0.0  # the crash may sit in rows the shrunk run never saw
         if rule_verdict.crash is True and rule_verdict.confidence >= threshold:
             return dataclasses.replace(rule_verdict, engine="rules",
                                        evidence=rule_verdict.evidence + (note,))

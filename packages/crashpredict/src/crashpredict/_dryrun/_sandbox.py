@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 __all__ = ["Blocked", "Policy", "install"]
@@ -28,8 +29,10 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 # Paths a write to which changes nothing anyone else sees.
 _HARMLESS_PATHS = frozenset({os.devnull, "/dev/zero", "/dev/full"})
 
-# event -> (verb used in the message, indexes of the path arguments)
-_PATH_EVENTS: dict[str, tuple[str, tuple[int, ...]]] = {
+# event -> (verb used in the message, indexes of the path arguments). shutil's events are
+# not here: its copies, moves and removals go through the overlay's patched functions, each
+# of which is audited on its own.
+_PATH_EVENTS: Mapping[str, tuple[str, tuple[int, ...]]] = MappingProxyType({
     "os.remove": ("os.remove", (0,)), "os.rmdir": ("os.rmdir", (0,)),
     "os.mkdir": ("os.mkdir", (0,)), "os.rename": ("os.rename", (0, 1)),
     "os.link": ("os.link", (0, 1)), "os.symlink": ("os.symlink", (0, 1)),
@@ -39,15 +42,9 @@ _PATH_EVENTS: dict[str, tuple[str, tuple[int, ...]]] = {
     "os.lchmod": ("os.lchmod", (0,)), "os.mkfifo": ("os.mkfifo", (0,)),
     "os.mknod": ("os.mknod", (0,)), "os.setxattr": ("os.setxattr", (0,)),
     "os.removexattr": ("os.removexattr", (0,)),
-    "shutil.copyfile": ("shutil.copyfile", (1,)), "shutil.copymode": ("shutil.copymode", (1,)),
-    "shutil.copystat": ("shutil.copystat", (1,)), "shutil.copytree": ("shutil.copytree", (1,)),
-    "shutil.rmtree": ("shutil.rmtree", (0,)), "shutil.move": ("shutil.move", (0, 1)),
-    "shutil.chown": ("shutil.chown", (0,)),
-    "shutil.make_archive": ("shutil.make_archive", (0,)),
-    "shutil.unpack_archive": ("shutil.unpack_archive", (1,)),
-}
+})
 # Events blocked whatever their arguments: they reach other processes or the network.
-_ALWAYS = {
+_ALWAYS: Mapping[str, str] = MappingProxyType({
     "subprocess.Popen": "subprocess", "os.system": "os.system", "os.exec": "os.exec",
     "os.posix_spawn": "os.posix_spawn", "os.spawn": "os.spawn", "os.fork": "os.fork",
     "os.forkpty": "os.forkpty", "pty.spawn": "pty.spawn", "os.startfile": "os.startfile",
@@ -58,15 +55,75 @@ _ALWAYS = {
     "webbrowser.open": "webbrowser.open", "ftplib.connect": "FTP connection",
     "smtplib.connect": "SMTP connection", "http.client.connect": "HTTP connection",
     "signal.pthread_kill": "signal.pthread_kill",
-}
+})
 
 
 class Blocked(BaseException):
     """A side effect the dry run refused; it ends the dry run as inconclusive."""
 
 
+def _record(policy: Policy, what: str, _blocked: type = Blocked) -> None:
+    if policy.blocked is None:
+        policy.blocked = what
+    raise _blocked(what)
+
+
+def _private_to(private_dir: str, path: Any) -> bool:
+    try:
+        text = os.fsdecode(os.fspath(path))
+    except TypeError:
+        return False
+    if text in _HARMLESS_PATHS:
+        return True
+    full = os.path.realpath(text)
+    return full == private_dir or full.startswith(private_dir + os.sep)
+
+
+def _fd_path(fd: int) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return f"fd {fd}"
+
+
+def _decide(private_dir: str, event: str, args: tuple[Any, ...]) -> str | None:
+    """What ``event`` would do outside the child (the text to block it with), or None."""
+    if event == "open":
+        path, mode, flags = (tuple(args) + (None, None, 0))[:3]
+        if isinstance(path, int) or path is None:
+            return None  # an fd already open: its creation was checked (or predates the fork)
+        writing = bool((flags or 0) & _WRITE_FLAGS) or bool(
+            isinstance(mode, str) and set(mode) & set("wax+"))
+        if writing and not _private_to(private_dir, path):
+            return f"open({_show(path)}, {mode!r})" if mode else f"os.open({_show(path)})"
+        return None
+    if event in _PATH_EVENTS:
+        verb, where = _PATH_EVENTS[event]
+        paths = [args[i] for i in where if i < len(args)]
+        if not all(_private_to(private_dir, p) for p in paths):
+            return f"{verb}({', '.join(_show(p) for p in paths)})"
+        return None
+    if event in _ALWAYS:
+        return _describe_always(event, args)
+    if event in ("os.kill", "os.killpg") and not (args and args[0] in (os.getpid(), 0)):
+        return f"{event}({', '.join(map(repr, args))})"
+    if event == "sqlite3.connect" and args and args[0] not in (":memory:", "", b""):
+        if not _private_to(private_dir, args[0]):
+            return f"sqlite3.connect({_show(args[0])})"
+    if event == "mmap.__new__" and args and isinstance(args[0], int) and args[0] >= 0:
+        access = args[2] if len(args) > 2 else 0
+        if access not in (1, 3) and not _private_to(private_dir, _fd_path(args[0])):
+            return f"mmap of {_fd_path(args[0])!r} for writing"  # ACCESS_READ, ACCESS_COPY
+    return None
+
+
 class Policy:
-    """The audit-hook policy: what is allowed, and the first event that was blocked."""
+    """The audit-hook policy: what is allowed, and the first event that was blocked.
+
+    `install` hands the audit hook a closure over the functions as they are at install
+    time, so a cell that rebinds ``Policy.hook``, ``Policy.block`` or this module's
+    functions does not change what the installed hook decides.
+    """
 
     def __init__(self, private_dir: str) -> None:
         self.private_dir = os.path.realpath(private_dir)
@@ -74,46 +131,26 @@ class Policy:
 
     def block(self, what: str) -> None:
         """Record ``what`` (first one wins) and raise `Blocked`."""
-        if self.blocked is None:
-            self.blocked = what
-        raise Blocked(what)
+        _record(self, what)
 
     def _private(self, path: Any) -> bool:
-        try:
-            text = os.fsdecode(os.fspath(path))
-        except TypeError:
-            return False
-        if text in _HARMLESS_PATHS:
-            return True
-        full = os.path.realpath(text)
-        return full == self.private_dir or full.startswith(self.private_dir + os.sep)
+        return _private_to(self.private_dir, path)
 
     def hook(self, event: str, args: tuple[Any, ...]) -> None:
         """The audit hook: raise `Blocked` for a side effect outside the child."""
-        if event == "open":
-            self._open(args)
-        elif event in _PATH_EVENTS:
-            verb, where = _PATH_EVENTS[event]
-            paths = [args[i] for i in where if i < len(args)]
-            if not all(self._private(p) for p in paths):
-                self.block(f"{verb}({', '.join(_show(p) for p in paths)})")
-        elif event in _ALWAYS:
-            self.block(_describe_always(event, args))
-        elif event in ("os.kill", "os.killpg") and not (args and args[0] == os.getpid()):
-            self.block(f"{event}({', '.join(map(repr, args))})")
-        elif event == "sqlite3.connect" and args and args[0] not in (":memory:", "", b""):
-            if not self._private(args[0]):
-                self.block(f"sqlite3.connect({_show(args[0])})")
+        what = _decide(self.private_dir, event, args)
+        if what is not None:
+            _record(self, what)
 
-    def _open(self, args: tuple[Any, ...]) -> None:
-        path, mode, flags = (tuple(args) + (None, None, 0))[:3]
-        if isinstance(path, int) or path is None:
-            return  # an fd already open: its creation was checked (or predates the fork)
-        writing = bool((flags or 0) & _WRITE_FLAGS) or bool(
-            isinstance(mode, str) and set(mode) & set("wax+"))
-        if writing and not self._private(path):
-            shown = f"open({_show(path)}, {mode!r})" if mode else f"os.open({_show(path)})"
-            self.block(shown)
+
+def _frozen_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
+    decide, record, private_dir = _decide, _record, policy.private_dir
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        what = decide(private_dir, event, args)
+        if what is not None:
+            record(policy, what)
+    return hook
 
 
 def _show(path: Any) -> str:
@@ -138,78 +175,115 @@ def _describe_always(event: str, args: tuple[Any, ...]) -> str:
     return name
 
 
-# ---- guards for writers that bypass the audit hooks (C-level file writes) ----------------
+# ---- writers and readers that bypass the audit hooks (C-level file access) ----------------
+#
+# torch's zip writer, HDF5, pyarrow and TensorFlow's file system open files from C: no
+# audit event, no patched ``open``. Their Python entry points get the path argument
+# rewritten to the overlay instead (writes to the overlay copy, reads see it), so the cell
+# still works and the overlay's report names what it would have written.
 
-def _guard(owner: Any, attr: str, message: Callable[..., str | None], policy: Policy) -> None:
+def _rewrite(owner: Any, attr: str, index: int, names: tuple[str, ...],
+             where: Callable[[Any, Any], Any]) -> None:
+    """Wrap ``owner.attr`` so that its path argument goes through ``where(path, call)``."""
     original = getattr(owner, attr, None) if owner is not None else None
     if original is None or getattr(original, "_crashpredict_guard", False):
         return
 
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        what = message(*args, **kwargs)
-        if what is not None:
-            policy.block(what)
+    def rewritten(*args: Any, **kwargs: Any) -> Any:
+        name = next((n for n in names if n in kwargs), None)
+        target = kwargs[name] if name else args[index] if len(args) > index else None
+        # A file object (BytesIO, an open file) went through the patched open already.
+        if isinstance(target, (str, bytes, os.PathLike)):
+            new = where(target, (args, kwargs))
+            if name:
+                kwargs[name] = new
+            else:
+                args = args[:index] + (new,) + args[index + 1:]
         return original(*args, **kwargs)
 
-    guarded._crashpredict_guard = True  # type: ignore[attr-defined]
+    rewritten._crashpredict_guard = True  # type: ignore[attr-defined]
     try:
-        setattr(owner, attr, guarded)
+        setattr(owner, attr, rewritten)
     except (AttributeError, TypeError):  # a C type that refuses new attributes
         pass
 
 
-def _first_path(args: tuple[Any, ...], kwargs: dict[str, Any], index: int, *names: str) -> Any:
-    for name in names:
-        if name in kwargs:
-            return kwargs[name]
-    return args[index] if len(args) > index else None
+def _install_guards(overlay: Any) -> None:
+    """Point the C-level writers and readers of imported libraries at the overlay."""
 
+    def write(path: Any, _call: Any) -> Any:
+        return overlay.for_write(path, content=False)
 
-def _install_guards(policy: Policy) -> None:
-    """Guard the Python entry points of libraries that write files from C code."""
+    def read(path: Any, _call: Any) -> Any:
+        return overlay.for_read(path)
 
-    def writes(label: str, index: int, *names: str) -> Callable[..., str | None]:
-        def message(*args: Any, **kwargs: Any) -> str | None:
-            target = _first_path(args, kwargs, index, *names)
-            # A file object (BytesIO, an open file) was audited when it was opened.
-            if not isinstance(target, (str, bytes, os.PathLike)) or policy._private(target):
-                return None
-            return f"{label} would write {os.fsdecode(os.fspath(target))}"
-        return message
+    def h5(path: Any, call: Any) -> Any:
+        args, kwargs = call
+        mode = kwargs.get("mode", args[2] if len(args) > 2 else "r") or "r"
+        if mode == "r":
+            return overlay.for_read(path)
+        return overlay.for_write(path, content=mode in ("r+", "a"))
 
     mods = sys.modules
     if "torch" in mods:
-        _guard(mods["torch"], "save", writes("torch.save", 1, "f"), policy)
+        _rewrite(mods["torch"], "save", 1, ("f",), write)
+        _rewrite(mods["torch"], "load", 0, ("f",), read)
     for name in ("keras", "tf_keras"):
-        model = getattr(mods.get(name), "Model", None)
+        keras = mods.get(name)
+        model = getattr(keras, "Model", None)
         if model is not None:  # index 1: args[0] is the model itself
-            _guard(model, "save", writes("model.save", 1, "filepath"), policy)
-            _guard(model, "save_weights", writes("model.save_weights", 1, "filepath"), policy)
+            _rewrite(model, "save", 1, ("filepath",), write)
+            _rewrite(model, "save_weights", 1, ("filepath",), write)
+            _rewrite(model, "load_weights", 1, ("filepath",), read)
+        _rewrite(getattr(keras, "models", None), "load_model", 0, ("filepath",), read)
     tf = mods.get("tensorflow")
     if tf is not None:
-        _guard(getattr(tf, "saved_model", None), "save",
-               writes("tf.saved_model.save", 1, "export_dir"), policy)
-        _guard(getattr(tf, "io", None), "write_file", writes("tf.io.write_file", 0, "filename"),
-               policy)
+        _rewrite(getattr(tf, "saved_model", None), "save", 1, ("export_dir",), write)
+        _rewrite(getattr(tf, "saved_model", None), "load", 0, ("export_dir",), read)
+        _rewrite(getattr(tf, "io", None), "write_file", 0, ("filename",), write)
+        _rewrite(getattr(tf, "io", None), "read_file", 0, ("filename",), read)
     h5py = mods.get("h5py")
     if h5py is not None:
-        def h5_message(self: Any, name: Any = None, mode: str = "r", *a: Any, **k: Any) -> str | None:
-            if (k.get("mode", mode) or "r") == "r":
-                return None
-            return writes("h5py.File", 0)(name)
-        _guard(h5py.File, "__init__", h5_message, policy)
+        _rewrite(h5py.File, "__init__", 1, ("name",), h5)  # args[0] is the File
     pandas = mods.get("pandas")
     if pandas is not None:
         for attr in ("to_parquet", "to_feather", "to_hdf", "to_orc", "to_stata"):
-            _guard(pandas.DataFrame, attr,
-                   writes(f"DataFrame.{attr}", 1, "path", "path_or_buf", "fname"), policy)
+            _rewrite(pandas.DataFrame, attr, 1, ("path", "path_or_buf", "fname"), write)
+        for attr in ("read_parquet", "read_feather", "read_hdf", "read_orc", "read_stata"):
+            _rewrite(pandas, attr, 0, ("path", "path_or_buf", "filepath_or_buffer"), read)
     if "cv2" in mods:
-        _guard(mods["cv2"], "imwrite", writes("cv2.imwrite", 0, "filename"), policy)
+        _rewrite(mods["cv2"], "imwrite", 0, ("filename",), write)
+        _rewrite(mods["cv2"], "imread", 0, ("filename",), read)
 
 
-def install(private_dir: str) -> Policy:
-    """Install the policy in this (child) process and return it; it cannot be undone."""
+def _block_direct_calls(policy: Policy) -> None:
+    """Calls that raise no audit event but reach other processes: refuse them by name."""
+    record = _record
+
+    def refuse(what: str) -> Callable[..., Any]:
+        def refused(*_args: Any, **_kwargs: Any) -> Any:
+            record(policy, what)
+        return refused
+
+    posix = sys.modules.get("_posixsubprocess")
+    if posix is None:
+        import _posixsubprocess as posix
+    posix.fork_exec = refuse("_posixsubprocess.fork_exec (a new process)")
+    import signal
+
+    if hasattr(signal, "pidfd_send_signal"):
+        signal.pidfd_send_signal = refuse("signal.pidfd_send_signal")
+
+
+def install(private_dir: str, overlay: Any = None) -> Policy:
+    """Install the policy in this (child) process and return it; it cannot be undone.
+
+    With ``overlay`` (an `_overlay.Overlay`), libraries that write from C are pointed at
+    it; the audit hook then allows writes under ``private_dir`` only.
+    """
     policy = Policy(private_dir)
-    _install_guards(policy)
-    sys.addaudithook(policy.hook)
+    if overlay is not None:
+        _install_guards(overlay)
+    _block_direct_calls(policy)
+    sys.addaudithook(_frozen_hook(policy))
     return policy

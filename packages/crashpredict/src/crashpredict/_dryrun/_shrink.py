@@ -11,7 +11,7 @@ their size.
 from __future__ import annotations
 
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Collection, MutableMapping
 from typing import Any
 
 __all__ = ["shrink_namespace"]
@@ -44,12 +44,14 @@ def _head(value: Any, rows: int) -> Any:
     return value[:rows]
 
 
-def shrink_namespace(namespace: MutableMapping[str, Any], rows: int) -> tuple[str, ...]:
+def shrink_namespace(namespace: MutableMapping[str, Any], rows: int, *,
+                     only: Collection[str] | None = None) -> tuple[str, ...]:
     """Cut every shrinkable value longer than ``rows`` to its first ``rows`` rows, in place.
 
     Args:
         namespace: the (child's copy of the) namespace; its values are replaced.
         rows: the number of rows to keep; must be positive.
+        only: when given, only these names (those the cell reads) are cut.
 
     Returns:
         The names that were cut, sorted.
@@ -58,7 +60,7 @@ def shrink_namespace(namespace: MutableMapping[str, Any], rows: int) -> tuple[st
         raise ValueError(f"shrink rows must be positive, got {rows}")
     cut = []
     for name, value in list(namespace.items()):
-        if name.startswith("_"):
+        if name.startswith("_") or (only is not None and name not in only):
             continue  # IPython's output history (_, _1, ...) and private helpers
         length = _rows(value)
         if length is None or length <= rows:
