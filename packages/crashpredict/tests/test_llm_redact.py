@@ -153,3 +153,24 @@ def test_a_token_column_of_ordinary_words_does_not_erase_code_or_instructions():
     assert "model = fit(words)" in prompt and "model.predict(words['token'])" in prompt
     assert '"line": integer' in prompt and '"exception": string' in prompt
     assert "zebra-42" not in prompt  # a value that is no word of the code is still hidden
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.sampled_from(["password", "token", "a", "keys"]) | st.text(max_size=8),
+                                       inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300), _json)
+def test_secret_finders_never_raise(text, value):
+    from crashpredict.llm._secrets import (
+        scrub_facts, secret_values_in_code, secret_values_in_snapshot,
+    )
+
+    assert isinstance(secret_values_in_code(text), set)
+    found: set[str] = set()
+    facts = {"items": [{"key": "examples", "value": value, "category": "V"}], "children": []}
+    scrub_facts(facts, found)
+    assert all(isinstance(v, str) for v in found)
+    assert isinstance(secret_values_in_snapshot(text), set)
