@@ -1,0 +1,136 @@
+"""The dry run on TensorFlow/Keras and PyTorch training cells after the parent used them,
+and on cells over budget (retried on shrunk data). Real libraries, tiny models."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from crashpredict._dryrun import SHRUNK_CLEAN_CONFIDENCE, combine_with_rules, dry_run, dryrun_verdict
+from crashpredict._model import Verdict
+
+
+# ---- torch ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def torch_ns():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    X, y = torch.randn(512, 8), torch.randint(0, 2, (512,))
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), batch_size=32,
+                                         shuffle=True)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for xb, yb in loader:  # the parent's thread pools and autograd engine are now in use
+        loss = torch.nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return {"torch": torch, "loader": loader, "model": model, "opt": opt, "X": X, "y": y}
+
+
+TORCH_TRAIN = """
+for epoch in range(2):
+    for xb, yb in loader:
+        loss = torch.nn.functional.cross_entropy(model(xb), yb{target})
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_torch_training_answers_after_the_parent_trained(torch_ns):
+    before = [p.detach().clone() for p in torch_ns["model"].parameters()]
+    clean = dry_run(TORCH_TRAIN.format(target=""), torch_ns, budget_s=20)
+    assert clean.outcome == "completed", clean
+    crash = dry_run(TORCH_TRAIN.format(target=".float()"), torch_ns, budget_s=20)
+    assert (crash.outcome, crash.line, crash.library) == ("crashed", 4, "torch"), crash
+    after = list(torch_ns["model"].parameters())
+    assert all(bool((a == b).all()) for a, b in zip(after, before))
+
+
+def test_torch_shape_error_in_forward(torch_ns):
+    result = dry_run("model(torch.randn(4, 9))", torch_ns, budget_s=20)
+    assert (result.outcome, result.exception) == ("crashed", "RuntimeError"), result
+
+
+# ---- TensorFlow / Keras --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def keras_ns():
+    tf = pytest.importorskip("tensorflow")
+    rng = np.random.default_rng(0)
+    X = rng.random((256, 8), dtype=np.float32)
+    y = (X.sum(axis=1) > 4).astype("float32")
+    model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(8, activation="relu"),
+                                 tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    model.fit(X, y, epochs=1, verbose=0)  # TensorFlow's runtime and thread pools now run
+    ds = tf.data.Dataset.from_tensor_slices((X, y)).batch(32)
+    return {"tf": tf, "model": model, "X": X, "y": y, "ds": ds}
+
+
+@pytest.mark.parametrize(("cell", "outcome", "exception"), [
+    ("model.fit(X, y, epochs=2, verbose=0)", "completed", None),
+    ("model.fit(ds, epochs=1, verbose=0)", "completed", None),
+    ("p = model.predict(X, verbose=0)\nassert p.shape == (256, 1)", "completed", None),
+    ("loss = tf.keras.losses.binary_crossentropy(y, model(X)[:, 0])", "completed", None),
+    ("model.fit(X, y[:-1], epochs=1, verbose=0)", "crashed", "ValueError"),
+    ("model.predict(X[:, :5], verbose=0)", "crashed", "ValueError"),
+])
+def test_keras_cells_answer_after_the_parent_trained(keras_ns, cell, outcome, exception):
+    weights = [w.copy() for w in keras_ns["model"].get_weights()]
+    result = dry_run(cell, keras_ns, budget_s=20)
+    assert (result.outcome, result.exception) == (outcome, exception), result
+    assert all((a == b).all() for a, b in zip(keras_ns["model"].get_weights(), weights))
+
+
+def test_a_tensorflow_op_stuck_on_a_dead_pool_is_stopped_early(keras_ns):
+    # A large matmul shards onto the intra-op pool, whose threads did not survive the fork:
+    # the child's watchdog sees an idle CPU inside TensorFlow and stops it, well before the
+    # budget; the retry on shrunk data has nothing to cut.
+    result = dry_run("tf.matmul(tf.ones((1500, 1500)), tf.ones((1500, 1500)))", keras_ns,
+                     budget_s=30)
+    assert result.outcome == "inconclusive"
+    assert "thread pool did not survive the fork" in result.reason
+    assert result.elapsed_s < 15
+
+
+# ---- over budget: retried on shrunk data ---------------------------------------------------
+
+SLOW_ROWS = "import time\nfor value in df['a']:\n    time.sleep(0.002)\n"
+
+
+def test_a_cell_over_budget_is_retried_on_the_first_rows():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": np.arange(20_000.0), "b": 1.0})
+    crash = dry_run(SLOW_ROWS + "df['missing']", {"df": df}, budget_s=2)
+    assert (crash.outcome, crash.exception, crash.shrunk, crash.shrunk_names) == (
+        "crashed", "KeyError", True, ("df",)), crash
+    assert "budget" in crash.retry_reason
+    verdict = dryrun_verdict(crash, SLOW_ROWS + "df['missing']")
+    assert verdict.confidence == 0.9 and any(e.startswith("retried on the first rows of df")
+                                             for e in verdict.evidence)
+    assert len(df) == 20_000
+
+
+def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("sklearn")
+    df = pd.DataFrame({"a": np.arange(20_000.0), "y": [0, 1] * 10_000})
+    df.loc[15_000, "a"] = np.nan  # far past the rows a shrunk run keeps
+    cell = (SLOW_ROWS + "from sklearn.linear_model import LogisticRegression\n"
+            "LogisticRegression().fit(df[['a']], df['y'])")
+    dry = dry_run(cell, {"df": df}, budget_s=2)
+    assert (dry.outcome, dry.shrunk) == ("completed", True), dry
+    alone = dryrun_verdict(dry, cell)
+    assert (alone.crash, alone.confidence) == (False, SHRUNK_CLEAN_CONFIDENCE)
+    rule = Verdict(crash=True, confidence=0.5, exception="ValueError", crash_type="value error",
+                   explanation="NaN in column a", engine="rules")
+    assert combine_with_rules(rule, dry).crash is True
+
+
+def test_a_cell_over_budget_with_nothing_to_cut_stays_inconclusive():
+    result = dry_run("import time\ntime.sleep(30)", {"big": np.zeros(10_000)}, budget_s=1)
+    assert result.outcome == "inconclusive" and "budget" in result.reason
+    assert result.elapsed_s < 1 + 0.5 + 2.5
