@@ -92,8 +92,7 @@ TARGET = "print(users.password, staff.shape, headers)\nusers.password.str.len().
 
 def _prompt(**settings_changes):
     from crashpredict.llm import LLMSettings
-    from crashpredict.llm._engine import runtime_block
-    from crashpredict.llm._secrets import secret_values_in_snapshot
+    from crashpredict.llm._engine import prompt_redactor, runtime_block
 
     namespace = {"pd": pd, "users": pd.DataFrame({"user": ["ann", "bob"],
                                                   "password": ["hunter2", "letmein!"]}),
@@ -103,8 +102,7 @@ def _prompt(**settings_changes):
     for secret in ("hunter2", "rowwise-pa55"):
         assert secret in snap  # the facts do carry the values: redaction must remove them
     settings = LLMSettings(cache_dir=None, **settings_changes)
-    redactor = (Redactor.from_env({}).learn([TARGET, *EXECUTED])
-                .with_literals(secret_values_in_snapshot(snap)))
+    redactor = prompt_redactor(TARGET, EXECUTED, snap, env={})
     from crashpredict.llm import build_messages
 
     messages = build_messages(TARGET, EXECUTED, runtime=runtime_block(snap, settings, redactor))
@@ -138,15 +136,13 @@ def test_secret_values_in_code_cover_containers_calls_and_defaults():
 
 def test_a_token_column_of_ordinary_words_does_not_erase_code_or_instructions():
     from crashpredict.llm import LLMSettings, build_messages
-    from crashpredict.llm._engine import _visible_words, runtime_block
-    from crashpredict.llm._secrets import secret_values_in_snapshot
+    from crashpredict.llm._engine import prompt_redactor, runtime_block
 
     words = pd.DataFrame({"token": ["model", "line", "exception", "zebra-42"], "pos": list("NNNX")})
     executed = ("words = load()", "model = fit(words)")
     target = "model.predict(words['token'])"
     snap = rtextract.snapshot({"words": words}, target).to_json()
-    redactor = (Redactor.from_env({}).keeping(_visible_words(target, executed))
-                .learn([target, *executed]).with_literals(secret_values_in_snapshot(snap)))
+    redactor = prompt_redactor(target, executed, snap, env={})
     runtime = runtime_block(snap, LLMSettings(cache_dir=None), redactor)
     prompt = "\n".join(redactor.redact(m["content"])
                        for m in build_messages(target, executed, runtime=runtime))

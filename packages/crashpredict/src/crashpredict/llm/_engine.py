@@ -14,7 +14,11 @@ from crashpredict.llm._prices import Usage
 from crashpredict.llm._prompt import build_messages
 from crashpredict.llm._redact import Redactor
 from crashpredict.llm._reply import Answer, clip, parse_reply
-from crashpredict.llm._secrets import scrub_facts, secret_values_in_snapshot
+from crashpredict.llm._secrets import (
+    scrub_facts,
+    secret_values_in_code,
+    secret_values_in_snapshot,
+)
 from crashpredict.llm._settings import LLMSettings
 
 __all__ = ["LLMPrediction", "llm_engine", "predict_with_llm", "predict_with_llm_detailed",
@@ -55,6 +59,22 @@ def _redact_snapshot(data: Any, redactor: Redactor) -> Any:
         name, facts = entry[0], entry[1]
         scrub_facts(facts, found, blank_values=Redactor.is_secret_name(str(name)))
     return redactor.with_literals(found).redact_value(data)
+
+
+def prompt_redactor(target_source: str, executed_sources: Sequence[str],
+                    snapshot_json: str | None, *, env: Mapping[str, str] | None = None) -> Redactor:
+    """The redactor for one prompt: environment secrets, plus every value bound to a
+    secret name in the code (assignments, containers, calls, defaults) or shown under a
+    secret name in the snapshot (a ``password`` column), sparing the code's own names.
+
+    Values are learned from the whole snapshot, before ``--no-values`` filters it, so a
+    password seen only in the data is hidden in the code too.
+    """
+    sources = (target_source, *executed_sources)
+    return (Redactor.from_env(env).keeping(_visible_words(target_source, executed_sources))
+            .learn(sources)
+            .with_literals(v for source in sources for v in secret_values_in_code(source))
+            .with_literals(secret_values_in_snapshot(snapshot_json)))
 
 
 def _visible_words(target_source: str, executed_sources: Sequence[str]) -> frozenset[str]:
@@ -156,13 +176,8 @@ def predict_with_llm_detailed(target_source: str, executed_sources: Sequence[str
     replaces ``os.environ`` for the API key and the redaction of environment values.
     """
     client = client or ChatClient(settings, env=env)
-    redactor = None
-    if settings.redact:
-        # values seen only in the data (a password column) are learned from the whole
-        # snapshot, before --no-values filters it, so the code cannot leak them either
-        redactor = (Redactor.from_env(env).keeping(_visible_words(target_source, executed_sources))
-                    .learn([target_source, *executed_sources])
-                    .with_literals(secret_values_in_snapshot(snapshot_json)))
+    redactor = prompt_redactor(target_source, executed_sources, snapshot_json, env=env) \
+        if settings.redact else None
     runtime = runtime_block(snapshot_json, settings, redactor)
     messages = build_messages(
         target_source, executed_sources, runtime=runtime,

@@ -15,10 +15,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["REDACTED", "Redactor"]
+__all__ = ["MIN_LEARNED", "REDACTED", "Redactor"]
 
 #: What a secret is replaced with.
 REDACTED = "[REDACTED]"
+#: Shortest value learned as a literal to hide everywhere: a shorter one ("1", "ab") would
+#: also hide line numbers and ordinary words. Shorter secrets are still hidden where they
+#: are assigned (``name = "..."``) and in the runtime facts.
+MIN_LEARNED = 4
 
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL)
@@ -98,27 +102,20 @@ class Redactor:
         """Return a redactor that also hides the secrets assigned in ``texts`` (code cells).
 
         ``password = "hunter2"`` in a cell makes ``hunter2`` a literal to hide everywhere,
-        e.g. in a runtime fact that shows the variable's value. So do strings bound to a
-        secret name inside containers, calls and defaults (``{"password": ["a1b2", ...]}``,
-        ``login(token="...")``, ``def f(api_key="...")``), found with the AST.
+        e.g. in a runtime fact that shows the variable's value. (The engine adds the
+        strings bound to secret names inside containers, calls and defaults, found with
+        the AST: `crashpredict.llm._secrets.secret_values_in_code`.)
         """
-        from crashpredict.llm._secrets import MIN_LEARNED, secret_values_in_code
-
-        texts = list(texts)
         found = {m.group(3) for text in texts for m in _ASSIGNED.finditer(text)
                  if m.group(3).strip() not in {"", "None", "xxx", "...", REDACTED}}
-        found |= {v for text in texts for v in secret_values_in_code(text)
-                  if len(v.strip()) >= MIN_LEARNED}
         return self.with_literals(found)
 
     def with_literals(self, values: Iterable[str]) -> Redactor:
         """Return a redactor that also hides each of ``values`` wherever it appears.
 
-        Values shorter than 4 characters (`_secrets.MIN_LEARNED`) are ignored: hiding
-        every "1" or "ab" would garble line numbers and ordinary words.
+        Values shorter than `MIN_LEARNED` (4) characters, and the words in ``keep``, are
+        ignored: hiding every "1" or "ab" would garble line numbers and ordinary words.
         """
-        from crashpredict.llm._secrets import MIN_LEARNED
-
         found = {v for v in values if isinstance(v, str) and len(v.strip()) >= MIN_LEARNED
                  and v != REDACTED and v not in self.keep} - set(self.literals)
         if not found:

@@ -15,22 +15,18 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["MIN_LEARNED", "scrub_facts", "secret_values_in_code", "secret_values_in_snapshot"]
+from crashpredict.llm._redact import REDACTED, Redactor
 
-#: Shortest value learned as a literal to hide everywhere: a shorter one ("1", "ab") would
-#: also hide line numbers and ordinary words. Shorter secrets are still hidden where they
-#: are assigned (the Redactor's ``name = "..."`` pattern) and in the facts.
-MIN_LEARNED = 4
-_PLACEHOLDERS = frozenset({"", "None", "xxx", "...", "[REDACTED]", "null", "none"})
-_REDACTED = "[REDACTED]"
+__all__ = ["scrub_facts", "secret_values_in_code", "secret_values_in_snapshot"]
+
+_PLACEHOLDERS = frozenset({"", "None", "xxx", "...", REDACTED, "null", "none"})
+_REDACTED = REDACTED
 # facts whose entries under a secret key are structure, not the secret: counts and types
 _STRUCTURAL_FACTS = frozenset({"value_types", "nan_counts", "n_unique", "columns",
                                "dtype_counts", "keys", "element_types", "length", "shape"})
 
 
 def _is_secret(name: Any) -> bool:
-    from crashpredict.llm._redact import Redactor
-
     return isinstance(name, str) and Redactor.is_secret_name(name)
 
 
