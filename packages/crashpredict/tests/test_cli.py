@@ -28,7 +28,11 @@ def test_check_crashing_example_exits_1_with_the_diagnosis(examples: Path, capsy
     out = capsys.readouterr().out
     assert code == 1
     assert "crash predicted at line 2: ValueError" in out
-    assert "unseen at fit time: ['region']" in out
+    assert "engine rules+dryrun" in out and "unseen at fit time: - region" in out
+    assert main(["check", str(examples / "churn_crash.ipynb"), "--quiet", "--engine",
+                 "rules"]) == 1
+    out = capsys.readouterr().out
+    assert "engine rules)" in out and "unseen at fit time: ['region']" in out
 
 
 def test_check_fine_example_exits_0_as_json(examples: Path, capsys) -> None:
@@ -37,7 +41,8 @@ def test_check_fine_example_exits_0_as_json(examples: Path, capsys) -> None:
     data = json.loads(captured.out)
     assert code == 0 and data["verdict"]["crash"] is False
     assert data["replayed"] == [1, 2, 3]
-    assert "replaying cell 1 (1/3)" in captured.err
+    assert data["replayed_positions"] == [2, 3, 4] and data["cell_position"] == 5
+    assert "replaying cell 2 (id 11d77929) (1/3)" in captured.err
 
 
 def test_replay_failure_exits_2_with_the_reason(tmp_path: Path, capsys) -> None:
@@ -48,7 +53,8 @@ def test_replay_failure_exits_2_with_the_reason(tmp_path: Path, capsys) -> None:
     nbformat.write(nb, tmp_path / "nb.ipynb")
     assert main(["check", str(tmp_path / "nb.ipynb"), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "replay failed at cell 1: FileNotFoundError" in err and "data/train.csv" in err
+    assert f"{tmp_path / 'nb.ipynb'}: replay failed at cell 2 (id " in err
+    assert "), line 1: FileNotFoundError" in err and "data/train.csv" in err
 
 
 def test_walk_reports_predicted_against_actual(tmp_path: Path, capsys) -> None:
@@ -59,13 +65,14 @@ def test_walk_reports_predicted_against_actual(tmp_path: Path, capsys) -> None:
     nbformat.write(nb, tmp_path / "walk.ipynb")
     assert main(["walk", str(tmp_path / "walk.ipynb"), "--quiet"]) == 1
     out = capsys.readouterr().out
-    assert "   1  crash KeyError       crash KeyError" in out
+    assert "   2  crash KeyError       crash KeyError" in out
     assert "agreement: 3/3" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["check", "missing.ipynb"], "missing.ipynb: no such file"),
-    (["check", "{nb}", "--cell", "nope"], "no code cell with id or index 'nope'"),
+    (["check", "{nb}", "--cell", "nope"], "no code cell with id or position 'nope'"),
+    (["check", "{nb}", "--cell", "1"], "cell 1 is not a code cell"),
     (["check", "{nb}", "--engine", "magic"], "unknown engine 'magic'"),
     (["check", "{nb}", "--engine", "dryrun", "--shrink", "0"], "--shrink must be at least 1"),
 ])
@@ -82,3 +89,93 @@ def test_not_a_notebook_exits_2(tmp_path: Path, capsys) -> None:
     bad.write_text("{not json")
     assert main(["check", str(bad)]) == 2
     assert f"{bad}: not a readable notebook" in capsys.readouterr().err
+
+
+def _write(path: Path, cells: list, *, ids: bool = True) -> Path:
+    nb = nbformat.v4.new_notebook(cells=cells)
+    data = json.loads(nbformat.writes(nb))
+    if not ids:  # an nbformat 4.4 notebook, as older Jupyter wrote them
+        data["nbformat_minor"] = 4
+        for c in data["cells"]:
+            c.pop("id", None)
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_never_run_notebook_replays_the_cells_above_in_order(tmp_path: Path, capsys) -> None:
+    nb = _write(tmp_path / "fresh.ipynb", [
+        nbformat.v4.new_markdown_cell("# never run"),
+        nbformat.v4.new_code_cell("import pandas as pd"),
+        nbformat.v4.new_code_cell("df = pd.DataFrame({'a': [1, 2]})"),
+        nbformat.v4.new_code_cell("total = df['a'].sum()"),
+        nbformat.v4.new_code_cell("df['b']")], ids=False)
+    assert main(["check", str(nb), "--cell", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "cell 4, after replaying 2 cell(s)" in out and "(id" not in out
+    assert "never run (no execution counts): replayed the 2 code cell(s) above" in out
+    assert main(["check", str(nb), "--cell", "5", "--quiet", "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["replayed_positions"] == [2, 3, 4] and data["verdict"]["exception"] == "KeyError"
+    assert data["cell_position"] == 5 and data["cell_id"] is None
+
+
+@pytest.mark.parametrize(("counts", "message"), [
+    ((None, None), "never run (no execution counts) and has no error output"),
+    ((1, 2), "every code cell has run and none shows an error"),
+])
+def test_no_default_target_is_explained(tmp_path: Path, capsys, counts, message) -> None:
+    nb = _write(tmp_path / "nb.ipynb", [nbformat.v4.new_code_cell("x = 1", execution_count=counts[0]),
+                                       nbformat.v4.new_code_cell("y = x", execution_count=counts[1])])
+    assert main(["check", str(nb), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"crashpredict: error: {nb}: ") and message in err
+    assert "--cell" in err and len(err.splitlines()) == 1
+
+
+def test_old_notebook_without_ids_gives_no_warning(tmp_path: Path, capfd) -> None:
+    nb = _write(tmp_path / "old.ipynb", [nbformat.v4.new_code_cell("d = {}", execution_count=1),
+                                        nbformat.v4.new_code_cell("d['k']")], ids=False)
+    assert main(["check", str(nb), "--quiet", "--engine", "rules"]) == 1
+    captured = capfd.readouterr()
+    assert captured.err == "" and "Warning" not in captured.out
+    assert "cell 2, after replaying 1 cell(s)" in captured.out
+
+
+def test_utf8_bom_notebook_is_accepted(tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("d = {}", execution_count=1),
+                                         nbformat.v4.new_code_cell("d['k']")])
+    path = tmp_path / "bom.ipynb"
+    path.write_bytes(b"\xef\xbb\xbf" + nbformat.writes(nb).encode())
+    assert main(["check", str(path), "--quiet", "--engine", "rules"]) == 1
+    assert "KeyError" in capsys.readouterr().out
+
+
+def test_lone_surrogate_names_file_cell_and_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "sur.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("m"),
+                                         nbformat.v4.new_code_cell("x = 1\ns = '\ud800'")])
+    nb.cells[1]["id"] = "c2"
+    path.write_text(json.dumps(nb), encoding="utf-8")  # json escapes the surrogate
+    assert main(["check", str(path), "--cell", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"crashpredict: error: {path}: cell 2 (id c2), line 2: holds a lone "
+                   f"surrogate (U+D800), which is not valid text")
+
+
+def test_deeply_nested_json_is_refused_cleanly(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "deep.ipynb"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["check", str(path)]) == 2
+    assert f"{path}: not a readable notebook" in capsys.readouterr().err
+
+
+def test_default_engines_are_rules_and_dry_run_and_faults_are_named(tmp_path: Path,
+                                                                    capsys) -> None:
+    nb = _write(tmp_path / "fault.ipynb", [
+        nbformat.v4.new_code_cell("import os", execution_count=1),
+        nbformat.v4.new_code_cell("os._exit(3)")])
+    assert main(["check", str(nb), "--quiet", "--dryrun-budget", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "engine rules" in out  # the rules' verdict stands, the dry run could not answer
+    assert "dry run: dry run inconclusive: the dry run's process ended without a result " \
+           "(exit code 3)" in out

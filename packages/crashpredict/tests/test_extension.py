@@ -1,11 +1,18 @@
-"""The IPython extension in an in-process InteractiveShell."""
+"""The IPython extension in an in-process InteractiveShell, and in a real kernel."""
 
 from __future__ import annotations
 
+import threading
+import time
+from pathlib import Path
+
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
 
 import crashpredict
+from crashpredict import KernelSession
+from crashpredict import _extension
 
 
 @pytest.fixture
@@ -18,17 +25,36 @@ def shell():
     sh.user_ns.pop("df", None)
 
 
-def test_warns_before_a_crashing_cell(shell, capsys) -> None:
-    result = shell.run_cell("df['b']")
+@pytest.fixture
+def counted(monkeypatch):
+    """Count the analyses the extension makes (the real `predict` does the work)."""
+    calls = []
+    real = _extension.predict
+
+    def predict(source, namespace, **kwargs):
+        calls.append((source, kwargs))
+        return real(source, namespace, **kwargs)
+
+    monkeypatch.setattr(_extension, "predict", predict)
+    return calls
+
+
+def test_warns_before_a_crashing_cell_with_html_and_text(shell) -> None:
+    with capture_output() as cap:
+        result = shell.run_cell("df['b']")
     assert type(result.error_in_exec).__name__ == "KeyError"
-    err = capsys.readouterr().err
-    assert "crashpredict: this cell will likely raise KeyError at line 1" in err
-    assert "df has no column 'b'" in err
+    (shown,) = cap.outputs
+    assert shown.data["text/plain"].startswith(
+        "crashpredict: this cell will likely raise KeyError at line 1")
+    assert "df has no column 'b'" in shown.data["text/plain"]
+    html = shown.data["text/html"]
+    assert 'class="crashpredict-warning"' in html and "<code>KeyError</code>" in html
 
 
 def test_says_nothing_for_a_fine_cell(shell, capsys) -> None:
-    assert shell.run_cell("total = df['a'].sum()").success
-    assert "crashpredict" not in capsys.readouterr().err
+    with capture_output() as cap:
+        assert shell.run_cell("total = df['a'].sum()").success
+    assert cap.outputs == [] and "crashpredict" not in cap.stderr
 
 
 def test_strict_refuses_and_does_not_run_the_cell(shell) -> None:
@@ -39,13 +65,82 @@ def test_strict_refuses_and_does_not_run_the_cell(shell) -> None:
     assert shell.run_cell("ok = df['a']").success and "ok" in shell.user_ns
 
 
-def test_off_and_on(shell, capsys) -> None:
+def test_strict_refusal_is_a_short_message_without_frames(shell) -> None:
+    shell.run_cell("%crashpredict strict")
+    with capture_output() as cap:
+        shell.run_cell("df['b']")
+    text = cap.stdout + cap.stderr
+    assert "CellRefused: crashpredict (strict) refused to run this cell: KeyError predicted " \
+           "at line 1" in text
+    assert "df has no column 'b'" in text
+    for internal in ("Traceback", "__import__", "_extension", "File ", "refuse("):
+        assert internal not in text
+
+
+def test_strict_analyses_each_cell_once_and_skips_its_own_magic(shell, counted) -> None:
+    shell.run_cell("%crashpredict strict")
+    shell.run_cell("x = df['a']")
+    assert [source for source, _ in counted] == ["x = df['a']\n"]
+    assert shell.run_cell("%crashpredict off").success
+    assert _extension._GUARD.mode == "off"
+    assert len(counted) == 1  # neither the magic nor anything after "off" is analysed
+    shell.run_cell("df['b']")
+    assert len(counted) == 1
+
+
+def test_a_cell_run_twice_is_analysed_twice(shell, counted) -> None:
+    shell.run_cell("y = df['a']")
+    shell.run_cell("y = df['a']")
+    assert len(counted) == 2
+
+
+@pytest.mark.parametrize("mode", ["warn", "strict"])
+@pytest.mark.parametrize("raised", [SystemExit(3), KeyboardInterrupt()])
+def test_system_exit_or_interrupt_in_the_analysis_never_escapes(shell, monkeypatch, mode,
+                                                                raised) -> None:
+    shell.run_cell(f"%crashpredict {mode}")
+
+    def stopped(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(_extension, "predict", stopped)
+    with capture_output() as cap:
+        result = shell.run_cell("z = 1")
+    interrupted_strict = isinstance(raised, KeyboardInterrupt) and mode == "strict"
+    if interrupted_strict:  # strict: the interrupt wins, the cell does not run
+        assert type(result.error_in_exec).__name__ == "CellRefused"
+        assert "interrupted while analysing this cell" in cap.stdout + cap.stderr
+        assert "z" not in shell.user_ns
+    else:  # the analysis is given up; the cell runs unchecked
+        assert result.success and shell.user_ns.pop("z") == 1
+    if isinstance(raised, KeyboardInterrupt) and mode == "warn":
+        assert "analysis interrupted; the cell runs unchecked" in cap.stderr
+
+
+def test_dry_run_is_an_opt_in_with_its_own_budget(shell, counted, capsys) -> None:
+    shell.run_cell("total = df['a'].sum()")
+    assert counted[-1][1] == {"engines": ("rules",), "options": {}}
+    shell.run_cell("%crashpredict dryrun on --budget 1.5")
+    assert "engines: rules + dry run (1.5 s budget)" in capsys.readouterr().out
+    shell.run_cell("total = df['a'].sum()")
+    assert counted[-1][1] == {"engines": ("rules", "dryrun"),
+                              "options": {"dryrun": {"budget_s": 1.5}}}
+    shell.run_cell("%crashpredict dryrun on --budget -1")
+    assert "a budget between 0 and 600 s" in capsys.readouterr().err
+    shell.run_cell("%crashpredict dryrun off")
+    shell.run_cell("total = df['a'].sum()")
+    assert counted[-1][1]["engines"] == ("rules",)
+
+
+def test_off_and_on(shell) -> None:
     shell.run_cell("%crashpredict off")
-    shell.run_cell("df['b']")
-    assert "likely raise" not in capsys.readouterr().err
+    with capture_output() as cap:
+        shell.run_cell("df['b']")
+    assert cap.outputs == []
     shell.run_cell("%crashpredict on")
-    shell.run_cell("df['b']")
-    assert "likely raise" in capsys.readouterr().err
+    with capture_output() as cap:
+        shell.run_cell("df['b']")
+    assert "likely raise" in cap.outputs[0].data["text/plain"]
 
 
 def test_unknown_mode_is_reported(shell, capsys) -> None:
@@ -56,3 +151,43 @@ def test_unknown_mode_is_reported(shell, capsys) -> None:
 def test_extension_entry_points_are_exported() -> None:
     assert callable(crashpredict.load_ipython_extension)
     assert callable(crashpredict.unload_ipython_extension)
+
+
+# ---- in a real kernel ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ext_kernel(tmp_path_factory: pytest.TempPathFactory):
+    with KernelSession(tmp_path_factory.mktemp("ext"), timeout=120) as session:
+        assert session.run("%load_ext crashpredict\nimport pandas as pd\n"
+                           "df = pd.DataFrame({'a': [1]})").ok
+        yield session
+
+
+@pytest.mark.kernel
+def test_kernel_strict_refusal_carries_only_the_short_message(ext_kernel) -> None:
+    assert ext_kernel.run("%crashpredict strict").ok
+    run = ext_kernel.run("df['b']")
+    assert run.ename == "CellRefused"
+    text = "\n".join(run.traceback)
+    assert text.startswith("CellRefused: crashpredict (strict) refused to run this cell")
+    assert "__import__" not in text and "_extension" not in text and "File " not in text
+    assert ext_kernel.run("%crashpredict off").ok
+    assert ext_kernel.run("%crashpredict status").stdout.startswith("crashpredict: off")
+
+
+@pytest.mark.kernel
+def test_kernel_interrupt_during_a_strict_dry_run_answers_promptly(ext_kernel: KernelSession,
+                                                                  tmp_path: Path) -> None:
+    assert ext_kernel.run("%crashpredict strict\n").ok
+    assert ext_kernel.run("%crashpredict dryrun on --budget 60").ok
+    timer = threading.Timer(3.0, ext_kernel._interrupt)
+    timer.start()
+    started = time.monotonic()
+    try:
+        run = ext_kernel.run("import time\ntime.sleep(40)\nslept = True")
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 20
+    assert run.ename == "CellRefused" and "interrupted while analysing" in run.evalue
+    assert ext_kernel.run("assert 'slept' not in globals()").ok  # the kernel still answers
+    assert ext_kernel.run("%crashpredict dryrun off\n%crashpredict off").ok

@@ -5,10 +5,12 @@ kernel (never executing the cell) and returns a `Verdict` with the exception, li
 library, JunoBench crash type and a one-sentence explanation. ``dryrun`` runs the cell on
 a fork of the process with side effects blocked; ``llm`` asks any OpenAI-compatible
 model given the runtime facts (`crashpredict.llm`). They combine: see `predict`.
+Notebooks are replayed in a private copy of their folder (`private_copy`).
 """
 
 from ._engines import ENGINES, check_engines, predict, register_engine
 from ._model import CellRun, CheckResult, ReplayResult, Verdict, WalkResult, WalkStep
+from ._workdir import WorkCopy, private_copy
 from .errors import (
     CellNotFoundError, CrashPredictError, EngineOptionError, KernelError, NotebookReadError,
     ReplayError, UnknownEngineError,
@@ -21,7 +23,7 @@ __all__ = [
     "Verdict", "predict", "ENGINES", "register_engine", "check_engines",
     # kernels and notebooks
     "KernelSession", "CellRun", "ReplayResult", "check_notebook", "CheckResult",
-    "walk_notebook", "WalkResult", "WalkStep",
+    "walk_notebook", "WalkResult", "WalkStep", "private_copy", "WorkCopy",
     # IPython extension
     "load_ipython_extension", "unload_ipython_extension",
     # errors

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,83 +12,157 @@ from typing import Any
 from ._engines import check_engines
 from ._kernel import KernelSession
 from ._model import CheckResult, WalkResult, WalkStep
+from ._workdir import WorkCopy, private_copy
 from .errors import CellNotFoundError, NotebookReadError, ReplayError
 
-__all__ = ["check_notebook", "walk_notebook", "read_code_cells", "plan_check", "CodeCell"]
+__all__ = ["check_notebook", "walk_notebook", "read_code_cells", "plan_check", "plan_note",
+           "CodeCell", "DEFAULT_ENGINES"]
 
 Progress = Callable[[str], None] | None
+#: What `crashpredict check` and `walk` ask by default: the rules, then the dry run.
+DEFAULT_ENGINES = ("rules", "dryrun")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CodeCell:
     """A code cell as the checker needs it."""
 
-    index: int  # position in the notebook's cell list
+    index: int  # 0-based position in the notebook's cell list (all cell types)
     id: str | None
     source: str
     execution_count: int | None
     has_error: bool
 
+    @property
+    def position(self) -> int:
+        """1-based position counting every cell, as the notebook shows it."""
+        return self.index + 1
 
-def read_code_cells(path: Path | str) -> tuple[CodeCell, ...]:
-    """The code cells of a notebook file; raises NotebookReadError naming the file."""
-    import nbformat
-    path = Path(path)
+    @property
+    def name(self) -> str:
+        """How reports name the cell: ``cell 4 (id 4fd7e1d7)``."""
+        return f"cell {self.position}" + (f" (id {self.id})" if self.id else "")
+
+
+def _load(path: Path) -> dict[str, Any]:
+    """The notebook's JSON as a version-4 dict; a UTF-8 BOM is accepted, ids never invented."""
+    import json
+    import warnings
     try:
-        nb = nbformat.read(str(path), as_version=4)
+        text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError as exc:
         raise NotebookReadError(f"{path}: no such file") from exc
-    except Exception as exc:
-        raise NotebookReadError(f"{path}: not a readable notebook ({type(exc).__name__}: "
-                                f"{exc})") from exc
+    except IsADirectoryError as exc:
+        raise NotebookReadError(f"{path}: is a folder, not a notebook") from exc
+    except OSError as exc:
+        raise NotebookReadError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise NotebookReadError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    try:
+        data = json.loads(text)
+    except RecursionError as exc:
+        raise NotebookReadError(f"{path}: not a readable notebook (JSON nested too deeply)") \
+            from exc
+    except ValueError as exc:
+        raise NotebookReadError(f"{path}: not a readable notebook (invalid JSON: {exc})") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("cells", data.get("worksheets")),
+                                                    list):
+        raise NotebookReadError(f"{path}: not a readable notebook (no list of cells)")
+    if data.get("nbformat", 4) < 4:
+        import nbformat
+        with warnings.catch_warnings():  # nbformat's upgrade warnings are not the user's concern
+            warnings.simplefilter("ignore")
+            try:
+                data = nbformat.convert(nbformat.from_dict(data), 4)
+            except Exception as exc:
+                raise NotebookReadError(f"{path}: not a readable notebook "
+                                        f"({type(exc).__name__}: {exc})") from exc
+    return data
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return "".join(v for v in value if isinstance(v, str))
+    return value if isinstance(value, str) else ""
+
+
+def read_code_cells(path: Path | str) -> tuple[CodeCell, ...]:
+    """The code cells of a notebook file.
+
+    Raises:
+        NotebookReadError: the file is missing, not JSON, not a notebook, or a cell holds
+            text that is not valid Unicode (a lone surrogate); the message names the file,
+            and the cell and line where one is at fault.
+    """
+    path = Path(path)
+    data = _load(path)
     cells = []
-    for index, cell in enumerate(nb.get("cells", [])):
-        if cell.get("cell_type") != "code":
+    for index, cell in enumerate(data.get("cells") or ()):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        source = cell.get("source", "")
-        if isinstance(source, list):
-            source = "".join(source)
-        cells.append(CodeCell(
-            index=index, id=cell.get("id"), source=source,
-            execution_count=cell.get("execution_count"),
-            has_error=any(o.get("output_type") == "error" for o in cell.get("outputs", []))))
+        source = _text(cell.get("source", ""))
+        count = cell.get("execution_count")
+        outputs = cell.get("outputs")
+        code = CodeCell(
+            index=index, id=cell.get("id") if isinstance(cell.get("id"), str) else None,
+            source=source, execution_count=count if isinstance(count, int) else None,
+            has_error=any(isinstance(o, dict) and o.get("output_type") == "error"
+                          for o in (outputs if isinstance(outputs, list) else ())))
+        _check_text(path, code)
+        cells.append(code)
     return tuple(cells)
 
 
+def _check_text(path: Path, cell: CodeCell) -> None:
+    try:
+        cell.source.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = cell.source.count("\n", 0, exc.start) + 1
+        raise NotebookReadError(
+            f"{path}: {cell.name}, line {line}: holds a lone surrogate "
+            f"(U+{ord(cell.source[exc.start]):04X}), which is not valid text") from exc
+
+
 def _find(cells: Sequence[CodeCell], cell: str | int, path: Path) -> CodeCell:
+    """The code cell named by an id or a 1-based position (counting every cell)."""
     for c in cells:
         if c.id is not None and str(cell) == c.id:
             return c
     try:
-        index = int(cell)
+        position = int(cell)
     except (TypeError, ValueError):
-        index = None
+        position = None
     for c in cells:
-        if index is not None and c.index == index:
+        if position is not None and c.position == position:
             return c
-    raise CellNotFoundError(f"{path}: no code cell with id or index {cell!r}")
+    if position is not None and position >= 1:
+        raise CellNotFoundError(f"{path}: cell {position} is not a code cell (cells are "
+                                f"counted from 1, markdown cells included)")
+    raise CellNotFoundError(f"{path}: no code cell with id or position {cell!r} (positions "
+                            f"count every cell from 1)")
 
 
 def plan_check(cells: Sequence[CodeCell], *, cell: str | int | None, order: str,
                path: Path) -> tuple[CodeCell, tuple[CodeCell, ...]]:
-    """Choose the target cell and the cells to replay before it."""
+    """Choose the target cell and the cells to replay before it.
+
+    The default target is the first cell with an error output, else the first code cell
+    after the last one that ran. In a notebook that was never run (no execution counts),
+    the code cells above the target are replayed in notebook order (see `plan_note`).
+
+    Raises:
+        CellNotFoundError: ``cell`` names no code cell, or there is no default target.
+    """
     if order not in ("history", "notebook"):
         raise ValueError(f"order must be 'history' or 'notebook', not {order!r}")
     executed = [c for c in cells if c.execution_count is not None]
     if cell is not None:
         target = _find(cells, cell, path)
     else:
-        errors = [c for c in cells if c.has_error]
-        if errors:
-            target = errors[0]
-        else:
-            last = max(executed, key=lambda c: c.execution_count or 0, default=None)
-            after = [c for c in cells if last is None or c.index > last.index]
-            if not after:
-                raise CellNotFoundError(f"{path}: every code cell has run; choose a target "
-                                        f"with --cell")
-            target = after[0]
-    if order == "history":
+        target = _default_target(cells, executed, path)
+    if not executed:  # never run: the cells above, top to bottom
+        before = [c for c in cells if c.index < target.index]
+    elif order == "history":
         before = [c for c in executed if c is not target and (
             target.execution_count is None or (c.execution_count or 0) < target.execution_count)]
         before.sort(key=lambda c: c.execution_count or 0)
@@ -95,79 +171,151 @@ def plan_check(cells: Sequence[CodeCell], *, cell: str | int | None, order: str,
     return target, tuple(before)
 
 
-def _replay(kernel: KernelSession, cells: Sequence[CodeCell], progress: Progress) -> None:
+def _default_target(cells: Sequence[CodeCell], executed: Sequence[CodeCell],
+                    path: Path) -> CodeCell:
+    if not cells:
+        raise CellNotFoundError(f"{path}: the notebook has no code cell")
+    errors = [c for c in cells if c.has_error]
+    if errors:
+        return errors[0]
+    if not executed:
+        raise CellNotFoundError(
+            f"{path}: the notebook was never run (no execution counts) and has no error "
+            f"output to check; choose the cell with --cell (a position counting every cell "
+            f"from 1, or a cell id); the code cells above it are replayed top to bottom")
+    last = max(executed, key=lambda c: c.execution_count or 0)
+    after = [c for c in cells if c.index > last.index]
+    if not after:
+        raise CellNotFoundError(
+            f"{path}: every code cell has run and none shows an error, so there is no cell "
+            f"to check by default; choose one with --cell (a position counting every cell "
+            f"from 1, or a cell id)")
+    return after[0]
+
+
+def plan_note(cells: Sequence[CodeCell], before: Sequence[CodeCell]) -> str:
+    """A sentence when the replay plan is not the recorded history, else ''."""
+    if any(c.execution_count is not None for c in cells):
+        return ""
+    return (f"the notebook was never run (no execution counts): replayed the "
+            f"{len(before)} code cell(s) above the target in notebook order")
+
+
+def _replay(kernel: KernelSession, cells: Sequence[CodeCell], progress: Progress,
+            path: Path) -> None:
     for n, c in enumerate(cells, 1):
         if progress:
-            progress(f"replaying cell {c.index} ({n}/{len(cells)})")
+            progress(f"replaying {c.name} ({n}/{len(cells)})")
         run = kernel.run(c.source)
         if not run.ok:
-            raise ReplayError(f"replay failed at cell {c.index}: {run.ename}: "
+            line = _error_line(run.traceback)
+            raise ReplayError(f"{path}: replay failed at {c.name}"
+                              f"{f', line {line}' if line else ''}: {run.ename}: "
                               f"{_first_line(run.evalue)}")
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_CELL_FRAME = re.compile(r"Cell In\[\d*\], line (\d+)")
+
+
+def _error_line(traceback: Sequence[str]) -> int | None:
+    """The line of the executed cell in an IPython traceback (its outermost cell frame)."""
+    match = _CELL_FRAME.search(_ANSI.sub("", "\n".join(traceback or ())))
+    return int(match.group(1)) if match else None
 
 
 def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
 
 
+@contextmanager
+def _replay_folder(path: Path, in_place: bool) -> Iterator[tuple[Path | WorkCopy, str]]:
+    """Where the kernel runs: a private copy of the notebook's folder, or the folder itself."""
+    folder = path.resolve().parent
+    if in_place:
+        yield folder, f"in place in {folder} (--in-place: files the cells write are kept)"
+        return
+    with private_copy(folder) as work:
+        yield work, work.describe()
+
+
 def check_notebook(path: Path | str, *, cell: str | int | None = None,
-                   order: str = "history", engines: Sequence[str] = ("rules",),
+                   order: str = "history", engines: Sequence[str] = DEFAULT_ENGINES,
                    timeout: float = 600, progress: Progress = None,
-                   options: Mapping[str, Mapping[str, Any]] | None = None) -> CheckResult:
+                   options: Mapping[str, Mapping[str, Any]] | None = None,
+                   in_place: bool = False) -> CheckResult:
     """Replay a notebook's executed cells in a real kernel, then predict its target cell.
 
     Args:
-        path: the notebook; the kernel runs in its folder.
-        cell: the target's cell id or index; default: the cell with an error output,
-            else the first code cell after the replayed ones.
-        order: "history" (execution-count order) or "notebook" (cell order).
-        engines: engine names.
+        path: the notebook.
+        cell: the target's cell id or 1-based position (counting every cell); default:
+            the cell with an error output, else the first code cell after the last one
+            that ran.
+        order: "history" (execution-count order) or "notebook" (cell order). A notebook
+            that was never run replays the code cells above the target, top to bottom.
+        engines: engine names (default: rules, then the dry run).
         timeout: seconds allowed per cell.
         progress: called with a short message before each step.
         options: per-engine options (see `crashpredict.predict`).
+        in_place: run the kernel in the notebook's own folder, where whatever the cells
+            write stays; by default it runs in a private copy (`private_copy`), removed
+            afterwards.
 
     Raises:
         NotebookReadError, CellNotFoundError, UnknownEngineError, KernelError, ReplayError.
     """
     path = Path(path)
     names = check_engines(engines)
-    target, before = plan_check(read_code_cells(path), cell=cell, order=order, path=path)
-    with KernelSession(path.resolve().parent, timeout=timeout) as kernel:
-        _replay(kernel, before, progress)
+    cells = read_code_cells(path)
+    target, before = plan_check(cells, cell=cell, order=order, path=path)
+    note = plan_note(cells, before)
+    if progress and note:
+        progress(note)
+    with _replay_folder(path, in_place) as (cwd, where):
         if progress:
-            progress(f"predicting cell {target.index}")
-        verdict = kernel.predict(target.source, names, options=options)
+            progress(f"replaying in {where}")
+        with KernelSession(cwd, timeout=timeout) as kernel:
+            _replay(kernel, before, progress, path)
+            if progress:
+                progress(f"predicting {target.name}")
+            verdict = kernel.predict(target.source, names, options=options)
     return CheckResult(path=str(path), target_index=target.index, target_id=target.id,
                        target_source=target.source, replayed=tuple(c.index for c in before),
-                       verdict=verdict)
+                       verdict=verdict, plan_note=note, workdir=where)
 
 
 def walk_notebook(path: Path | str, *, order: str = "notebook",
-                  engines: Sequence[str] = ("rules",), timeout: float = 600,
+                  engines: Sequence[str] = DEFAULT_ENGINES, timeout: float = 600,
                   progress: Progress = None,
-                  options: Mapping[str, Mapping[str, Any]] | None = None) -> WalkResult:
+                  options: Mapping[str, Mapping[str, Any]] | None = None,
+                  in_place: bool = False) -> WalkResult:
     """Predict each code cell, then run it, and record predicted against actual.
 
     ``order="notebook"`` walks every code cell top to bottom; ``"history"`` walks the
-    executed cells in execution-count order. A failing cell does not stop the walk.
+    executed cells in execution-count order (a notebook never run is walked top to
+    bottom). A failing cell does not stop the walk. ``in_place`` as in `check_notebook`.
     """
     path = Path(path)
     names = check_engines(engines)
     cells = read_code_cells(path)
-    if order == "history":
-        walk = sorted((c for c in cells if c.execution_count is not None),
-                      key=lambda c: c.execution_count or 0)
-    elif order == "notebook":
-        walk = list(cells)
-    else:
+    note = ""
+    if order not in ("history", "notebook"):
         raise ValueError(f"order must be 'history' or 'notebook', not {order!r}")
+    walk = sorted((c for c in cells if c.execution_count is not None),
+                  key=lambda c: c.execution_count or 0) if order == "history" else list(cells)
+    if order == "history" and not walk and cells:
+        walk = list(cells)
+        note = "the notebook was never run (no execution counts): walked in notebook order"
     steps: list[WalkStep] = []
-    with KernelSession(path.resolve().parent, timeout=timeout) as kernel:
-        for n, c in enumerate(walk, 1):
-            if progress:
-                progress(f"cell {c.index} ({n}/{len(walk)})")
-            verdict = kernel.predict(c.source, names, options=options)
-            actual = kernel.run(c.source)
-            steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict, actual=actual))
-    return WalkResult(path=str(path), steps=tuple(steps))
-
-
+    with _replay_folder(path, in_place) as (cwd, where):
+        if progress:
+            progress(f"running in {where}")
+        with KernelSession(cwd, timeout=timeout) as kernel:
+            for n, c in enumerate(walk, 1):
+                if progress:
+                    progress(f"{c.name} ({n}/{len(walk)})")
+                verdict = kernel.predict(c.source, names, options=options)
+                actual = kernel.run(c.source)
+                steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict,
+                                      actual=actual))
+    return WalkResult(path=str(path), steps=tuple(steps), workdir=where, plan_note=note)

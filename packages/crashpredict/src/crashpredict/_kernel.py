@@ -16,6 +16,7 @@ from typing import Any
 from ._engines import check_engines, step
 from ._kernelside import expression
 from ._model import CellRun, ReplayResult, Verdict
+from ._workdir import WorkCopy, guard_expression
 from .errors import KernelError
 
 __all__ = ["KernelSession"]
@@ -36,8 +37,11 @@ class KernelSession:
         'KeyError'
     """
 
-    def __init__(self, cwd: Path | str, *, timeout: float = 600,
+    def __init__(self, cwd: Path | str | WorkCopy, *, timeout: float = 600,
                  kernel_name: str = "python3") -> None:
+        # in a private work copy (crashpredict.private_copy), a guard keeps writes off the
+        # linked originals
+        self.work = cwd if isinstance(cwd, WorkCopy) else None
         self.cwd = Path(cwd)
         self.timeout = timeout
         self.kernel_name = kernel_name
@@ -59,6 +63,10 @@ class KernelSession:
             self._kc = self._km.client()
             self._kc.start_channels()
             self._kc.wait_for_ready(timeout=_START_TIMEOUT)
+            if self.work is not None:
+                result = self._expression(guard_expression(self.work.path))
+                if result.get("status") != "ok":
+                    raise KernelError(f"{result.get('ename')}: {result.get('evalue')}")
         except Exception as exc:
             self.close()
             raise KernelError(f"could not start kernel {self.kernel_name!r} in {self.cwd}: "

@@ -167,17 +167,25 @@ class CheckResult:
     """The verdict on a notebook's target cell, with which cells were replayed."""
 
     path: str
-    target_index: int
+    target_index: int  # 0-based position among all cells; people see ``target_index + 1``
     target_id: str | None
     target_source: str
-    replayed: tuple[int, ...]
+    replayed: tuple[int, ...]  # 0-based positions, in the order they were replayed
     verdict: Verdict
+    #: how the replayed cells were chosen when that is not the obvious (e.g. never run)
+    plan_note: str = ""
+    #: where the replay ran: "a private copy of ..." or "in place in ..."
+    workdir: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
+        """Return a JSON-ready dict (cells also named by 1-based position and id)."""
         return {
             "path": self.path, "target_index": self.target_index, "target_id": self.target_id,
-            "replayed": list(self.replayed), "verdict": self.verdict.to_dict(),
+            "cell_position": self.target_index + 1, "cell_id": self.target_id,
+            "replayed": list(self.replayed),
+            "replayed_positions": [i + 1 for i in self.replayed],
+            "plan_note": self.plan_note, "workdir": self.workdir,
+            "verdict": self.verdict.to_dict(),
         }
 
 
@@ -185,7 +193,7 @@ class CheckResult:
 class WalkStep:
     """One cell of a walk: the prediction made before it ran, and what happened."""
 
-    index: int
+    index: int  # 0-based position among all cells
     cell_id: str | None
     verdict: Verdict
     actual: CellRun
@@ -202,13 +210,19 @@ class WalkResult:
 
     path: str
     steps: tuple[WalkStep, ...] = field(default=())
+    #: where the walk ran: "a private copy of ..." or "in place in ..."
+    workdir: str = ""
+    #: how the walked cells were chosen when that is not the obvious (e.g. never run)
+    plan_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
+        """Return a JSON-ready dict (cells named by 0-based index, 1-based position and id)."""
         return {
             "path": self.path,
+            "workdir": self.workdir, "plan_note": self.plan_note,
             "steps": [
-                {"index": s.index, "cell_id": s.cell_id, "verdict": s.verdict.to_dict(),
+                {"index": s.index, "cell_position": s.index + 1, "cell_id": s.cell_id,
+                 "verdict": s.verdict.to_dict(),
                  "actual": {"ok": s.actual.ok, "ename": s.actual.ename,
                             "evalue": s.actual.evalue}}
                 for s in self.steps

@@ -3,30 +3,64 @@
 from __future__ import annotations
 
 import json
+import re
 
 from ._model import CheckResult, Verdict, WalkResult
 
-__all__ = ["verdict_text", "warning_text", "check_text", "walk_text", "as_json"]
+__all__ = ["verdict_text", "warning_text", "warning_html", "check_text", "walk_text", "as_json",
+           "cell_name", "dry_run_notes"]
 
 
 def verdict_text(verdict: Verdict, *, evidence: bool = True) -> str:
-    """A few lines: the verdict, its diagnosis and the evidence."""
+    """A few lines: the verdict, its diagnosis and the evidence.
+
+    What the dry run saw is always named (a segfault, a hang, ``os._exit``, a blocked side
+    effect), even when the verdict stands on the rules alone.
+    """
     if not verdict.crash:
         head = "no crash predicted" if verdict.crash is False else "could not predict"
         lines = [f"{head} (confidence {verdict.confidence:.2f}, engine {verdict.engine})"]
-        if verdict.crash is None and verdict.explanation:
+        if verdict.explanation and (verdict.crash is None or verdict.engine != "rules"):
             lines.append(f"  {verdict.explanation}")
+        lines += [f"  {e}" for e in dry_run_notes(verdict)
+                  if e.removeprefix("dry run: ") not in verdict.explanation]
         return "\n".join(lines)
     where = f"line {verdict.line}" if verdict.line else "the cell"
+    explanation = " ".join(verdict.explanation.split())  # a library's message may span lines
     lines = [
         f"crash predicted at {where}: {verdict.exception} "
         f"(confidence {verdict.confidence:.2f}, engine {verdict.engine})",
-        f"  {verdict.explanation}",
+        f"  {explanation}",
         f"  crash type: {verdict.crash_type}; library: {verdict.library}",
     ]
     if evidence:
-        lines += [f"  evidence: {e}" for e in verdict.evidence if not e.startswith("rule")]
+        facts = [e for e in verdict.evidence if not e.startswith("rule") and not _is_dry_note(e)]
+        frames = [e for e in facts if _FRAME.match(e)]
+        lines += [f"  evidence: {e}" for e in facts if not _FRAME.match(e)]
+        if frames:
+            shown = frames if len(frames) <= 4 else [frames[0], "...", *frames[-2:]]
+            lines.append(f"  traceback (dry run): {' > '.join(shown)}")
+    lines += [f"  {e}" for e in dry_run_notes(verdict)]
     return "\n".join(lines)
+
+
+# a frame of the dry run's short traceback: "<cell>:2", "sklearn.utils.validation:3016 in f"
+_FRAME = re.compile(r"^[\w.<>-]+:\d+( in [\w<>.]+)?$")
+
+
+def _is_dry_note(text: str) -> bool:
+    return text.startswith(("dry run:", "blocked:"))
+
+
+def dry_run_notes(verdict: Verdict) -> list[str]:
+    """The dry run's own notes in a verdict's evidence (why it was inconclusive, what it
+    blocked), one short line each."""
+    return [_short(e) for e in verdict.evidence if _is_dry_note(e)]
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def warning_text(verdict: Verdict) -> str:
@@ -36,29 +70,59 @@ def warning_text(verdict: Verdict) -> str:
             f"  {verdict.explanation}")
 
 
+def warning_html(verdict: Verdict) -> str:
+    """The extension's warning as a small HTML block (shown above the cell's own output)."""
+    from html import escape
+    where = f" at line {verdict.line}" if verdict.line else ""
+    return ('<div class="crashpredict-warning" style="border-left:4px solid #d97706;'
+            'background:#fff4e0;color:#3d2a00;padding:4px 10px;margin:2px 0;'
+            'font-family:var(--jp-ui-font-family,sans-serif);font-size:13px">'
+            f'<b>crashpredict</b>: this cell will likely raise '
+            f'<code>{escape(verdict.exception or "an exception")}</code>{escape(where)}'
+            f'<br>{escape(verdict.explanation)}</div>')
+
+
+def cell_name(index: int, cell_id: str | None) -> str:
+    """``cell 4 (id 4fd7e1d7)``: the 1-based position counting every cell, and the id."""
+    return f"cell {index + 1}" + (f" (id {cell_id})" if cell_id else "")
+
+
 def check_text(result: CheckResult) -> str:
     """The `crashpredict check` text report."""
     code = [ln for ln in result.target_source.splitlines() if ln.strip() and not
             ln.lstrip().startswith("#")]
     first = code[0] if code else ""
-    head = (f"{result.path}: cell {result.target_index}"
-            f"{f' (id {result.target_id})' if result.target_id else ''}, "
-            f"after replaying {len(result.replayed)} cell(s)")
-    return "\n".join([head, f"  > {first[:100]}", verdict_text(result.verdict)])
+    lines = [f"{result.path}: {cell_name(result.target_index, result.target_id)}, "
+             f"after replaying {len(result.replayed)} cell(s)"]
+    if result.plan_note:
+        lines.append(f"  ({result.plan_note})")
+    if result.workdir:
+        lines.append(f"  replayed {result.workdir if result.workdir.startswith('in place') else 'in ' + result.workdir}")
+    lines.append(f"  > {first[:100]}")
+    lines.append(verdict_text(result.verdict))
+    return "\n".join(lines)
 
 
 def walk_text(result: WalkResult) -> str:
     """The `crashpredict walk` table: predicted against actual per cell."""
-    lines = [f"{result.path}: predicted vs actual", "cell  predicted            actual"]
+    lines = [f"{result.path}: predicted vs actual"]
+    if result.plan_note:
+        lines.append(f"  ({result.plan_note})")
+    if result.workdir:
+        lines.append(f"  ran {result.workdir if result.workdir.startswith('in place') else 'in ' + result.workdir}")
+    lines.append("cell  predicted            actual")
     agree = 0
+    notes = []
     for s in result.steps:
         pred = f"crash {s.verdict.exception}" if s.verdict.crash else "ok"
         act = "ok" if s.actual.ok else f"crash {s.actual.ename}"
         agree += s.agrees
         mark = "" if s.agrees else "   <- differs"
-        lines.append(f"{s.index:>4}  {pred:<20} {act}{mark}")
+        lines.append(f"{s.index + 1:>4}  {pred:<20} {act}{mark}")
+        notes += [f"  {cell_name(s.index, s.cell_id)}: {n}" for n in dry_run_notes(s.verdict)
+                  if "inconclusive" in n]
     lines.append(f"agreement: {agree}/{len(result.steps)}")
-    return "\n".join(lines)
+    return "\n".join(lines + notes)
 
 
 def as_json(result: CheckResult | WalkResult) -> str:

@@ -24,12 +24,17 @@ def _parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text, description=text)
         p.add_argument("notebook")
         if name == "check":
-            p.add_argument("--cell", help="target cell id or index (default: the cell with "
-                                          "an error output, else the first after the "
-                                          "replayed ones)")
+            p.add_argument("--cell", help="target cell: its id, or its position counting "
+                                          "every cell from 1 as the notebook shows it "
+                                          "(default: the cell with an error output, else "
+                                          "the first after the cells that ran)")
         p.add_argument("--engine", action="append", dest="engines",
-                       help="engines, comma-separated or repeated: rules (default), dryrun, "
-                            "llm; they combine (see docs/crashpredict.md)")
+                       help="engines, comma-separated or repeated: rules, dryrun, llm "
+                            "(default: rules,dryrun; rules alone never runs the target); "
+                            "they combine (see docs/crashpredict.md)")
+        p.add_argument("--in-place", action="store_true",
+                       help="replay in the notebook's own folder, keeping whatever the cells "
+                            "write (default: a private copy, removed afterwards)")
         add_engine_arguments(p)
         p.add_argument("--format", choices=("text", "json"), default="text")
         p.add_argument("--order", choices=("history", "notebook"),
@@ -75,28 +80,31 @@ def engine_options(args: argparse.Namespace, engines: Sequence[str]) -> dict[str
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; exit 0 no crash predicted, 1 crash predicted, 2 could not run."""
     args = _parser().parse_args(argv)
-    from ._check import check_notebook, walk_notebook
+    from ._check import DEFAULT_ENGINES, check_notebook, walk_notebook
 
     def progress(message: str) -> None:
         print(f"crashpredict: {message}", file=sys.stderr, flush=True)
 
-    engines = tuple(e.strip() for spec in (args.engines or ["rules"]) for e in spec.split(",") if e.strip())
+    specs = args.engines or [",".join(DEFAULT_ENGINES)]
+    engines = tuple(e.strip() for spec in specs for e in spec.split(",") if e.strip())
     try:
         options = engine_options(args, engines)
         if args.command == "check":
             result = check_notebook(args.notebook, cell=args.cell, order=args.order,
                                     engines=engines, timeout=args.timeout, options=options,
-                                    progress=None if args.quiet else progress)
+                                    progress=None if args.quiet else progress,
+                                    in_place=args.in_place)
             print(as_json(result) if args.format == "json" else check_text(result))
             if result.verdict.crash is None:
                 return 2
             return 1 if result.verdict.crash else 0
         walked = walk_notebook(args.notebook, order=args.order, engines=engines,
                                timeout=args.timeout, options=options,
-                               progress=None if args.quiet else progress)
+                               progress=None if args.quiet else progress,
+                               in_place=args.in_place)
         print(as_json(walked) if args.format == "json" else walk_text(walked))
         return 1 if any(s.verdict.crash for s in walked.steps) else 0
-    except (CrashPredictError, ValueError) as exc:
+    except (CrashPredictError, ValueError, OSError) as exc:
         print(f"crashpredict: error: {exc}", file=sys.stderr)
         return 2
 
