@@ -20,6 +20,13 @@ from ._misc import (
     seaborn_call,
 )
 from ._names import missing_attribute, undefined_name
+from ._propagate import (
+    propagate_attribute,
+    propagate_binop,
+    propagate_call,
+    propagate_compare,
+    propagate_subscript,
+)
 from ._nn import keras_call, torch_call
 from ._python import (
     axis_assignment,
@@ -49,6 +56,11 @@ RULES = Rules(
     store_attribute=[axis_assignment],
     evaluate_call=evaluate_call,
     after_call=[record_fit, split_result],
+    propagate_call=propagate_call,
+    propagate_attribute=propagate_attribute,
+    propagate_subscript=propagate_subscript,
+    propagate_binop=propagate_binop,
+    propagate_compare=propagate_compare,
 )
 
 _NO_RULE_CONFIDENCE = 0.6

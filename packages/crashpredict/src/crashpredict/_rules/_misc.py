@@ -11,12 +11,14 @@ from typing import Any
 
 from ._finding import Finding
 from ._values import (
+    is_abstract,
     is_frame,
     is_known,
     is_ndarray,
     is_series,
     is_tensor,
     meta_attr,
+    shape_of,
     type_root,
 )
 from ._walk._types import CallSite, Walker
@@ -30,6 +32,9 @@ def _plot(exc: str, crash: str, text: str) -> Finding:
 
 
 def _length(value: Any) -> int | None:
+    shape = shape_of(value) if is_abstract(value) else None
+    if shape:
+        return shape[0]
     if is_ndarray(value) or is_tensor(value) or is_series(value):
         return int(value.shape[0]) if value.ndim >= 1 else None
     if type(value) in (list, tuple, range):
@@ -59,8 +64,8 @@ def plot_call(site: CallSite) -> Finding | None:
                 return _plot("ValueError", "invalid argument",
                              f"num must be an integer with 1 <= num <= {rows * cols}, not "
                              f"{num}: a {rows}x{cols} grid has {rows * cols} subplots")
-    if name == "imshow" and args and (is_ndarray(args[0]) or is_tensor(args[0])):
-        shape = tuple(int(d) for d in args[0].shape)
+    if name == "imshow" and args and shape_of(args[0]) is not None:
+        shape = shape_of(args[0]) or ()
         if not (len(shape) == 2 or (len(shape) == 3 and shape[-1] in (3, 4))):
             return _plot("TypeError", "invalid argument",
                          f"Invalid shape {shape} for image data: imshow needs (M, N), "
@@ -224,6 +229,12 @@ _SEABORN_VECTOR_PLOTS = frozenset({
 _SEABORN_VARIABLES = ("x", "y", "hue", "col", "row", "size", "style", "units", "weights")
 
 
+#: Plots that put x= and y= vectors into one long-form table (pandas requires equal
+#: lengths).
+_SEABORN_LONG_FORM = frozenset({"lineplot", "scatterplot", "barplot", "boxplot",
+                                "violinplot", "stripplot", "swarmplot", "pointplot"})
+
+
 def seaborn_call(site: CallSite) -> Finding | None:
     """A seaborn plot naming a column (x=, y=, hue=, ...) that ``data`` does not have."""
     func = site.func
@@ -232,6 +243,15 @@ def seaborn_call(site: CallSite) -> Finding | None:
     if (meta_attr(func, "__name__") or "") not in _SEABORN_VECTOR_PLOTS:
         return None
     data = site.kwargs.get("data", site.args[0] if site.args else None)
+    if data is None and "x" in site.kwargs and "y" in site.kwargs:
+        a, b = _length(site.kwargs["x"]), _length(site.kwargs["y"])
+        if a is not None and b is not None and a != b and (
+                meta_attr(func, "__name__") or "") in _SEABORN_LONG_FORM:
+            return Finding(
+                exception="ValueError", crash_type="value error", library="seaborn",
+                rule="seaborn-lengths", confidence=0.93,
+                explanation=f"All arrays must be of the same length: x has {a} values, y "
+                            f"has {b}")
     if not is_frame(data) or type(data.columns).__name__ == "MultiIndex":
         return None
     for var in _SEABORN_VARIABLES:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ._finding import Finding
 from ._values import (
+    is_abstract,
     is_frame,
     is_keras_model,
     is_known,
@@ -19,6 +20,7 @@ from ._values import (
     is_tensor,
     is_torch_module,
     meta_attr,
+    shape_of,
 )
 from ._walk._types import CallSite
 
@@ -211,10 +213,14 @@ def _input_shape(model: Any) -> tuple | None:
 def keras_call(site: CallSite) -> Finding | None:
     """model.fit/predict/evaluate with data whose shape the built model cannot take."""
     model = site.receiver
+    if site.method == "compile" and is_known(model) and is_keras_model(model):
+        return _compile_arguments(site)
     if site.method not in _KERAS_DATA_METHODS or not is_known(model) or not is_keras_model(
             model) or site.starred:
         return None
     x = site.args[0] if site.args else site.kwargs.get("x")
+    if is_abstract(x) and shape_of(x):
+        return _abstract_input(model, x, site)
     if x is None or not is_known(x) or not (is_ndarray(x) or is_tensor(x) or is_frame(x)):
         return None
     x_name = site.text(site.node.args[0]) if site.node.args else "x"
@@ -241,6 +247,49 @@ def keras_call(site: CallSite) -> Finding | None:
                           f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
     if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
         return _loss_labels(model, y)
+    return None
+
+
+def _abstract_input(model: Any, x: Any, site: CallSite) -> Finding | None:
+    """An input computed in the cell: only its shape is checked against the model's."""
+    expected = _input_shape(model)
+    shape = shape_of(x) or ()
+    x_name = site.text(site.node.args[0]) if site.node.args else "x"
+    if expected is None:
+        return None
+    adjusted = _adjust_rank(shape, expected)
+    if adjusted is None:
+        return _keras(f"Invalid input shape: {type(model).__name__} expects {expected} but "
+                      f"{x_name} has shape {shape}", evidence=(f"model.input_shape = "
+                                                                f"{expected}",))
+    for axis, (want, got) in enumerate(zip(expected, adjusted)):
+        if axis and want is not None and want != got:
+            return _keras(f"Input 0 of {type(model).__name__} is incompatible: expected "
+                          f"shape {expected}, but {x_name} has shape {shape} (axis {axis}: "
+                          f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
+    return None
+
+
+def _compile_arguments(site: CallSite) -> Finding | None:
+    """``model.compile(optimizer='adamw2')``: Keras looks a string optimizer up at once."""
+    optimizer = site.kwargs.get("optimizer", site.args[0] if site.args else None)
+    if not isinstance(optimizer, str) or site.starred:
+        return None
+    module = sys.modules.get("keras.optimizers") or sys.modules.get(
+        "tensorflow.keras.optimizers")
+    get = getattr(module, "get", None)
+    if get is None:
+        return None
+    try:
+        get(optimizer)
+    except ValueError as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        if "optimizer" not in message:
+            return None
+        return _keras(f"{message}: Keras has no optimizer named {optimizer!r}",
+                      "invalid argument")
+    except Exception:
+        return None
     return None
 
 

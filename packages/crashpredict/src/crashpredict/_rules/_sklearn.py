@@ -8,7 +8,9 @@ from typing import Any
 from ._finding import Finding
 from ._values import (
     UNKNOWN,
+    Abstract,
     SizedUnknown,
+    is_abstract,
     describe_value,
     is_estimator,
     is_frame,
@@ -95,6 +97,8 @@ _METRIC_FIRST = ("y_true", "y1")
 
 
 def _sample_count(value: Any) -> int | None:
+    if is_abstract(value, "ndarray") or is_abstract(value, "tensor"):
+        return value.shape[0] if value.shape else None
     if not is_known(value):
         return None
     if is_ndarray(value):
@@ -133,10 +137,58 @@ def _metric_lengths(site: CallSite) -> Finding | None:
                     f"{counts[0]}, {second} has {counts[1]} ({name} compares them one to one)")
 
 
+#: Classification metrics whose target-type checks hold on any rows of their inputs:
+#: a continuous or multiclass target in some rows is one in all of them.
+_TYPE_CHECKED_METRICS = frozenset({
+    "accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
+    "jaccard_score", "confusion_matrix", "classification_report", "balanced_accuracy_score",
+    "precision_recall_fscore_support", "multilabel_confusion_matrix",
+})
+_TYPE_WORDS = ("can't handle a mix", "Target is multiclass", "is not supported",
+               "continuous", "pos_label")
+
+
+def _metric_targets(site: CallSite) -> Finding | None:
+    """A classification metric given a target type it rejects, where y_pred is computed in
+    the cell (a regressor's continuous predictions, a multiclass target with the default
+    binary average): the metric itself is run on y_true alone and on sample rows."""
+    name = meta_attr(site.func, "__name__")
+    if name not in _TYPE_CHECKED_METRICS or not str(meta_attr(
+            site.func, "__module__") or "").startswith("sklearn.metrics") or site.starred:
+        return None
+    if len(site.args) < 2 or not all(is_known(v) for v in site.kwargs.values()):
+        return None
+    y_true, y_pred = site.args[0], site.args[1]
+    if not is_abstract(y_pred, "ndarray") or not is_known(y_true):
+        return None
+    if not (is_series(y_true) or is_ndarray(y_true)) or getattr(y_true, "size", 0) > _MAX_SCAN:
+        return None
+    true = y_true.to_numpy() if is_series(y_true) else y_true
+    probes = [(true, true, "y_true")]
+    if y_pred.sample is not None and is_ndarray(y_pred.sample):
+        k = min(len(y_pred.sample), len(true))
+        probes.append((true[:k], y_pred.sample[:k], "the first rows of y_pred"))
+    for a, b, what in probes:
+        try:
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                site.func(a, b, *site.args[2:], **site.kwargs)
+        except ValueError as exc:
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            if any(w in message for w in _TYPE_WORDS):
+                return _finding("ValueError", "value error",
+                                f"{name} rejects these targets ({what} show it): {message}",
+                                (f"{site.text(site.node.args[1])}: computed in the cell",))
+        except Exception:
+            continue
+    return None
+
+
 def sklearn_call(site: CallSite) -> Finding | None:
     """predict/transform/fit on an estimator, checked against its fit and the data."""
     if site.method is None or isinstance(site.receiver, __import__("types").ModuleType):
-        found = _split_lengths(site) or _metric_lengths(site)
+        found = _split_lengths(site) or _metric_lengths(site) or _metric_targets(site)
         if found is not None:
             return found
     est, method = site.receiver, site.method
@@ -179,10 +231,47 @@ def _check_use(site: CallSite, est: Any, method: str) -> Finding | None:
                         f"This {name} instance is not fitted yet: {method}() needs fit() "
                         f"to have run first on {site.text(site.node.func.value)}")
     x, _, x_name, _ = _x_and_y(site)
+    if is_abstract(x, "ndarray"):
+        return _check_abstract(est, x, x_name, n_features) if x.shape is not None else None
     if not is_known(x):
         return None
     found = _check_features(name, x, x_name, n_features, names)
     return found or _check_values(est, x, x_name)
+
+
+def _check_abstract(est: Any, x: Abstract, x_name: str, n_features: Any) -> Finding | None:
+    """An array computed in the cell (a transform's output, a stack): its width and the
+    NaN, inf or strings it certainly holds."""
+    name = type(est).__name__
+    shape = x.shape or ()
+    evidence = (f"{x_name}: ndarray of shape {shape} computed in the cell",)
+    if n_features is not None and len(shape) == 2 and shape[1] != n_features:
+        return _finding("ValueError", "tensor shape mismatch",
+                        f"{x_name} has {shape[1]} features (columns); {name} was fitted "
+                        f"on {n_features}", (*evidence, f"{name}.n_features_in_ = "
+                                                        f"{n_features}"))
+    if n_features is not None and len(shape) == 1:
+        return _finding("ValueError", "value error",
+                        f"Expected 2D array, got 1D array instead: {x_name} has shape "
+                        f"{shape}")
+    if _is_meta(est):
+        return None
+    tags = _tags(est)
+    if tags is None:
+        return None
+    if x.nan and not tags.input_tags.allow_nan:
+        return _finding("ValueError", "value error",
+                        f"Input X contains NaN: {x_name} certainly holds missing values "
+                        f"(from {x.origin or 'a computation in the cell'}) and {name} does "
+                        f"not accept NaN", evidence)
+    sample = x.sample
+    if sample is not None and is_ndarray(sample) and not tags.input_tags.string:
+        text = _first_string(sample)
+        if text is not None:
+            return _finding("ValueError", "value error",
+                            f"could not convert string to float: {text!r}: {x_name} holds "
+                            f"text that {name} cannot take", evidence)
+    return None
 
 
 def _check_features(name: str, x: Any, x_name: str, n_features: Any,
@@ -277,11 +366,37 @@ def _check_values(est: Any, x: Any, x_name: str) -> Finding | None:
                         f"Input X contains NaN: {x_name} has missing values and "
                         f"{type(est).__name__} does not accept NaN",
                         (f"{x_name}: {describe_value(x)}",))
+    if not inputs.allow_nan and _has_inf(x):
+        return _finding("ValueError", "value error",
+                        f"Input X contains infinity: {x_name} has infinite values (a "
+                        f"division by zero?) and {type(est).__name__} does not accept them",
+                        (f"{x_name}: {describe_value(x)}",))
     return None
+
+
+def _has_inf(x: Any) -> bool:
+    if getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
+        return False
+    import numpy as np  # numpy is loaded: x is an ndarray or a DataFrame
+    if is_frame(x):
+        numeric = x.select_dtypes("number").to_numpy(dtype=float, na_value=np.nan)
+        return bool(np.isinf(numeric).any())
+    if is_ndarray(x) and x.dtype.kind == "f":
+        return bool(np.isinf(x).any())
+    return False
 
 
 def _check_fit(site: CallSite, est: Any) -> Finding | None:
     x, y, x_name, y_name = _x_and_y(site)
+    if is_abstract(x, "ndarray") and x.shape:
+        n_y = _sample_count(y)
+        if n_y is not None and n_y != x.shape[0]:
+            return _finding("ValueError", "value error",
+                            f"Found input variables with inconsistent numbers of samples: "
+                            f"{x_name} has {x.shape[0]} rows, {y_name} has {n_y}")
+        found = _check_abstract(est, x, x_name, None)
+        if found is not None:
+            return found
     if type(est).__name__ in ("LabelEncoder", "LabelBinarizer") and is_known(x) and (
             is_frame(x) or is_ndarray(x)) and x.ndim == 2 and x.shape[1] != 1:
         return _finding("ValueError", "value error",
@@ -383,6 +498,11 @@ def record_fit(site: CallSite, result: Any) -> Any:
         return None
     x, _, _, _ = _x_and_y(site)
     # A fit on a path that may not run says nothing about the estimator's state.
+    if is_abstract(x, "ndarray") and x.shape is not None and len(x.shape) == 2 and not \
+            site.walker.uncertain and not site.starred:
+        site.walker.fitted[id(est)] = FitState(estimator=est, n_features=x.shape[1],
+                                               feature_names=None, known=True)
+        return est if method == "fit" else None
     known = not site.walker.uncertain and not site.starred and is_known(x) and (
         is_frame(x) or is_ndarray(x)) and x.ndim == 2
     names = None

@@ -12,7 +12,8 @@ import types
 from typing import Any
 
 __all__ = [
-    "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "is_known", "library_of",
+    "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "Abstract", "is_known",
+    "library_of", "shape_of", "is_abstract", "array_kind",
     "type_root",
     "is_frame", "is_series", "is_ndarray", "is_tensor", "is_estimator", "is_torch_module",
     "is_keras_model", "static_lookup", "meta_attr", "safe_getattr", "describe_value", "short_type",
@@ -41,6 +42,66 @@ class SizedUnknown(_Marker):
     def __init__(self, length: int) -> None:
         super().__init__(f"UNKNOWN(len={length})")
         self.length = length
+
+
+class Abstract(_Marker):
+    """A value known only by its facts: what a library call returns, without running it.
+
+    ``kind`` is ``"ndarray"``, ``"tensor"``, ``"module"`` (a built-in torch module held on
+    the meta device), ``"axes"`` (one matplotlib Axes) or ``"object"``. Facts are exact or
+    absent: ``shape`` (every axis known) or None, ``dtype`` (numpy or torch), ``device`` (a
+    torch device string). ``sample`` holds real rows of the value (the first rows), so a
+    fact seen in it, such as a NaN, a string or a non-integer float, holds for the whole;
+    ``nan``/``inf`` say the whole certainly holds one. ``meta`` is the torch meta tensor or
+    meta module standing in for it. Like UNKNOWN it is not `is_known`: a rule reads it only
+    when it asks for these facts.
+    """
+
+    __slots__ = ("kind", "shape", "dtype", "device", "sample", "nan", "inf", "meta",
+                 "origin")
+
+    def __init__(self, kind: str, *, shape: tuple[int, ...] | None = None, dtype: Any = None,
+                 device: str | None = None, sample: Any = None, nan: bool = False,
+                 inf: bool = False, meta: Any = None, origin: str = "") -> None:
+        super().__init__(f"Abstract({kind}, shape={shape}, dtype={dtype})")
+        self.kind = kind
+        self.shape = tuple(int(d) for d in shape) if shape is not None else None
+        self.dtype = dtype
+        self.device = device
+        self.sample = sample
+        self.nan = nan
+        self.inf = inf
+        self.meta = meta
+        self.origin = origin
+
+    @property
+    def ndim(self) -> int | None:
+        return len(self.shape) if self.shape is not None else None
+
+
+def is_abstract(value: object, kind: str | None = None) -> bool:
+    """An `Abstract` value (of ``kind`` when given)."""
+    return isinstance(value, Abstract) and (kind is None or value.kind == kind)
+
+
+def shape_of(value: object) -> tuple[int, ...] | None:
+    """The exact shape of a live ndarray/tensor or of an Abstract one; None otherwise."""
+    if isinstance(value, Abstract):
+        return value.shape if value.kind in ("ndarray", "tensor") else None
+    if is_ndarray(value) or is_tensor(value):
+        return tuple(int(d) for d in value.shape)
+    return None
+
+
+def array_kind(value: object) -> str | None:
+    """``"ndarray"`` or ``"tensor"`` for live or Abstract arrays, else None."""
+    if isinstance(value, Abstract):
+        return value.kind if value.kind in ("ndarray", "tensor") else None
+    if is_ndarray(value):
+        return "ndarray"
+    if is_tensor(value):
+        return "tensor"
+    return None
 
 
 #: A value the walker cannot know without running code.

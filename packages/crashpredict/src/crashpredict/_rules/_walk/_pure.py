@@ -17,6 +17,7 @@ from typing import Any
 from ..._model import crash_type_of
 from .._finding import Finding
 from .._values import (
+    MISSING,
     UNKNOWN,
     describe_value,
     is_estimator,
@@ -55,7 +56,7 @@ _PANDAS_METHODS = frozenset({
     "to_dict", "keys", "items", "where", "mask", "diff", "pct_change", "shift", "rank",
     "quantile", "mode", "prod", "dot", "add", "sub", "mul", "div", "truediv", "map",
     "contains", "lower", "upper", "strip", "split", "len", "cat", "categories", "codes",
-    "year", "month", "day",
+    "year", "month", "day", "assign",
 })
 _PANDAS_FUNCTIONS = frozenset({
     "concat", "merge", "get_dummies", "to_numeric", "to_datetime", "DataFrame", "Series",
@@ -140,8 +141,10 @@ def _bounded(value: Any) -> bool:
 
 def _whitelisted(site: CallSite) -> bool:
     func, method, receiver = site.func, site.method, site.receiver
-    if isinstance(func, types.BuiltinFunctionType) and meta_attr(func, "__self__") in (
-            None, sys.modules["builtins"]) and func.__name__ in _PURE_BUILTINS:
+    owner = meta_attr(func, "__self__") if isinstance(func, types.BuiltinFunctionType) \
+        else MISSING
+    # identity, not ==: the owner of a bound method may be an array
+    if (owner is None or owner is sys.modules["builtins"]) and func.__name__ in _PURE_BUILTINS:
         return True
     if isinstance(func, type) and func.__module__ == "builtins" and func.__name__ in \
             _PURE_BUILTINS:
@@ -201,7 +204,23 @@ def _module_function(func: Any) -> bool:
         return True
     if module.startswith("torch") and name in _TORCH_FUNCTIONS and not isinstance(func, type):
         return True
+    if module.startswith("sklearn.metrics") and name in _SKLEARN_METRICS:
+        return True
+    if module.startswith(("keras", "tf_keras")) and name == "to_categorical":
+        return True
     return False
+
+
+#: scikit-learn metrics: pure functions of their arrays (run whole on bounded inputs).
+_SKLEARN_METRICS = frozenset({
+    "accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
+    "confusion_matrix", "classification_report", "mean_squared_error", "mean_absolute_error",
+    "r2_score", "roc_auc_score", "log_loss", "balanced_accuracy_score", "matthews_corrcoef",
+    "cohen_kappa_score", "mean_absolute_percentage_error", "median_absolute_error",
+    "explained_variance_score", "root_mean_squared_error", "jaccard_score", "hamming_loss",
+    "zero_one_loss", "roc_curve", "precision_recall_curve", "average_precision_score",
+    "max_error", "precision_recall_fscore_support", "multilabel_confusion_matrix",
+})
 
 
 _STR_LIST_METHODS = frozenset({

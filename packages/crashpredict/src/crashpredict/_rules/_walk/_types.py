@@ -82,6 +82,13 @@ class Rules:
         default_factory=list)
     evaluate_call: Callable[[CallSite], tuple[str, Any]] | None = None
     after_call: list[Callable[[CallSite, Any], Any]] = field(default_factory=list)
+    # Propagation: what a call, attribute, subscript or operation the walker cannot run
+    # gives, as facts (an Abstract value), or None when nothing is known.
+    propagate_call: Callable[[CallSite], Any] | None = None
+    propagate_attribute: Callable[[Any, str, Walker], Any] | None = None
+    propagate_subscript: Callable[[Any, Any, ast.AST, Walker], Any] | None = None
+    propagate_binop: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
+    propagate_compare: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
 
 
 
@@ -109,6 +116,7 @@ class Walker(Protocol):
     namespace_dirty: bool
     modules_changed: bool
     environment_changed: bool
+    scratch: dict[str, Any]  # per-walk caches of rules (meta copies of torch modules)
 
     def text(self, node: ast.AST) -> str:
         """Source text of ``node``."""

@@ -22,10 +22,12 @@ from .._values import (
     DELETED,
     MISSING,
     UNKNOWN,
+    Abstract,
     Partial,
     is_known,
     is_ndarray,
     is_series,
+    is_torch_module,
     safe_getattr,
 )
 from ._effects import effects_of_call
@@ -82,6 +84,7 @@ class CellWalker(StatementWalker):
         self.original = source
         self.subject = ""  # source text of the object the current rule looks at
         self._free: Any = MISSING
+        self.scratch: dict[str, Any] = {}
 
     # ----- entry -------------------------------------------------------------------
     def run(self, tree: ast.Module) -> Located | None:
@@ -145,6 +148,19 @@ class CellWalker(StatementWalker):
                 continue
             self.report(found, node)
 
+    def _propagate(self, hook: Any, *args: Any) -> Any:
+        """Ask a propagation hook for the facts of a value; UNKNOWN when it has none."""
+        if hook is None or time.perf_counter() > self.deadline:
+            return UNKNOWN
+        try:
+            value = hook(*args)
+        except Stop:
+            raise
+        except Exception as exc:  # propagation must never break the user's kernel
+            self.notes.append(f"propagation skipped: {type(exc).__name__}: {exc}")
+            return UNKNOWN
+        return UNKNOWN if value is None else value
+
     # ----- expressions -----------------------------------------------------------------
     def truth(self, value: Any) -> bool | None:
         """Truthiness of a plain value; None when unknown or not plain."""
@@ -179,6 +195,8 @@ class CellWalker(StatementWalker):
 
     def _e_Attribute(self, node: ast.Attribute) -> Any:
         base = self.ev(node.value)
+        if isinstance(base, Abstract):
+            return self._propagate(self.rules.propagate_attribute, base, node.attr, self)
         if not is_known(base):
             return UNKNOWN
         self.subject = self.text(node.value)
@@ -194,11 +212,19 @@ class CellWalker(StatementWalker):
             if not hashable(key) or key in base.dirty:
                 return UNKNOWN
             base = base.obj
+        if isinstance(base, Abstract) or isinstance(key, Abstract):
+            if (is_known(base) or isinstance(base, Abstract)) and (
+                    is_known(key) or isinstance(key, Abstract)):
+                return self._propagate(self.rules.propagate_subscript, base, key, node, self)
+            return UNKNOWN
         if not is_known(base) or not is_known(key):
             return UNKNOWN
         self.subject = self.text(node.value)
         self._apply(self.rules.subscript, node, base, key, self)
-        return getitem(base, key)
+        value = getitem(base, key)
+        if value is UNKNOWN:
+            return self._propagate(self.rules.propagate_subscript, base, key, node, self)
+        return value
 
     def _e_Slice(self, node: ast.Slice) -> Any:
         parts = [self.ev(p) if p is not None else None for p in (node.lower, node.upper,
@@ -211,7 +237,9 @@ class CellWalker(StatementWalker):
         values = [self.ev(e) for e in node.elts]
         if any(isinstance(e, ast.Starred) for e in node.elts):
             return UNKNOWN
-        return tuple(values) if all(is_known(v) for v in values) else UNKNOWN
+        # Abstract items are kept: ``np.hstack([X, encoded])`` needs their shapes.
+        return tuple(values) if all(is_known(v) or isinstance(v, Abstract) for v in values) \
+            else UNKNOWN
 
     def _e_List(self, node: ast.List) -> Any:
         value = self._e_Tuple(node)  # type: ignore[arg-type]
@@ -270,12 +298,21 @@ class CellWalker(StatementWalker):
 
     def binop(self, op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
         """Check and, for plain values, compute a binary operation."""
+        if isinstance(left, Abstract) or isinstance(right, Abstract):
+            if (is_known(left) or isinstance(left, Abstract)) and (
+                    is_known(right) or isinstance(right, Abstract)):
+                self._apply(self.rules.binop, node, op, left, right, self)
+                return self._propagate(self.rules.propagate_binop, op, left, right, node, self)
+            return UNKNOWN
         if not (is_known(left) and is_known(right)):
             return UNKNOWN
         self._apply(self.rules.binop, node, op, left, right, self)
         if isinstance(op, ast.Add) and type(left) is type(right) and type(left) in (
                 list, tuple) and len(left) + len(right) <= 10_000:
             return left + right
+        if isinstance(op, ast.Mult) and type(left) in (list, tuple) and type(right) is int \
+                and len(left) * max(right, 0) <= 10_000:
+            return left * right  # [[1, 2, 3]] * 8: the items are shared, as in Python
         if type(left) in _PLAIN and type(right) in _PLAIN and type(op) in _BINOPS:
             if isinstance(left, str) or isinstance(right, str):
                 if not (isinstance(left, str) and isinstance(right, str)):
@@ -284,7 +321,7 @@ class CellWalker(StatementWalker):
                 return _BINOPS[type(op)](left, right)
             except Exception:
                 return UNKNOWN
-        return UNKNOWN
+        return self._propagate(self.rules.propagate_binop, op, left, right, node, self)
 
     def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         value = self.ev(node.operand)
@@ -307,6 +344,10 @@ class CellWalker(StatementWalker):
 
     def _e_Compare(self, node: ast.Compare) -> Any:
         values = [self.ev(node.left), *(self.ev(c) for c in node.comparators)]
+        if len(values) == 2 and not all(is_known(v) and plain_value(v) for v in values) and \
+                all(is_known(v) or isinstance(v, Abstract) for v in values):
+            return self._propagate(self.rules.propagate_compare, node.ops[0], values[0],
+                                   values[1], node, self)
         if not all(is_known(v) and plain_value(v) for v in values):
             return UNKNOWN
         try:
@@ -439,6 +480,10 @@ class CellWalker(StatementWalker):
             except Exception as exc:
                 self.notes.append(f"evaluation of {self.text(node.func)} skipped: {exc}")
                 status, result = "skip", UNKNOWN
+        if status != "pure" and result is UNKNOWN and not starred:
+            result = self._propagate(self.rules.propagate_call, site)
+            if result is not UNKNOWN and self._propagation_is_pure(site):
+                status = "pure"
         for hook in self.rules.after_call:
             try:
                 replacement = hook(site, result)
@@ -449,6 +494,15 @@ class CellWalker(StatementWalker):
         if status != "pure":
             self._call_effects(site)
         return result
+
+    @staticmethod
+    def _propagation_is_pure(site: CallSite) -> bool:
+        """Propagated calls that change nothing the walker knows: meta runs of torch
+        modules (built-in or a followed straight-chain forward), methods of abstract
+        values."""
+        if isinstance(site.receiver, Abstract) or isinstance(site.func, Abstract):
+            return True
+        return site.method is None and is_known(site.func) and is_torch_module(site.func)
 
     def _note_dynamic(self, node: ast.Call, method: str | None, args: list[Any]) -> None:
         """Magics, exec and globals() may define names and change any object."""

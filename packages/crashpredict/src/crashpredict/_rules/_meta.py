@@ -1,0 +1,273 @@
+"""PyTorch propagation on the ``meta`` device: shapes and dtypes through layers and ops.
+
+A built-in ``torch.nn`` layer (or a tree of them) is copied to the meta device, sharing no
+storage with the user's module (its parameters are replaced through ``deepcopy``'s memo, so
+no weight is copied and the user's module is never touched), and run on meta tensors of the
+input's shape and dtype: torch's own shape checks run, no data is computed, no random number
+is drawn. A user's ``nn.Module`` is never called; ``_forward`` follows its ``forward`` by
+reading the source when it is a straight chain of built-in layers and tensor ops.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import warnings
+from typing import Any
+
+from ._finding import Finding
+from ._values import Abstract, is_abstract, is_tensor, is_torch_module, meta_attr
+
+__all__ = ["meta_tensor", "abstract_tensor", "meta_module", "module_device", "run_module",
+           "run_function", "builtin_module_class", "make_module", "wrap_output",
+           "MetaFailure", "meta_failure_finding"]
+
+_WEIGHTED = ("Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+             "ConvTranspose3d", "LSTM", "GRU", "RNN", "Bilinear")
+# Errors that only say the meta device lacks a kernel: never a prediction.
+_META_WORDS = ("meta", "data-dependent", "not implemented", "NotImplemented", "fake",
+               "Cannot copy out", "item()", "symbolic")
+
+
+class MetaFailure(Exception):
+    """A meta run raised what the real run raises: carries the original exception."""
+
+    def __init__(self, exc: BaseException, what: str) -> None:
+        super().__init__(str(exc))
+        self.exc = exc
+        self.what = what
+
+
+def _torch() -> Any:
+    return sys.modules.get("torch")
+
+
+def meta_tensor(value: Any) -> Any:
+    """A meta tensor of a live tensor's shape and dtype, or an Abstract tensor's; else None."""
+    if is_abstract(value, "tensor"):
+        return value.meta
+    torch = _torch()
+    if torch is not None and is_tensor(value):
+        try:
+            return torch.empty(tuple(value.shape), dtype=value.dtype, device="meta")
+        except Exception:
+            return None
+    return None
+
+
+def device_of(value: Any) -> str | None:
+    """The device a live or Abstract tensor is on."""
+    if is_abstract(value, "tensor"):
+        return value.device
+    if is_tensor(value):
+        try:
+            return str(value.device)
+        except Exception:
+            return None
+    return None
+
+
+def abstract_tensor(meta: Any, device: str | None, origin: str = "") -> Abstract:
+    """An Abstract tensor standing for a meta tensor on ``device``."""
+    return Abstract("tensor", shape=tuple(meta.shape), dtype=meta.dtype, device=device,
+                    meta=meta, origin=origin)
+
+
+def wrap_output(out: Any, device: str | None, depth: int = 0) -> Any:
+    """Meta outputs back to Abstract values (tensors, tuples of them, sizes, ints)."""
+    torch = _torch()
+    if torch is not None and isinstance(out, torch.Tensor):
+        return abstract_tensor(out, device) if out.device.type == "meta" else None
+    if isinstance(out, (int, float, bool)) and not isinstance(out, type):
+        return out
+    if type(out).__name__ == "Size" or (type(out) is tuple and all(type(d) is int
+                                                                     for d in out)):
+        return tuple(int(d) for d in out)
+    if isinstance(out, tuple) and depth < 3:
+        items = [wrap_output(o, device, depth + 1) for o in out]
+        return None if any(i is None for i in items) else tuple(items)
+    return None
+
+
+def builtin_module_class(cls: Any) -> bool:
+    """A class defined by torch.nn itself (not a user subclass)."""
+    return isinstance(cls, type) and str(getattr(cls, "__module__", "")).startswith(
+        "torch.nn.modules")
+
+
+def _no_hooks(module: Any) -> bool:
+    hooks = sys.modules.get("torch.nn.modules.module")
+    for name in ("_global_forward_hooks", "_global_forward_pre_hooks",
+                 "_global_module_registration_hooks"):
+        if getattr(hooks, name, None):
+            return False
+    for sub in module.modules():
+        if sub._forward_hooks or sub._forward_pre_hooks or getattr(
+                sub, "_forward_hooks_with_kwargs", None):
+            return False
+    return True
+
+
+def _builtin_tree(module: Any) -> bool:
+    try:
+        return all(builtin_module_class(type(sub)) for sub in module.modules()) and \
+            _no_hooks(module)
+    except Exception:
+        return False
+
+
+def meta_module(value: Any, cache: dict) -> Any:
+    """A meta copy of a built-in module tree (never the user's module itself); else None."""
+    if is_abstract(value, "module"):
+        return value.meta
+    if not is_torch_module(value) or not _builtin_tree(value):
+        return None
+    key = id(value)
+    if key in cache and cache[key][0] is value:
+        return cache[key][1]
+    torch = _torch()
+    memo: dict = {}
+    try:
+        for tensor in [*value.parameters(), *value.buffers()]:
+            fake = torch.empty(tuple(tensor.shape), dtype=tensor.dtype, device="meta")
+            if isinstance(tensor, torch.nn.Parameter):
+                fake = torch.nn.Parameter(fake, requires_grad=tensor.requires_grad)
+            memo[id(tensor)] = fake
+        copied = copy.deepcopy(value, memo)
+    except Exception:
+        return None
+    cache[key] = (value, copied)
+    return copied
+
+
+def module_device(value: Any) -> str | None:
+    """The device of a module's first parameter (None when it has none)."""
+    if is_abstract(value, "module"):
+        return value.device
+    try:
+        for param in value.parameters():
+            return str(param.device)
+    except Exception:
+        return None
+    return None
+
+
+def _weight(module: Any) -> Any:
+    params = module.__dict__.get("_parameters") or {}
+    for name in ("weight", "weight_ih_l0"):
+        if params.get(name) is not None:
+            return params[name]
+    return None
+
+
+def _meta_only(exc: BaseException) -> bool:
+    text = str(exc)
+    return isinstance(exc, NotImplementedError) or any(w in text for w in _META_WORDS)
+
+
+def _check_leaf(module: Any, x: Any, name: str) -> None:
+    """dtype and feature checks torch makes on real data but not on meta tensors."""
+    torch = _torch()
+    kind = type(module).__name__
+    weight = _weight(module)
+    if kind not in _WEIGHTED or weight is None or not isinstance(x, torch.Tensor):
+        return
+    if kind == "Linear" and x.ndim >= 1 and x.shape[-1] != module.in_features:
+        rows = 1
+        for d in x.shape[:-1]:
+            rows *= int(d)
+        raise MetaFailure(RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} and "
+            f"{module.in_features}x{module.out_features})"), name)
+    if x.dtype != weight.dtype:
+        raise MetaFailure(RuntimeError(
+            f"{kind} got input of dtype {x.dtype} but its weights are {weight.dtype} "
+            f"(mat1 and mat2 must have the same dtype)"), name)
+
+
+def run_module(module: Any, args: list[Any], name: str) -> Any:
+    """Run a meta module on meta inputs, layer by layer through Sequential.
+
+    Raises MetaFailure when torch rejects the input; returns the meta output, or None when
+    the meta device cannot tell.
+    """
+    torch = _torch()
+    kind = type(module).__name__
+    if kind == "Sequential" and len(args) == 1:
+        x = args[0]
+        for child_name, child in module._modules.items():
+            x = run_module(child, [x], f"{name}[{child_name}]")
+            if x is None:
+                return None
+        return x
+    if args:
+        _check_leaf(module, args[0], name)
+    try:
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")
+            return module(*args)
+    except Exception as exc:
+        if _meta_only(exc):
+            return None
+        raise MetaFailure(exc, name) from None
+
+
+def run_function(func: Any, args: list[Any], kwargs: dict[str, Any], name: str) -> Any:
+    """Run a torch function or tensor method on meta tensors (MetaFailure when rejected)."""
+    torch = _torch()
+    try:
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")
+            return func(*args, **kwargs)
+    except Exception as exc:
+        if _meta_only(exc) or not isinstance(exc, (RuntimeError, ValueError, IndexError,
+                                                   TypeError)):
+            return None
+        raise MetaFailure(exc, name) from None
+
+
+def make_module(cls: type, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """Construct a built-in torch.nn layer on the meta device (no weights, no RNG draws)."""
+    torch = _torch()
+    try:
+        with torch.random.fork_rng(devices=[]), torch.device("meta"), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return cls(*args, **kwargs)
+    except Exception:
+        return None
+
+
+def meta_failure_finding(failure: MetaFailure, call_text: str, evidence: tuple[str, ...]) \
+        -> Finding:
+    """The finding for an input torch rejects."""
+    exc = failure.exc
+    name = type(exc).__name__
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    shape_words = ("shape", "size", "dimension", "match", "multiplied", "channels", "Expected",
+                   "elements", "Kernel")
+    crash = "type error" if "dtype" in message or "scalar type" in message else (
+        "tensor shape mismatch" if any(w in message for w in shape_words) else "value error")
+    return Finding(exception=name, crash_type=crash, library="torch", confidence=0.94,
+                   rule="torch-meta", evidence=evidence,
+                   explanation=f"`{call_text}` raises {name} in {failure.what}: {message}")
+
+
+def torch_function_ok(func: Any) -> bool:
+    """A torch function or tensor method that only computes (no in-place, no I/O)."""
+    name = meta_attr(func, "__name__") or ""
+    module = str(meta_attr(func, "__module__") or "")
+    if not name or name.endswith("_") or name.startswith("_") or name in _IMPURE:
+        return False
+    return module.startswith("torch") or module == "" or type(func).__name__ in (
+        "builtin_function_or_method", "method_descriptor")
+
+
+_IMPURE = frozenset({"save", "load", "manual_seed", "seed", "set_default_dtype",
+                     "set_default_device", "set_grad_enabled", "compile", "backward",
+                     "register_hook", "share_memory", "pin_memory", "record_stream",
+                     "set_printoptions", "use_deterministic_algorithms", "item", "tolist",
+                     "numpy", "data_ptr", "storage", "untyped_storage", "print", "to_dense",
+                     "nonzero", "unique", "masked_select", "bincount", "histc", "multinomial",
+                     "bernoulli", "normal", "rand_like", "randn_like", "randint_like",
+                     "argwhere", "unique_consecutive", "repeat_interleave"})

@@ -1,0 +1,39 @@
+"""Keras crash / fix pairs: the input shape a model was built for, sparse labels out of range,
+loss / label shapes, compile arguments."""
+
+SETUP = """
+import numpy as np
+import keras
+rng = np.random.default_rng(0)
+X = rng.normal(size=(64, 8)).astype('float32')
+y = rng.integers(0, 3, 64)
+model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(16, activation='relu'),
+                          keras.layers.Dense(3, activation='softmax')])
+model.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])
+"""
+
+PAIRS = [
+    ("fit on fewer features than the input layer",
+     "model.fit(X[:, :6], y, epochs=1, verbose=0)", "model.fit(X, y, epochs=1, verbose=0)"),
+    ("sparse labels shifted out of range",
+     "model.fit(X, y + 1, epochs=1, verbose=0)", "model.fit(X, y, epochs=1, verbose=0)"),
+    ("predict on data reshaped to 3-D",
+     "preds = model.predict(X.reshape(64, 2, 4), verbose=0)",
+     "preds = model.predict(X, verbose=0)"),
+    ("an optimizer name Keras does not know",
+     "model.compile(optimizer='adamw2', loss='sparse_categorical_crossentropy')",
+     "model.compile(optimizer='adamw', loss='sparse_categorical_crossentropy')"),
+    ("a misspelt keyword to fit",
+     "model.fit(X, y, epochs=1, verbose=0, batch=16)",
+     "model.fit(X, y, epochs=1, verbose=0, batch_size=16)"),
+    ("labels of another length than the data",
+     "model.fit(X, y[:60], epochs=1, verbose=0)", "model.fit(X, y, epochs=1, verbose=0)"),
+    ("evaluate on data with an extra feature",
+     "extra = np.hstack([X, np.ones((64, 1), 'float32')])\n"
+     "model.evaluate(extra, y, verbose=0)",
+     "extra = np.hstack([X[:, :7], np.ones((64, 1), 'float32')])\n"
+     "model.evaluate(extra, y, verbose=0)"),
+    ("labels for ten classes with a three-unit softmax",
+     "y10 = rng.integers(0, 10, 64)\ny10[0] = 9\nmodel.fit(X, y10, epochs=1, verbose=0)",
+     "y10 = rng.integers(0, 10, 64) % 3\nmodel.fit(X, y10, epochs=1, verbose=0)"),
+]

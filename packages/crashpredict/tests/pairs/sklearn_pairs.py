@@ -1,0 +1,107 @@
+"""scikit-learn crash / fix pairs: NaN/inf/strings to estimators, sample counts, target types
+for classifiers and metrics, feature counts after transforms."""
+
+SETUP = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression, LinearRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.preprocessing import StandardScaler, OneHotEncoder, MinMaxScaler
+from sklearn.decomposition import PCA
+from sklearn.compose import ColumnTransformer
+from sklearn.model_selection import train_test_split
+from sklearn.metrics import accuracy_score, f1_score, precision_score, confusion_matrix
+from sklearn.impute import SimpleImputer
+rng = np.random.default_rng(0)
+n = 200
+df = pd.DataFrame({'age': rng.normal(40, 12, n), 'income': rng.normal(50, 15, n),
+                   'city': rng.choice(['a', 'b', 'c'], n), 'score': rng.normal(size=n),
+                   'label': rng.integers(0, 2, n), 'grade': rng.integers(0, 4, n)})
+df.loc[::17, 'income'] = np.nan
+test_df = df.sample(40, random_state=1)
+enc = OneHotEncoder(sparse_output=False).fit(df[['city']])
+clf_city = LogisticRegression().fit(enc.transform(df[['city']]), df['label'])
+lr3 = LinearRegression().fit(df[['age', 'score', 'grade']].values, df['label'])
+ct = ColumnTransformer([('num', StandardScaler(), ['age', 'score']),
+                        ('cat', OneHotEncoder(), ['city'])]).fit(df)
+clf_ct = LogisticRegression().fit(ct.transform(df), df['label'])
+"""
+
+PAIRS = [
+    ("NaN reaching LogisticRegression",
+     "model = LogisticRegression().fit(df[['age', 'income']], df['label'])",
+     "model = LogisticRegression().fit(df[['age', 'income']].fillna(0), df['label'])"),
+    ("a text column reaching a random forest",
+     "rf = RandomForestClassifier(n_estimators=10).fit(df.drop(columns='label'), df['label'])",
+     "rf = RandomForestClassifier(n_estimators=10).fit(df.drop(columns=['label', 'city']),"
+     " df['label'])"),
+    ("labels cut short",
+     "reg = LinearRegression().fit(df[['age']], df['score'][:150])",
+     "reg = LinearRegression().fit(df[['age']], df['score'])"),
+    ("a continuous target for a classifier",
+     "clf = LogisticRegression().fit(df[['age']], df['score'])",
+     "clf = LogisticRegression().fit(df[['age']], df['label'])"),
+    ("accuracy of a regressor's continuous predictions",
+     "reg = LinearRegression().fit(df[['age']], df['label'])\n"
+     "acc = accuracy_score(df['label'], reg.predict(df[['age']]))",
+     "reg = LinearRegression().fit(df[['age']], df['label'])\n"
+     "acc = accuracy_score(df['label'], (reg.predict(df[['age']]) > 0.5).astype(int))"),
+    ("binary F1 on a four-class target",
+     "clf = LogisticRegression(max_iter=500).fit(df[['age', 'score']], df['grade'])\n"
+     "f1 = f1_score(df['grade'], clf.predict(df[['age', 'score']]))",
+     "clf = LogisticRegression(max_iter=500).fit(df[['age', 'score']], df['grade'])\n"
+     "f1 = f1_score(df['grade'], clf.predict(df[['age', 'score']]), average='macro')"),
+    ("one-hot columns stacked with an extra feature",
+     "X_new = np.hstack([enc.transform(test_df[['city']]), test_df[['age']].values])\n"
+     "pred = clf_city.predict(X_new)",
+     "X_new = enc.transform(test_df[['city']])\npred = clf_city.predict(X_new)"),
+    ("PCA to fewer components than the model was fitted on",
+     "Z = PCA(n_components=2).fit_transform(df[['age', 'score', 'grade']])\npred = lr3.predict(Z)",
+     "Z = PCA(n_components=3).fit_transform(df[['age', 'score', 'grade']])\npred = lr3.predict(Z)"),
+    ("raw columns instead of the ColumnTransformer's output",
+     "pred = clf_ct.predict(test_df[['age', 'score']])",
+     "pred = clf_ct.predict(ct.transform(test_df))"),
+    ("scaled training data, unscaled wider test data",
+     "X_s = StandardScaler().fit_transform(df[['age', 'score']])\n"
+     "clf = LogisticRegression().fit(X_s, df['label'])\n"
+     "pred = clf.predict(df[['age', 'score', 'grade']].values)",
+     "X_s = StandardScaler().fit_transform(df[['age', 'score']])\n"
+     "clf = LogisticRegression().fit(X_s, df['label'])\npred = clf.predict(X_s)"),
+    ("a ratio with division by zero reaching a regression",
+     "ratio = df[['age']].values / df[['grade']].values\n"
+     "reg = LinearRegression().fit(ratio, df['label'])",
+     "ratio = df[['age']].values / (df[['grade']].values + 1)\n"
+     "reg = LinearRegression().fit(ratio, df['label'])"),
+    ("an unknown category at transform time",
+     "codes = enc.transform(pd.DataFrame({'city': ['a', 'zz']}))",
+     "codes = enc.transform(pd.DataFrame({'city': ['a', 'b']}))"),
+    ("a scaler fitted on two columns given three",
+     "sc = StandardScaler().fit(df[['age', 'score']])\n"
+     "out = sc.transform(df[['age', 'score', 'grade']].values)",
+     "sc = StandardScaler().fit(df[['age', 'score']])\n"
+     "out = sc.transform(df[['age', 'score']].values)"),
+    ("training features with test labels after a split",
+     "X_tr, X_te, y_tr, y_te = train_test_split(df[['age', 'score']], df['label'],"
+     " test_size=0.25, random_state=0)\nclf = LogisticRegression().fit(X_tr, y_te)",
+     "X_tr, X_te, y_tr, y_te = train_test_split(df[['age', 'score']], df['label'],"
+     " test_size=0.25, random_state=0)\nclf = LogisticRegression().fit(X_tr, y_tr)"),
+    ("predict before fit",
+     "model = RandomForestClassifier()\npred = model.predict(df[['age', 'score']])",
+     "model = RandomForestClassifier()\nmodel.fit(df[['age', 'score']], df['label'])\n"
+     "pred = model.predict(df[['age', 'score']])"),
+    ("MinMaxScaler over the text column",
+     "scaled = MinMaxScaler().fit_transform(df[['age', 'city']])",
+     "scaled = MinMaxScaler().fit_transform(df[['age', 'score']])"),
+    ("imputed income still stacked with a NaN column",
+     "filled = SimpleImputer().fit_transform(df[['income']])\n"
+     "X2 = np.hstack([filled, df[['income']].values])\n"
+     "reg = LinearRegression().fit(X2, df['score'])",
+     "filled = SimpleImputer().fit_transform(df[['income']])\n"
+     "X2 = np.hstack([filled, df[['age']].values])\n"
+     "reg = LinearRegression().fit(X2, df['score'])"),
+    ("precision on string labels without pos_label",
+     "y_true = np.where(df['label'] == 1, 'yes', 'no')\n"
+     "p = precision_score(y_true, y_true)",
+     "y_true = np.where(df['label'] == 1, 'yes', 'no')\n"
+     "p = precision_score(y_true, y_true, pos_label='yes')"),
+]

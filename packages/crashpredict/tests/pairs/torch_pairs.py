@@ -1,0 +1,101 @@
+"""PyTorch crash / fix pairs: layer input sizes (through Sequential, conv/pool arithmetic and
+a user module's straight-chain forward), dtypes, loss targets, tensor shape functions."""
+
+SETUP = """
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+images = torch.randn(16, 1, 28, 28)
+labels = torch.randint(0, 10, (16,))
+feats = torch.randn(16, 20)
+cnn = nn.Sequential(nn.Conv2d(1, 16, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+                    nn.Conv2d(16, 32, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                    nn.Linear(32 * 5 * 5, 10))
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.pool = nn.MaxPool2d(2)
+        self.fc1 = nn.Linear(6 * 12 * 12, 10)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = torch.flatten(x, 1)
+        return self.fc1(x)
+
+net = Net()
+"""
+
+PAIRS = [
+    ("Linear after conv and pool sized for padding that is not there",
+     "model = nn.Sequential(nn.Conv2d(1, 8, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),\n"
+     "                      nn.Linear(8 * 14 * 14, 10))\nout = model(images)",
+     "model = nn.Sequential(nn.Conv2d(1, 8, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),\n"
+     "                      nn.Linear(8 * 13 * 13, 10))\nout = model(images)"),
+    ("a CNN built for 28x28 given 32x32 images",
+     "out = cnn(torch.randn(4, 1, 32, 32))", "out = cnn(torch.randn(4, 1, 28, 28))"),
+    ("a user module's forward chain given larger images",
+     "out = net(torch.randn(2, 1, 32, 32))", "out = net(torch.randn(2, 1, 28, 28))"),
+    ("integer features to a Linear layer",
+     "x = torch.tensor([[1, 2, 3, 4]] * 8)\nlin = nn.Linear(4, 2)\nout = lin(x)",
+     "x = torch.tensor([[1, 2, 3, 4]] * 8, dtype=torch.float32)\nlin = nn.Linear(4, 2)\n"
+     "out = lin(x)"),
+    ("float64 numpy data to a float32 layer",
+     "X_np = np.random.rand(8, 20)\nout = nn.Linear(20, 5)(torch.from_numpy(X_np))",
+     "X_np = np.random.rand(8, 20)\nout = nn.Linear(20, 5)(torch.from_numpy(X_np).float())"),
+    ("CrossEntropyLoss with float class indices",
+     "criterion = nn.CrossEntropyLoss()\nlogits = nn.Linear(20, 10)(feats)\n"
+     "loss = criterion(logits, labels.float())",
+     "criterion = nn.CrossEntropyLoss()\nlogits = nn.Linear(20, 10)(feats)\n"
+     "loss = criterion(logits, labels)"),
+    ("CrossEntropyLoss with half the targets",
+     "loss = nn.CrossEntropyLoss()(nn.Linear(20, 10)(feats), labels[:8])",
+     "loss = nn.CrossEntropyLoss()(nn.Linear(20, 10)(feats), labels)"),
+    ("MSELoss between outputs and targets that cannot broadcast",
+     "pred = nn.Linear(20, 3)(feats)\nloss = nn.MSELoss()(pred, torch.randn(16))",
+     "pred = nn.Linear(20, 3)(feats)\nloss = nn.MSELoss()(pred, torch.randn(16, 3))"),
+    ("BCELoss with targets missing the trailing axis",
+     "probs = torch.sigmoid(nn.Linear(20, 1)(feats))\n"
+     "loss = nn.BCELoss()(probs, (labels > 4).float())",
+     "probs = torch.sigmoid(nn.Linear(20, 1)(feats))\n"
+     "loss = nn.BCELoss()(probs, (labels > 4).float().unsqueeze(1))"),
+    ("view into a wrong number of pixels",
+     "x = images.view(16, 28 * 27)", "x = images.view(16, -1)"),
+    ("a conv layer expecting RGB given grayscale images",
+     "conv = nn.Conv2d(3, 8, 3)\nout = conv(images)",
+     "conv = nn.Conv2d(1, 8, 3)\nout = conv(images)"),
+    ("a kernel larger than the feature map left after pooling",
+     "seq = nn.Sequential(nn.Conv2d(1, 4, 3), nn.MaxPool2d(2), nn.Conv2d(4, 4, 3),\n"
+     "                    nn.MaxPool2d(2), nn.Conv2d(4, 4, 7))\nout = seq(images)",
+     "seq = nn.Sequential(nn.Conv2d(1, 4, 3), nn.MaxPool2d(2), nn.Conv2d(4, 4, 3),\n"
+     "                    nn.MaxPool2d(2), nn.Conv2d(4, 4, 5))\nout = seq(images)"),
+    ("LSTM given sequences with the wrong feature size",
+     "lstm = nn.LSTM(input_size=10, hidden_size=16, batch_first=True)\n"
+     "out, _ = lstm(torch.randn(4, 7, 12))",
+     "lstm = nn.LSTM(input_size=10, hidden_size=16, batch_first=True)\n"
+     "out, _ = lstm(torch.randn(4, 7, 10))"),
+    ("matmul with a random weight of the wrong height",
+     "W = torch.randn(10, 5)\nh = feats @ W", "W = torch.randn(20, 5)\nh = feats @ W"),
+    ("cat of tensors with different ranks",
+     "both = torch.cat([feats, torch.randn(16, 5, 2)], dim=1)",
+     "both = torch.cat([feats, torch.randn(16, 5)], dim=1)"),
+    ("Embedding given float indices",
+     "emb = nn.Embedding(100, 8)\nvecs = emb(torch.rand(4, 6))",
+     "emb = nn.Embedding(100, 8)\nvecs = emb(torch.randint(0, 100, (4, 6)))"),
+    ("a user module's output to CrossEntropyLoss with float targets",
+     "out = net(images)\nloss = nn.CrossEntropyLoss()(out, labels.float())",
+     "out = net(images)\nloss = nn.CrossEntropyLoss()(out, labels)"),
+    ("a head too narrow for the flattened CNN features",
+     "body = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(4),\n"
+     "                     nn.Flatten())\nhead = nn.Linear(8 * 8, 10)\nout = head(body(images))",
+     "body = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(4),\n"
+     "                     nn.Flatten())\nhead = nn.Linear(8 * 16, 10)\nout = head(body(images))"),
+    ("images missing the channel axis given to a conv net",
+     "out = cnn(images.squeeze(1).unsqueeze(0))", "out = cnn(images)"),
+    ("BatchNorm1d with the wrong number of features",
+     "bn = nn.BatchNorm1d(10)\nnormed = bn(feats)",
+     "bn = nn.BatchNorm1d(20)\nnormed = bn(feats)"),
+]
