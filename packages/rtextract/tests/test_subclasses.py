@@ -92,7 +92,8 @@ def test_frame_subclass_chains_in_snapshot_run_no_user_code(tmp_path):
     objects = dict(snap.objects)
     assert objects["df['a']"].get("length") == 2
     assert (objects["df.b"].get("length"), objects["df.b"].get("dtype")) == (2, "int64")
-    assert objects["df.shape"].get("value") == [2, 2]
+    # the subclass overrides `shape`: what it would return is its own code's business
+    assert "df.shape: not evaluated: property of a user subclass" in snap.notes
     assert any("df['zzz']: KeyError" in n for n in snap.notes)
 
 
@@ -360,3 +361,32 @@ def test_dataset_len_that_swallows_the_first_stop_is_stopped_again():
     assert CALLS == ["__len__", "swallowed"]
     assert facts.get("length") is None
     assert any("stopped after the time budget" in n for n in facts.notes)
+
+
+class FrameWithExtras(pd.DataFrame):
+    _metadata = ["source"]
+
+    @property
+    def _constructor(self):
+        return _record("_constructor")
+
+    def summary(self):
+        return _record("summary")
+
+    @property
+    def report(self):
+        return _record("report")
+
+
+def test_snapshot_keeps_what_a_subclass_adds_without_running_it():
+    frame = FrameWithExtras({"a": [1, 2]})
+    frame.source = "survey.csv"
+    CALLS.clear()
+    snap = snapshot({"df": frame}, "df.source\ndf.summary()\ndf.report\ndf.a\ndf.nothing",
+                    budget_ms=BIG)
+    objects = dict(snap.objects)
+    assert CALLS == []
+    assert objects["df.source"].get("value") == "survey.csv"
+    assert objects["df.a"].get("length") == 2
+    assert "df.report: not evaluated: property of a user subclass" in snap.notes
+    assert any(n.startswith("df.nothing: AttributeError") for n in snap.notes)

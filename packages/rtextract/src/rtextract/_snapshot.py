@@ -15,7 +15,7 @@ import types
 from collections.abc import Mapping
 from typing import Any
 
-from rtextract._builder import Deadline, top_module
+from rtextract._builder import Deadline, dict_of, top_module
 from rtextract._describe import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITEMS, describe_within
 from rtextract._model import CATEGORIES, Facts, Snapshot, check_categories
 from rtextract._select import access_text, select
@@ -118,8 +118,7 @@ def resolve(obj: Any, path: tuple[Any, ...], notes: list[str], name: str = "obj"
     """Follow ``path`` from ``obj`` as far as is safe; return the object and steps taken."""
     for done, step in enumerate(path):
         try:
-            obj = _plain(obj)
-            obj = _item(obj, step) if type(step) is int or str(step).startswith("[") else _attr(obj, step)
+            obj = _step(obj, step)
         except _Unresolved as exc:
             notes.append(f"{access_text(name, path[: done + 1])}: {exc}")
             return obj, done
@@ -146,6 +145,39 @@ def _owner(tp: type, name: str) -> type | None:
 
 def _trusted(klass: type | None) -> bool:
     return klass is not None and top_module(klass) in _TRUSTED
+
+
+def _step(obj: Any, step: Any) -> Any:
+    """One access step; a user subclass of a data type is stepped through its plain view,
+    except for the attributes the subclass itself adds (instance values, its own methods)."""
+    view = _plain(obj)
+    if type(step) is int or str(step).startswith("["):
+        return _item(view, step)
+    if view is not obj:
+        own = _subclass_attribute(obj, step)
+        if own is not _NOT_OWN:
+            return own
+    return _attr(view, step)
+
+
+_NOT_OWN = object()
+
+
+def _subclass_attribute(obj: Any, name: str) -> Any:
+    """``obj.name`` when the subclass (not the library) provides it and no code must run."""
+    state = dict_of(obj)
+    if name in state:
+        return state[name]
+    tp = type(obj)
+    owner = _owner(tp, name)
+    if owner is None or _trusted(owner):
+        return _NOT_OWN
+    static = type.__getattribute__(owner, "__dict__")[name]
+    if not hasattr(type(static), "__get__"):
+        return static
+    if issubclass(type(static), _METHOD_TYPES):
+        return static.__get__(obj, tp)  # binding a method runs no user code
+    raise _Unresolved("not evaluated: property of a user subclass")
 
 
 def _plain(obj: Any) -> Any:
