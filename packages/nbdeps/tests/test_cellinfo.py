@@ -184,13 +184,17 @@ def test_function_globals_follow_calls_from_other_cells():
     assert nbdeps.check(["def f():\n    return later", "later = 1", "f()"]) == ()
 
 
-@pytest.mark.xfail(strict=True, reason="a function's reads are checked only against 'bound in no cell', "
-                   "not against the order in which cells ran")
 def test_function_globals_follow_execution_order():
     import nbdeps
 
     findings = nbdeps.check([("def f():\n    return later", 1), ("f()", 2), ("later = 1", None)])
-    assert "ND104" in {f.code for f in findings}
+    assert {(f.code, f.cell_index, f.line) for f in findings if f.severity != "info"} == {
+        ("ND104", 1, 1), ("ND201", 1, 1)}
+    # deleted above the call, top to bottom
+    findings = nbdeps.check([("a = 1", 1), ("del a", 2), ("def f():\n    return a", 3), ("f()", 4)])
+    assert ("ND202", 3) in {(f.code, f.cell_index) for f in findings}
+    # bound before the call: fine
+    assert not [f for f in nbdeps.check(["def f():\n    return a", "a = 1", "f()"]) if f.severity != "info"]
 
 
 @pytest.mark.parametrize("source", ["cd data", "pwd", "ls -la", "pip install lightgbm", "%load_ext autoreload\n%autoreload 2"])

@@ -100,7 +100,10 @@ def runs_top_to_bottom(src: NotebookSource) -> bool:
     reads a name deleted above it, or repeats a destructive operation (a second
     `df.drop(columns="x", inplace=True)` on the same frame).
     """
-    return not any(f.code in TOP_TO_BOTTOM_CODES for f in check(src))
+    ctx = _Context.of(load_notebook(src))
+    rules = (_syntax, _undefined_everywhere, _undefined_in_called_functions, _notebook_order,
+             lambda c: _repeated_destructive(c, live=False))
+    return not any(f.code in TOP_TO_BOTTOM_CODES for rule in rules for f in rule(ctx))
 
 
 @dataclass(slots=True)
@@ -248,10 +251,11 @@ def _notebook_order(ctx: _Context) -> Iterator[Finding]:
     state: set[str] = set()
     deleted_by: dict[str, int] = {}
     star_above = False
+    functions: dict[str, tuple[NameRef, ...]] = {}
     for cell in ctx.code:
         info = ctx.infos[cell.index]
         below: dict[int, list] = defaultdict(list)
-        for ref in info.uses:
+        for ref in (*info.uses, *_called_reads(info, functions)):
             name = ref.name
             if name in state or ctx.always(name) or star_above:
                 continue
@@ -274,7 +278,27 @@ def _notebook_order(ctx: _Context) -> Iterator[Finding]:
         for name in info.deletes - info.defines:
             state.discard(name)
             deleted_by[name] = cell.index
+        _track_functions(info, functions)
         star_above = star_above or info.has_unknown_definitions
+
+
+def _track_functions(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> None:
+    """Keep, per function name, the globals its latest definition reads when called."""
+    for name in info.defines | info.deletes:
+        functions.pop(name, None)
+    for name, refs in info.deferred_reads:
+        functions[name] = refs
+
+
+def _called_reads(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> list[NameRef]:
+    """The globals read by functions (defined in other cells) that this cell calls, placed
+    at the call: that is when they must be bound."""
+    reads = []
+    for use in info.uses:
+        for ref in functions.get(use.name, ()):
+            if ref.name not in info.defines and ref.name != use.name:
+                reads.append(NameRef(name=ref.name, line=use.line, column=use.column))
+    return reads
 
 
 def _names(names: Sequence[str]) -> str:
@@ -294,10 +318,12 @@ def _live_history(ctx: _Context) -> Iterator[Finding]:
     deleted_by: dict[str, int] = {}
     unknown_ran = False
     stale: set[int] = set()
+    functions: dict[str, tuple[NameRef, ...]] = {}
     for step, cell in enumerate(live):
         info = ctx.infos[cell.index]
         if cell.index >= 0 and last[cell.index] == step:
-            grouped = _live_reads(ctx, cell, step, last, earlier, state, deleted_by, stale, unknown_ran)
+            reads = (*info.uses, *_called_reads(info, functions))
+            grouped = _live_reads(ctx, cell, reads, step, last, earlier, state, deleted_by, stale, unknown_ran)
             yield from _history_findings(ctx, cell, grouped)
             if any(code in ("ND103", "ND302") for code, _ in grouped):
                 stale.add(cell.index)
@@ -310,16 +336,18 @@ def _live_history(ctx: _Context) -> Iterator[Finding]:
         for name in info.deletes - info.defines:
             state.pop(name, None)
             deleted_by[name] = cell.index
+        _track_functions(info, functions)
         unknown_ran = unknown_ran or info.has_unknown_definitions
 
 
-def _live_reads(ctx: _Context, cell: Cell, step: int, last: dict[int, int], earlier: set[int],
+def _live_reads(ctx: _Context, cell: Cell, reads: Sequence[NameRef], step: int, last: dict[int, int],
+                earlier: set[int],
                 state: dict[str, int], deleted_by: dict[str, int], stale: set[int],
                 unknown_ran: bool) -> dict[tuple[str, int | None], list[NameRef]]:
     # a saved output without error proves the cell's reads were bound when it ran
     ran_fine = cell.has_output and not cell.has_error_output
     grouped: dict[tuple[str, int | None], list[NameRef]] = defaultdict(list)
-    for ref in ctx.infos[cell.index].uses:
+    for ref in reads:
         name = ref.name
         if ctx.always(name):
             continue
@@ -393,7 +421,7 @@ def _non_idempotent(ctx: _Context) -> Iterator[Finding]:
                               hazard.line, hazard.column)
 
 
-def _repeated_destructive(ctx: _Context) -> Iterator[Finding]:
+def _repeated_destructive(ctx: _Context, live: bool = True) -> Iterator[Finding]:
     """ND402: the same destructive operation applied twice to the same object.
 
     An object is followed through `x = f(x)` rebindings (its lineage), and a fresh
@@ -402,7 +430,8 @@ def _repeated_destructive(ctx: _Context) -> Iterator[Finding]:
     notebook order (which is what Restart & Run All does).
     """
     reported: set[tuple[int, str]] = set()
-    for cells, label in ((ctx.hist.live, "the live session"), (tuple(ctx.code), "Restart & Run All")):
+    passes = ((ctx.hist.live, "the live session"),) if live else ()
+    for cells, label in (*passes, (tuple(ctx.code), "Restart & Run All")):
         lineage: dict[str, int] = {}
         applied: dict[tuple[str, str, int | None], int] = {}
         for step, cell in enumerate(cells):

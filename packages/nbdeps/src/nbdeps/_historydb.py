@@ -4,8 +4,9 @@ IPython records every execution of a kernel session: table `sessions` (one row p
 kernel session) and `history(session, line, source, source_raw)` where `line` is the
 execution count. The database is shared by every notebook run on the machine, so the
 sessions of this notebook are picked by matching sources to cells: the live session is
-the one whose (count, source) pairs best match the saved cells; earlier sessions count
-when most of their executions are cells of this notebook. An execution whose source no
+the latest one in which most executions are cells of this notebook and some ran with the
+count a cell was saved with; earlier sessions count when most of their executions are
+cells of this notebook. An execution whose source no
 cell holds now (a cell edited or deleted since) is kept, with a negative index, because
 the names it bound are in the kernel.
 """
@@ -41,7 +42,10 @@ def read_history(path: str | os.PathLike[str], nb: Notebook) -> History:
               for s, runs in sessions.items()}
     if not scores or max(scores.values()) == 0:
         return History(sessions=(), exact=True)
-    live = max(scores, key=lambda s: (scores[s], s))
+    # the live session is the latest one that ran this notebook's cells with the counts
+    # they were saved with (other notebooks' sessions share the database)
+    ours = [s for s in sessions if scores[s] and _mostly_ours(sessions[s], by_source)]
+    live = max(ours) if ours else max(scores, key=lambda s: (scores[s], s))
     chosen = [s for s in sorted(sessions) if s < live and _mostly_ours(sessions[s], by_source)] + [live]
     ghosts = 0
     result = []
@@ -50,7 +54,9 @@ def read_history(path: str | os.PathLike[str], nb: Notebook) -> History:
         for line, source in sorted(sessions[session]):
             cells = by_source.get(_key(source))
             if cells:
-                match = next((c for c in cells if c.execution_count == line), cells[0])
+                # cells with the same source: the one saved with this count, else one that
+                # ran (has a count), else the first
+                match = min(cells, key=lambda c: (c.execution_count != line, c.execution_count is None))
                 runs.append(match)
             elif source.strip():
                 ghosts += 1

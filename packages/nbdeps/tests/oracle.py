@@ -1,0 +1,344 @@
+"""The oracle: notebooks used the way people use them, in a real kernel, and the truth
+about them decided by running them again.
+
+A simulated user writes cells, runs them in a real IPython kernel (mostly top down, some
+out of order, re-runs), edits cells after running them, clears outputs, copies cells,
+deletes cells and restarts the kernel. The notebook is saved as Jupyter saves it: each
+code cell with its last execution count and outputs. The truth comes from Restart & Run
+All: the cells run top to bottom in a fresh kernel namespace, stopping at the first
+error. A cell is *judged* when that run reached it; a judged cell is *bad* when it failed
+there (`fails`) or when its saved outputs differ from the fresh ones (`differs`).
+
+Scoring (per code): a warning/error finding on a judged cell is a true positive when
+the cell is bad; recall is the share of failing cells that carry a warning/error finding.
+
+The kernel is one real IPython kernel (jupyter_client) reused for every notebook: a
+restart is `get_ipython().reset(new_session=True)`, which empties the namespace, starts
+the execution count at 1 and opens a new session in the history database, as a restart
+does for code that changes no module state (the only code generated here). IPython's
+history is kept in a real `history.sqlite`, so `nbdeps check --history` can be scored too.
+
+Used by test_oracle.py (a hypothesis property and a seeded sample) and by
+benchmarks/bench_nbdeps.py (the figure in docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+TIMEOUT = 30
+SERIOUS = ("warning", "error")
+
+# Cell templates over a few names. Values are chosen so that a destructive operation
+# fails exactly when it runs twice on one object (`xs` never gets 3 back, `d` never
+# gets 'k' back), which is what nbdeps claims; everything else is deterministic.
+TEMPLATES = (
+    "a = {n}",
+    "b = a + {n}",
+    "c = b * 2",
+    "xs = [1, 2, 3]",
+    "xs.append({n} * 10)",
+    "xs.remove(3)",
+    "d = {{'k': 1, 'j': 2}}",
+    "d.pop('k')",
+    "del a",
+    "a += 1",
+    "print(b)",
+    "xs",
+    "print(len(xs), c)",
+    "def f(v):\n    return v + a",
+    "f(1)",
+    "import math\nr = math.sqrt({n})",
+    "print(r, a)",
+    "total = sum(xs) + a",
+    "total",
+    "e = c + total",
+)
+
+
+class Kernel:
+    """One real IPython kernel, with its history in `folder/history.sqlite`."""
+
+    def __init__(self, folder: Path) -> None:
+        from jupyter_client import KernelManager
+
+        self.history_file = folder / "history.sqlite"
+        self.manager = KernelManager(kernel_name="python3")
+        self.manager.start_kernel(extra_arguments=[f"--HistoryManager.hist_file={self.history_file}"])
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=60)
+
+    def run(self, source: str, store: bool = True) -> tuple[int | None, list[dict]]:
+        """Execute `source`; return the execution count and the outputs as nbformat dicts."""
+        msg_id = self.client.execute(source, store_history=store, allow_stdin=False)
+        outputs: list[dict] = []
+        while True:
+            msg = self.client.get_iopub_msg(timeout=TIMEOUT)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "status" and content["execution_state"] == "idle":
+                break
+            if kind == "stream":
+                outputs.append({"output_type": "stream", "name": content["name"], "text": content["text"]})
+            elif kind in ("execute_result", "display_data"):
+                out = {"output_type": kind, "data": content["data"], "metadata": {}}
+                if kind == "execute_result":
+                    out["execution_count"] = content["execution_count"]
+                outputs.append(out)
+            elif kind == "error":
+                outputs.append({"output_type": "error", "ename": content["ename"],
+                                "evalue": content["evalue"], "traceback": []})
+        reply = self.client.get_shell_msg(timeout=TIMEOUT)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = self.client.get_shell_msg(timeout=TIMEOUT)
+        return (reply["content"].get("execution_count") if store else None), outputs
+
+    def restart(self) -> int:
+        """A fresh namespace, counts from 1, a new history session; returns its number."""
+        self.run("get_ipython().reset(new_session=True)", store=False)
+        _, out = self.run("print(get_ipython().history_manager.session_number)", store=False)
+        return int(out[0]["text"])
+
+    def save_history(self, sessions: range, target: Path) -> Path:
+        """Copy the given sessions of the kernel's history database to `target`."""
+        self.run("get_ipython().history_manager.writeout_cache()", store=False)
+        shutil.copyfile(self.history_file, target)
+        con = sqlite3.connect(target)
+        with con:
+            con.execute(f"DELETE FROM history WHERE session NOT BETWEEN {sessions.start} AND {sessions.stop - 1}")
+            con.execute(f"DELETE FROM sessions WHERE session NOT BETWEEN {sessions.start} AND {sessions.stop - 1}")
+        con.close()
+        return target
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+    def __enter__(self) -> Kernel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass
+class _Cell:
+    source: str
+    id: str
+    count: int | None = None
+    outputs: list = field(default_factory=list)
+
+
+@lru_cache(maxsize=None)
+def _names(source: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    import nbdeps
+
+    info = nbdeps.analyze_cell(source)
+    return info.used_names - {"print", "len", "sum"}, info.defines, info.deletes
+
+
+def _source(rng: random.Random, defined: set[str] | None = None) -> str:
+    """A cell; with `defined`, one that reads only those names (mostly: people also
+    write cells that read what is not there yet)."""
+    options = TEMPLATES
+    if defined is not None and rng.random() < 0.9:
+        options = [t for t in TEMPLATES if _names(t.format(n=1))[0] <= defined] or list(TEMPLATES)
+    return rng.choice(options).format(n=rng.randint(1, 9))
+
+
+def _above(cells: list[_Cell], k: int) -> set[str]:
+    defined: set[str] = set()
+    for cell in cells[:k]:
+        _, defines, deletes = _names(cell.source)
+        defined = (defined | defines) - (deletes - defines)
+    return defined
+
+
+def simulate(rng: random.Random, kernel: Kernel, history_to: Path | None = None) -> dict:
+    """Use a notebook in `kernel` as a person does and return it as Jupyter saves it."""
+    first_session = kernel.restart()
+    ids = iter(range(10_000))
+    cells: list[_Cell] = []
+    for _ in range(rng.randint(5, 9)):  # written top down, each reading what is above
+        cells.append(_Cell(_source(rng, _above(cells, len(cells))), f"c{next(ids)}"))
+    cursor = 0  # the next cell when running top down
+    for _ in range(rng.randint(len(cells), 3 * len(cells))):
+        roll = rng.random()
+        if roll < 0.62 or not cells:
+            if not cells:
+                cells.append(_Cell(_source(rng, set()), f"c{next(ids)}"))
+            if rng.random() < 0.8:
+                target = cursor % len(cells)  # top down
+            else:
+                target = rng.randrange(len(cells))  # out of order, or a re-run
+            cell = cells[target]
+            cell.count, cell.outputs = kernel.run(cell.source)
+            cursor = target + 1
+        elif roll < 0.74:
+            k = rng.randrange(len(cells))
+            cells[k].source = _source(rng, _above(cells, k))  # edited after running, not re-run
+        elif roll < 0.81:
+            k = rng.randrange(len(cells) + 1)
+            cells.insert(k, _Cell(_source(rng, _above(cells, k)), f"c{next(ids)}"))
+        elif roll < 0.85:
+            cells.pop(rng.randrange(len(cells)))
+        elif roll < 0.90:
+            cell = rng.choice(cells)
+            cell.count, cell.outputs = None, []  # Clear Output
+        elif roll < 0.94:
+            k = rng.randrange(len(cells))
+            copy = cells[k]
+            cells.insert(k + 1, _Cell(copy.source, f"c{next(ids)}", copy.count, list(copy.outputs)))
+        else:
+            kernel.restart()
+            cursor = 0
+    last_session = kernel.restart() - 1  # leave the user's sessions closed
+    if history_to is not None:
+        kernel.save_history(range(first_session, last_session + 1), history_to)
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                     "language_info": {"name": "python"}},
+        "cells": [{"cell_type": "code", "id": c.id, "metadata": {}, "source": c.source,
+                   "execution_count": c.count, "outputs": c.outputs} for c in cells],
+    }
+
+
+@dataclass(frozen=True)
+class Truth:
+    """What Restart & Run All says about each code cell (by notebook index)."""
+
+    judged: frozenset[int]
+    fails: frozenset[int]
+    differs: frozenset[int]
+
+    @property
+    def bad(self) -> frozenset[int]:
+        return self.fails | self.differs
+
+
+def _shown(outputs: list[dict]) -> list[tuple]:
+    seen = []
+    for out in outputs:
+        kind = out["output_type"]
+        if kind == "stream":
+            seen.append(("stream", out["text"]))
+        elif kind == "error":
+            seen.append(("error", out["ename"]))
+        else:
+            seen.append(("data", out["data"].get("text/plain")))
+    return seen
+
+
+def truth(nb: dict, kernel: Kernel) -> Truth:
+    """Run the code cells top to bottom in a fresh namespace, stopping at the first error."""
+    kernel.restart()
+    judged, fails, differs = set(), set(), set()
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        judged.add(index)
+        _, outputs = kernel.run(cell["source"], store=False)
+        fresh = _shown(outputs)
+        saved = _shown(cell["outputs"])
+        if cell["execution_count"] is not None and saved != fresh:
+            differs.add(index)
+        if any(kind == "error" for kind, _ in fresh):
+            fails.add(index)
+            break
+    return Truth(judged=frozenset(judged), fails=frozenset(fails), differs=frozenset(differs))
+
+
+@dataclass
+class Score:
+    """True and false positives per code, and the failures found or missed."""
+
+    tp: Counter = field(default_factory=Counter)
+    fp: Counter = field(default_factory=Counter)
+    found: int = 0  # failing cells with a warning/error finding
+    missed: int = 0  # failing cells without one
+    misses: list = field(default_factory=list)  # (notebook, cell) of the misses, to read
+    false: list = field(default_factory=list)  # (notebook, finding) of false positives
+    notebooks: int = 0
+    unjudged: int = 0  # warning/error findings below the first failure: not scored
+
+    def add(self, nb: dict, verdict: Truth, findings, label: str = "") -> None:
+        self.notebooks += 1
+        flagged = set()
+        for f in findings:
+            if f.severity not in SERIOUS or f.cell_index is None:
+                continue
+            if f.cell_index not in verdict.judged:
+                self.unjudged += 1
+                continue
+            flagged.add(f.cell_index)
+            if f.cell_index in verdict.bad:
+                self.tp[f.code] += 1
+            else:
+                self.fp[f.code] += 1
+                self.false.append((label, f))
+        for index in verdict.fails:
+            if index in flagged:
+                self.found += 1
+            else:
+                self.missed += 1
+                self.misses.append((label, index))
+
+    def merge(self, other: Score) -> None:
+        self.tp.update(other.tp)
+        self.fp.update(other.fp)
+        self.found += other.found
+        self.missed += other.missed
+        self.misses += other.misses
+        self.false += other.false
+        self.notebooks += other.notebooks
+        self.unjudged += other.unjudged
+
+    @property
+    def precision(self) -> float:
+        tp, fp = sum(self.tp.values()), sum(self.fp.values())
+        return tp / (tp + fp) if tp + fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        total = self.found + self.missed
+        return self.found / total if total else 1.0
+
+    def table(self) -> list[str]:
+        """Markdown rows: code, true positives, false positives, precision."""
+        rows = []
+        for code in sorted(set(self.tp) | set(self.fp)):
+            tp, fp = self.tp[code], self.fp[code]
+            rows.append(f"| {code} | {tp} | {fp} | {tp / (tp + fp):.2f} |")
+        return rows
+
+
+def evaluate(seeds, *, history: bool = False, keep: Path | None = None) -> tuple[Score, Score | None]:
+    """Simulate, judge and score one notebook per seed in one kernel; with `history`,
+    also score `check(..., history=history.sqlite)`. Notebooks are kept in `keep`."""
+    import nbdeps
+
+    with tempfile.TemporaryDirectory() as tmp, Kernel(Path(tmp)) as kernel:
+        inferred, exact = Score(), (Score() if history else None)
+        for seed in seeds:
+            db = Path(tmp) / f"h{seed}.sqlite" if history else None
+            nb = simulate(random.Random(seed), kernel, db)
+            verdict = truth(nb, kernel)
+            inferred.add(nb, verdict, nbdeps.check(nb), str(seed))
+            if exact is not None:
+                exact.add(nb, verdict, nbdeps.check(nb, history=db), str(seed))
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                (keep / f"oracle_{seed}.ipynb").write_text(json.dumps(nb, indent=1))
+        return inferred, exact
