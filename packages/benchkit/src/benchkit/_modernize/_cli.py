@@ -33,7 +33,10 @@ def add_modernize_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentPa
                    help="seconds for the whole notebook per round (default 600)")
     m.add_argument("-j", "--jobs", type=int, default=1, help="notebooks at a time (folder)")
     m.add_argument("--scheduler", help="Dask scheduler address instead of local workers")
-    m.add_argument("--no-codemods", action="store_true", help="repair with the LLM only")
+    m.add_argument("--no-codemods", action="store_true",
+                   help="no codemods and no drift knowledge base (resolvers and the LLM only)")
+    m.add_argument("--no-resolvers", action="store_true",
+                   help="do not try the error-driven resolvers (each candidate costs a run)")
     m.add_argument("--no-equivalence", action="store_true",
                    help="skip the functional-equivalence check against the original")
     m.add_argument("--llm", action="store_true",
@@ -63,6 +66,7 @@ def _settings(args: argparse.Namespace) -> ModernizeSettings:
     return ModernizeSettings(target_score=args.target_score, score=args.score,
                              tolerance=args.tolerance, max_iter=args.max_iter,
                              timeout=args.timeout, llm=llm, codemods=not args.no_codemods,
+                             resolvers=not args.no_resolvers,
                              check_equivalence=not args.no_equivalence)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,8 +23,10 @@ from nbformat import NotebookNode
 from benchkit.errors import BenchkitError, CaseError
 
 from ._classify import classify
-from ._model import Classification, ModernizeResult, ModernizeSettings, NotebookRun, Round
+from ._model import (Classification, CodemodApplied, ModernizeResult, ModernizeSettings,
+                     NotebookRun, Round)
 from ._repair import codemod_notebook, llm_repair
+from ._resolve import candidates as resolver_candidates
 from ._runner import KernelStartError, run_notebook
 from ._trajectory import Trajectory, copy_inputs
 
@@ -61,12 +64,24 @@ def _client(settings: ModernizeSettings, client: Any) -> Any:
 
 
 def _repair(nb: NotebookNode, cls: Classification, run: NotebookRun, settings: ModernizeSettings,
-            client: Any, traj: Trajectory, number: int) -> tuple[NotebookNode | None, dict[str, Any]]:
-    """The next notebook (``None``: nothing left to try) and the Round fields of the repair."""
+            client: Any, traj: Trajectory, number: int,
+            resolve: Callable[[NotebookNode, Classification], Any] | None = None
+            ) -> tuple[NotebookNode | None, dict[str, Any]]:
+    """The next notebook (``None``: nothing left to try) and the Round fields of the repair:
+    the codemods and the drift knowledge base, then the error's resolvers (each candidate
+    verified by a run), then the LLM."""
     if settings.codemods:
         patch, new, applied = codemod_notebook(nb, cls)
         if patch is not None:
             return new, {"repair": "codemod", "codemods": applied,
+                         "patch_file": traj.patch(number, patch)}
+    if resolve is not None:
+        found = resolve(nb, cls)
+        if found is not None:
+            new, label = found
+            patch = nbpatch.diff(nb, new)
+            return new, {"repair": "resolver",
+                         "codemods": (CodemodApplied(rule=f"resolve: {label}", cell=cls.cell),),
                          "patch_file": traj.patch(number, patch)}
     if client is None:
         return None, {}
@@ -122,6 +137,61 @@ def _equivalence(original: NotebookNode, final: NotebookNode, first: NotebookRun
     return ("equivalent" if verdict.equivalent else "different"), notes
 
 
+def _source(cell: Any) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _sources(nb: NotebookNode) -> tuple[str, ...]:
+    return tuple(_source(c) for c in nb.cells)
+
+
+def _first_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0] if lines else ""
+
+
+def moves_past(cls: Classification, run: NotebookRun) -> bool:
+    """True when ``run`` got past the error ``cls`` describes: it ran through, or failed
+    later, or failed in the same cell with another error."""
+    failed = run.failed
+    if run.timed_out:
+        return False
+    if failed is None or cls.cell is None:
+        return failed is None
+    if failed.index != cls.cell:
+        return failed.index > cls.cell
+    return (failed.ename, _first_line(failed.evalue)) != (cls.ename, _first_line(cls.evalue))
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _outputs(cell: Any) -> list[str]:
+    """A cell's outputs as text (streams, plain-text results, errors); pictures are left
+    out, their bytes may differ from run to run."""
+    out = []
+    for o in cell.get("outputs", ()):
+        kind = o.get("output_type")
+        if kind == "stream":
+            out.append(f"{o.get('name')}:{o.get('text', '')}")
+        elif kind in ("execute_result", "display_data"):
+            text = o.get("data", {}).get("text/plain")
+            if text is not None and kind == "execute_result":
+                out.append("".join(text) if isinstance(text, list) else str(text))
+        elif kind == "error":
+            out.append(f"error:{o.get('ename')}")
+    return [_ADDRESS.sub(" at 0x…", t) for t in out]
+
+
+def same_outputs_before(a: NotebookNode, b: NotebookNode, stop: int) -> bool:
+    """True when the code cells before ``stop`` gave the same text outputs in both runs."""
+    for x, y in zip(a.cells[:stop], b.cells[:stop]):
+        if x.get("cell_type") == "code" and _outputs(x) != _outputs(y):
+            return False
+    return True
+
+
 def _sum_cost(rounds: list[Round]) -> float:
     return sum(r.cost_usd or 0.0 for r in rounds)
 
@@ -137,6 +207,9 @@ class _Loop:
     work: Path
     progress: Progress | None
     rounds: list[Round] = field(default_factory=list)
+    # the run of a resolver's candidate that was kept: the next round reuses it
+    verified: tuple[tuple[str, ...], NotebookRun, NotebookNode] | None = None
+    executed: NotebookNode | None = None
 
     def run(self, nb: NotebookNode) -> tuple[NotebookNode, NotebookNode, str]:
         """Round after round until a stop; returns (last notebook, its run, why it stopped)."""
@@ -161,17 +234,17 @@ class _Loop:
         """Run, classify, and (unless done) repair; the round is logged as it ends."""
         s = self.settings
         began = time.monotonic()
-        try:
-            run, executed = run_notebook(nb, cwd=self.work, timeout=s.timeout, score=s.score,
-                                         kernel_name=s.kernel_name,
-                                         startup_timeout=s.startup_timeout)
-        except KernelStartError as exc:
-            raise BenchkitError(f"{self.path}: {exc}") from None
+        if self.verified is not None and self.verified[0] == _sources(nb):
+            run, executed = self.verified[1], self.verified[2]
+        else:
+            run, executed = self.execute(nb)
+        self.verified, self.executed = None, executed
         cls = classify(run, s)
         nb_file = self.traj.notebook(number, executed)
         next_nb, fields = None, {}
         if cls.kind != "reproduced" and number < s.max_iter:
-            next_nb, fields = _repair(nb, cls, run, s, self.client, self.traj, number)
+            resolve = self.resolve if s.resolvers and cls.kind == "error" else None
+            next_nb, fields = _repair(nb, cls, run, s, self.client, self.traj, number, resolve)
         round_ = Round(number=number, classification=cls, run=run, notebook=nb_file,
                        elapsed_s=time.monotonic() - began, **fields)
         self.traj.add(round_)
@@ -180,6 +253,28 @@ class _Loop:
             done = f" -> {round_.repair}" if round_.repair else ""
             self.progress(f"{self.path.name} round {number}: {cls.kind} ({cls.message}){done}")
         return round_, executed, next_nb
+
+    def execute(self, nb: NotebookNode) -> tuple[NotebookRun, NotebookNode]:
+        s = self.settings
+        try:
+            return run_notebook(nb, cwd=self.work, timeout=s.timeout, score=s.score,
+                                kernel_name=s.kernel_name, startup_timeout=s.startup_timeout)
+        except KernelStartError as exc:
+            raise BenchkitError(f"{self.path}: {exc}") from None
+
+    def resolve(self, nb: NotebookNode, cls: Classification) -> tuple[NotebookNode, str] | None:
+        """The first resolver candidate whose run gets past the error with the cells before
+        it unchanged; its run is kept for the next round."""
+        code = {i: _source(c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"}
+        for candidate in resolver_candidates(code, cls):
+            new = copy.deepcopy(nb)
+            new.cells[candidate.cell]["source"] = candidate.source
+            run, executed = self.execute(new)
+            if (moves_past(cls, run) and self.executed is not None
+                    and same_outputs_before(self.executed, executed, candidate.cell)):
+                self.verified = (_sources(new), run, executed)
+                return new, candidate.label
+        return None
 
 
 def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,

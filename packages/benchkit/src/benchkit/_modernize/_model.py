@@ -64,7 +64,9 @@ class CodemodApplied:
 class Round:
     """One round of the loop: the run, its classification, and the repair made after it.
 
-    ``repair`` is ``"codemod"``, ``"llm"`` or ``None`` (reproduced, round limit, nothing to
+    ``repair`` is ``"codemod"`` (the catalog or the knowledge base: ``codemods`` says which
+    rules, ``kb:<entry>`` for the knowledge base), ``"resolver"`` (``codemods`` holds one
+    ``resolve: ...`` item), ``"llm"`` or ``None`` (reproduced, round limit, nothing to
     try); ``patch_file`` holds its nbpatch JSON; ``notebook`` the path of the notebook
     as run this round (with outputs), relative to the notebook's output folder.
     """
@@ -135,6 +137,8 @@ class ModernizeSettings:
     with ``target_score`` a run whose score is off by more than ``tolerance`` (relative to
     the target) is a score deviation. ``timeout`` bounds the whole notebook's run, in
     seconds. ``llm`` is a ``crashpredict.llm.LLMSettings`` (``None``: codemods only).
+    ``codemods`` turns on the codemod catalog and the drift knowledge base; ``resolvers``
+    the error-driven resolvers (each candidate costs one run of the notebook).
     """
 
     target_score: float | None = None
@@ -144,6 +148,7 @@ class ModernizeSettings:
     timeout: float = 600.0
     llm: Any = None
     codemods: bool = True
+    resolvers: bool = True
     reply_retries: int = 2
     check_equivalence: bool = True
     kernel_name: str = "python3"

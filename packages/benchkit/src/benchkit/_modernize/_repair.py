@@ -15,7 +15,7 @@ from typing import Any
 import nbpatch
 from nbformat import NotebookNode
 
-from ._codemods import CODEMODS, aliases_of, rewrite_cell, triggered
+from ._codemods import aliases_of, default_rules, rewrite_cell, triggered
 from ._codemods._base import Scope
 from ._model import Classification, CodemodApplied, NotebookRun
 from ._prompts import build, retry_message
@@ -40,12 +40,11 @@ def codemod_notebook(nb: NotebookNode, cls: Classification | None = None, *,
     Returns ``(patch, new_notebook, applied)``; ``patch`` is ``None`` when nothing applied.
     """
     error = f"{cls.ename}: {cls.evalue}" if cls is not None and cls.kind == "error" else None
-    chosen = [CODEMODS[r] for r in (rules if rules is not None else CODEMODS)]
-    chosen = [r for r in chosen if triggered(r, error)]
+    chosen = [r for r in default_rules(rules) if triggered(r, error)]
     cells = nb.cells
     code = [i for i, c in enumerate(cells) if c.get("cell_type") == "code"]
     sources = {i: _source(cells[i]) for i in code}
-    scope = Scope(aliases=aliases_of(list(sources.values())))
+    scope = Scope(aliases=aliases_of(list(sources.values())), error=error)
     applied: dict[tuple[str, int], None] = {}
 
     def rewrite(index: int, lines: frozenset[int] | None) -> None:

@@ -27,6 +27,7 @@ def summary(results: Sequence[ModernizeResult]) -> dict[str, Any]:
         "rounds_mean": (sum(rounds) / len(rounds)) if rounds else 0.0,
         "codemod_rounds": sum(1 for r in done for x in r.rounds if x.repair == "codemod"),
         "llm_rounds": sum(1 for r in done for x in r.rounds if x.repair == "llm"),
+        "resolver_rounds": sum(1 for r in done for x in r.rounds if x.repair == "resolver"),
         "codemods": dict(Counter(c for r in done for c in r.codemods)),
         "prompt_tokens": sum(r.prompt_tokens for r in done),
         "completion_tokens": sum(r.completion_tokens for r in done),

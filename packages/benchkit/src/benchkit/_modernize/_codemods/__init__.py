@@ -14,6 +14,7 @@ from types import MappingProxyType
 import libcst as cst
 
 from ._base import Rule, Scope, import_aliases
+from ._drift import DRIFT_RULE
 from ._keras import RULES as _KERAS
 from ._numpy import RULES as _NUMPY
 from ._pandas import RULES as _PANDAS
@@ -21,7 +22,7 @@ from ._plots import RULES as _PLOTS
 from ._sklearn import RULES as _SKLEARN
 from ._torch import RULES as _TORCH
 
-__all__ = ["CODEMODS", "Rule", "apply_codemods", "parse_cell", "render_cell", "aliases_of",
+__all__ = ["CODEMODS", "DRIFT_RULE", "Rule", "default_rules", "apply_codemods", "parse_cell", "render_cell", "aliases_of",
            "rewrite_cell"]
 
 CODEMODS: Mapping[str, Rule] = MappingProxyType(
@@ -65,6 +66,14 @@ def aliases_of(sources: Sequence[str]) -> dict[str, str]:
     return import_aliases(modules)
 
 
+def default_rules(rules: Sequence[str] | None = None) -> list[Rule]:
+    """The catalog's rules (or those named), then the knowledge base (unless ``rules``
+    names rules and leaves out ``drift-kb``)."""
+    if rules is None:
+        return [*CODEMODS.values(), DRIFT_RULE]
+    return [DRIFT_RULE if r == DRIFT_RULE.id else CODEMODS[r] for r in rules]
+
+
 def triggered(rule: Rule, error: str | None) -> bool:
     """A static rule always may run; an error-triggered one only after its error."""
     if rule.trigger is None:
@@ -93,7 +102,9 @@ def rewrite_cell(source: str, rules: Sequence[Rule], scope: Scope) -> tuple[str,
             else:
                 new = module.visit(transformer)
             if transformer.changed and new.code != module.code:
-                applied.append(rule.id)
+                # the knowledge base says which of its entries applied
+                ids = getattr(transformer, "applied_ids", None)
+                applied.extend([f"kb:{i}" for i in dict.fromkeys(ids)] if ids else [rule.id])
                 module = new
         if len(scope.aliases) == bound:
             break  # no rule bound a new import name, so no rule can see more
@@ -114,7 +125,8 @@ def apply_codemods(source: str, *, error: str | None = None, lines: Sequence[int
             error-triggered rules whose trigger matches it.
         lines: the lines (1-based) the traceback points to; error-triggered rules that work
             on the failing line rewrite only there.
-        rules: ids of the rules to try (default: all of ``CODEMODS``, in catalog order).
+        rules: ids of the rules to try (default: all of ``CODEMODS``, in catalog order, then
+            the drift knowledge base, ``drift-kb``, whose entries report as ``kb:<entry id>``).
 
     Returns:
         The rewritten code (unchanged when no rule applied, or when it is not Python) and the
@@ -125,9 +137,8 @@ def apply_codemods(source: str, *, error: str | None = None, lines: Sequence[int
         >>> apply_codemods("import numpy as np\\nx = np.float(1)\\n")
         ('import numpy as np\\nx = float(1)\\n', ('numpy-builtin-aliases',))
     """
-    chosen = [CODEMODS[r] for r in (rules if rules is not None else CODEMODS)]
-    chosen = [r for r in chosen if triggered(r, error)]
-    scope = Scope(aliases=aliases_of([source]),
+    chosen = [r for r in default_rules(rules) if triggered(r, error)]
+    scope = Scope(aliases=aliases_of([source]), error=error,
                   error_lines=frozenset(lines) if error is not None else None)
     new, applied = rewrite_cell(source, chosen, scope)
     return (_with_imports(new, scope.imports) if applied else source), applied

@@ -25,10 +25,12 @@ class Scope:
     this cell the traceback points to (``None``: not the failing cell). ``shared`` carries
     facts from the failing cell to the others (e.g. the receivers of a removed method).
     ``imports`` collects the import lines a rewrite needs (``import numpy as np``).
+    ``error`` is the round's error text: the knowledge base's type-dependent entries need it.
     """
 
     aliases: dict[str, str]
     error_lines: frozenset[int] | None = None
+    error: str | None = None  # "ename: evalue" of the round's error, for the knowledge base
     shared: dict[str, set[str]] = field(default_factory=dict)
     imports: list[str] = field(default_factory=list)
 

@@ -138,7 +138,8 @@ RULES = (
                  "(pandas 2.0 made numeric_only=False the default); only the calls on the "
                  "traceback's lines",
          trigger=re.compile(r"could not convert string to float|Could not convert .* to numeric"
-                            r"|unsupported operand type\(s\) for [+/]: '\w+' and 'str'"),
+                            r"|unsupported operand type\(s\) for [+/]: '\w+' and 'str'"
+                            r"|agg function failed \[how->\w+,dtype->object\]"),
          make=_NumericOnly, example=("c = df.corr()", "c = df.corr(numeric_only=True)")),
     Rule(id="pandas-bad-lines", library="pandas",
          hint=re.compile(r"error_bad_lines"),
