@@ -369,7 +369,7 @@ class Overlay:
             raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), _text(path))
         if self._exists_in_shadow(full):
             self._os[name](self.shadow(full))
-        self._forget(full, "removed")
+        self._forget(full, "removed folder" if _dir else "removed")
         return None
 
     def _forget(self, full: str, what: str) -> None:
