@@ -1,7 +1,8 @@
 """Run the benchmarks and record their figures in docs/benchmarks.md.
 
 Usage: ``python -m benchmarks [NAME ...] [--no-record]`` where NAME is a package
-(nbdeps, rtextract, nbpatch, crashpredict, dryrun, llm, benchkit, modernize); no NAME runs them all.
+(nbdeps, rtextract, nbpatch, crashpredict, dryrun, llm, benchkit, modernize, workdir); no NAME
+runs them all.
 
 Each ``benchmarks/bench_<name>.py`` has ``main() -> str`` that measures, prints and
 returns a Markdown section; every figure in it is a median/p95 or a ratio against a
@@ -22,7 +23,8 @@ import sys
 import traceback
 from pathlib import Path
 
-NAMES = ("nbdeps", "rtextract", "nbpatch", "crashpredict", "dryrun", "llm", "benchkit", "modernize")
+NAMES = ("nbdeps", "rtextract", "nbpatch", "crashpredict", "dryrun", "llm", "benchkit", "modernize",
+         "workdir")
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
 HEADER = """# Benchmarks
