@@ -13,6 +13,7 @@ from typing import Any
 
 __all__ = [
     "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "Abstract", "is_known",
+    "is_hostile",
     "library_of", "shape_of", "is_abstract", "array_kind",
     "type_root",
     "is_frame", "is_series", "is_ndarray", "is_tensor", "is_estimator", "is_torch_module",
@@ -129,7 +130,42 @@ class Partial:
 
 def is_known(value: object) -> bool:
     """True when ``value`` is a real object, not one of the walker's markers."""
-    return not isinstance(value, (_Marker, Partial))
+    # type(), not isinstance(): isinstance may read a hostile object's __class__
+    return not issubclass(type(value), (_Marker, Partial))
+
+
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+_SAFE_ROOTS = frozenset({"builtins", "numpy", "pandas", "torch", "sklearn", "keras",
+                         "tensorflow", "tf_keras", "matplotlib", "seaborn", "scipy",
+                         "collections", "types", "functools", "typing", "abc", "enum",
+                         "pathlib", "datetime", "decimal", "fractions", "re", "io"})
+
+
+def is_hostile(value: object) -> bool:
+    """An object whose attribute lookup runs user code (a ``__getattribute__`` or
+    ``__class__`` defined in Python outside the libraries, on its class or, for a class,
+    its metaclass): the walker treats it as unknown.
+
+    Only C-level type slots are read (``type.__getattribute__``), so even a metaclass that
+    raises on every attribute cannot run.
+    """
+    tp = type(value)
+    owners = (tp, type(tp)) if tp is not type else (tp,)
+    try:
+        for owner in owners:
+            for klass in type.__getattribute__(owner, "__mro__")[:-1]:
+                if not type.__getattribute__(klass, "__flags__") & _HEAPTYPE:
+                    continue  # a C type: its lookup is C code
+                namespace = type.__getattribute__(klass, "__dict__")
+                if "__getattribute__" not in namespace and "__class__" not in namespace:
+                    continue
+                module = namespace.get("__module__")
+                if not isinstance(module, str) or module.partition(".")[0] not in \
+                        _SAFE_ROOTS:
+                    return True
+    except Exception:
+        return True
+    return False
 
 
 _LIBRARY_OF_ROOT = {

@@ -20,7 +20,7 @@ from .._values import (
     is_series,
     safe_getattr,
 )
-from ._types import CellFunction
+from ._types import CellFunction, Stop
 from ._util import (
     as_load,
     bound_names,
@@ -72,10 +72,17 @@ class StatementWalker:
         self._stmt = stmt
         self._apply(self.rules.statement, stmt, stmt, self)
         handler = getattr(self, f"_s_{type(stmt).__name__}", None)
-        if handler is not None:
-            handler(stmt)
-        else:
-            self._opaque(stmt)
+        try:
+            if handler is not None:
+                handler(stmt)
+            else:
+                self._opaque(stmt)
+        except (Stop, RecursionError):
+            raise
+        except Exception as exc:  # a live object misbehaved: abstain on this statement
+            self.notes.append(f"line {getattr(stmt, 'lineno', '?')} not walked: "
+                              f"{type(exc).__name__}: {exc}")
+            self._forget(bound_names([stmt]))
 
     def _opaque(self, stmt: ast.AST) -> None:
         self.uncertain += 1

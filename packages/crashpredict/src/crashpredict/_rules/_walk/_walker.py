@@ -27,6 +27,7 @@ from .._values import (
     is_known,
     is_ndarray,
     is_series,
+    is_hostile,
     is_torch_module,
     safe_getattr,
 )
@@ -54,6 +55,11 @@ from ._util import (
 )
 
 __all__ = ["CallSite", "CellFunction", "CellWalker", "FitState", "Located", "Rules"]
+
+
+def tame(value: Any) -> Any:
+    """A value read from the live world, or UNKNOWN when reading it could run user code."""
+    return UNKNOWN if is_hostile(value) else value
 
 class CellWalker(StatementWalker):
     """Abstract execution of one cell over a live namespace.
@@ -109,7 +115,7 @@ class CellWalker(StatementWalker):
             return self.env[name]
         if name in self.namespace:
             value = self.namespace[name]
-            if self.namespace_dirty and not stable(value):
+            if is_hostile(value) or (self.namespace_dirty and not stable(value)):
                 return UNKNOWN
             return value
         if hasattr(builtins, name):
@@ -201,7 +207,7 @@ class CellWalker(StatementWalker):
             return UNKNOWN
         self.subject = self.text(node.value)
         self._apply(self.rules.attribute, node, base, node.attr, self)
-        return safe_getattr(base, node.attr)
+        return tame(safe_getattr(base, node.attr))
 
     def _e_Subscript(self, node: ast.Subscript) -> Any:
         base = self.ev(node.value)
@@ -221,7 +227,7 @@ class CellWalker(StatementWalker):
             return UNKNOWN
         self.subject = self.text(node.value)
         self._apply(self.rules.subscript, node, base, key, self)
-        value = getitem(base, key)
+        value = tame(getitem(base, key))
         if value is UNKNOWN:
             return self._propagate(self.rules.propagate_subscript, base, key, node, self)
         return value
@@ -484,6 +490,7 @@ class CellWalker(StatementWalker):
             result = self._propagate(self.rules.propagate_call, site)
             if result is not UNKNOWN and self._propagation_is_pure(site):
                 status = "pure"
+        result = tame(result)
         for hook in self.rules.after_call:
             try:
                 replacement = hook(site, result)
