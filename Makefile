@@ -6,7 +6,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-PACKAGES := -e packages/nbdeps[png] -e packages/rtextract -e packages/nbpatch \
+PACKAGES := -e packages/nbdeps[png] -e packages/rtextract -e packages/nbpatch[run] \
             -e packages/crashpredict[llm] -e packages/benchkit[dask,llm]
 
 .PHONY: demo test bench venv clean

@@ -82,3 +82,65 @@ def test_cli_equiv_json_reports_the_difference(nb, tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["equivalent"] is False
     assert report["differences"][0]["cell"] == "c0"
+
+
+FRAME = ("import numpy as np, pandas as pd\n"
+         "rng = np.random.default_rng(0)\n"
+         "df = pd.DataFrame({'id': np.arange(1000), 'x': rng.random(1000),\n"
+         "                   'label': [f'r{k}' for k in range(1000)]})\n"
+         "EDIT\n"
+         "df")
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    ("df.loc[500, 'x'] += 0.5", "displayed values differ: column 'x': row 500: "),
+    ("df.loc[500, 'id'] = -1", "displayed values differ: column 'id': values differ"),
+    ("df.loc[500, 'label'] = 'changed'", "displayed values differ: column 'label': values differ"),
+])
+def test_dataframes_differing_at_row_500_are_not_equivalent(nb, edit, message):
+    # the displayed repr shows rows 0-4 and 995-999 only: the same text for both versions
+    a, b = nb(FRAME.replace("EDIT", "")), nb(FRAME.replace("EDIT", edit))
+    verdict = nbpatch.equivalent(a, b, variables=("df",))
+    assert not verdict.equivalent
+    output, variable = verdict.differences
+    assert output.kind == "output" and output.message.startswith(message)
+    assert output.expected == output.actual  # the truncated text alone would say "equal"
+    assert (variable.kind, variable.variable) == ("variable", "df")
+    assert variable.message.startswith("values differ: column ")
+
+
+def test_float_noise_below_the_tolerance_is_equivalent(nb):
+    a = nb(FRAME.replace("EDIT", ""), "arr = df['x'].to_numpy() * 3\narr",
+           "import torch\nt = torch.tensor(arr)\nt", "nested = {'a': [df['x'].sum(), 1]}\nnested")
+    b = nb(FRAME.replace("EDIT", "df['x'] = df['x'] + 1e-12"),
+           "arr = df['x'].to_numpy() * 3\narr", "import torch\nt = torch.tensor(arr)\nt",
+           "nested = {'a': [df['x'].sum(), 1]}\nnested")
+    verdict = nbpatch.equivalent(a, b, variables=("df", "arr", "t", "nested"))
+    assert verdict.differences == () and verdict.equivalent
+
+
+def test_arrays_tensors_and_nested_containers_are_compared_by_value(nb):
+    setup = ("import numpy as np, torch\nbig = np.zeros(200_000)\nt = torch.zeros(5000)\n"
+             "series = [big[:3000].tolist(), {'k': np.zeros(10)}]\nEDIT")
+    a = nb(setup.replace("EDIT", ""))
+    b = nb(setup.replace("EDIT", "big[150_000] = 1.0\nt[4000] = 2.0\nseries[1]['k'][7] = 3.0"))
+    verdict = nbpatch.equivalent(a, b, variables=("big", "t", "series"))
+    by_name = {d.variable: d.message for d in verdict.differences}
+    assert by_name == {
+        # beyond the whole-value budget: sums of blocks find the changed value
+        "big": "values differ: the block of values starting at value 150000: sum 0.0 vs 1.0",
+        "t": "values differ: value 4000: 0.0 vs 2.0",
+        "series": "values differ: [1]['k']: value 7: 0.0 vs 3.0",
+    }
+
+
+def test_text_output_names_cells_by_position_and_id(nb):
+    from nbpatch._render import render_equivalence
+
+    a = nb("# Title", "print(1)")
+    b = nb("# Title", "print(2)")
+    verdict = nbpatch.equivalent(a, b)
+    (difference,) = verdict.differences
+    assert (difference.cell_position, difference.cell_id) == (2, "c1")
+    assert render_equivalence(verdict).splitlines()[1] == "cell 2 (id c1): output: outputs differ"
+    assert verdict.to_dict()["differences"][0]["cell_position"] == 2

@@ -5,6 +5,10 @@
     >>> new_nb = nbpatch.apply("old.ipynb", patch)               # doctest: +SKIP
     >>> nbpatch.similarity("old.ipynb", "new.ipynb")             # doctest: +SKIP
     >>> nbpatch.equivalent("old.ipynb", "new.ipynb", score="acc")  # doctest: +SKIP
+    >>> nbpatch.run_notebook("old.ipynb", timeout=60).failed     # doctest: +SKIP
+
+Running notebooks (``run_notebook``, ``equivalent``) needs the ``run`` extra:
+``pip install 'nbpatch[run]'``; diff, apply and similarity do not.
 """
 
 from ._apply import apply, replacement
@@ -23,6 +27,7 @@ from ._model import (
 )
 from ._notebook import read_notebook, write_notebook
 from ._reply import read_reply
+from ._run import CellRun, Run, run_notebook, traceback_lines
 from ._schema import PATCH_SCHEMA
 from ._similarity import similarity
 from .errors import (
@@ -32,6 +37,7 @@ from .errors import (
     PatchConflict,
     PatchError,
     ReplyError,
+    RunError,
 )
 
 __version__ = "0.1.0"
@@ -59,6 +65,11 @@ __all__ = [
     "Equivalence",
     "Difference",
     "ScoreCheck",
+    # running notebooks (the ``run`` extra)
+    "run_notebook",
+    "Run",
+    "CellRun",
+    "traceback_lines",
     # files
     "read_notebook",
     "write_notebook",
@@ -68,6 +79,7 @@ __all__ = [
     "PatchError",
     "PatchConflict",
     "ReplyError",
+    "RunError",
     "EquivalenceError",
     "__version__",
 ]

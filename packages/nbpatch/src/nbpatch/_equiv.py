@@ -12,10 +12,16 @@ from pathlib import Path
 from typing import Literal
 
 from ._align import align
-from ._kernel import Run, run_notebook
-from ._normalize import facts_match, output_texts, texts_match
+from ._normalize import (
+    fingerprint_difference,
+    output_fingerprints,
+    output_texts,
+    texts_match,
+)
 from ._notebook import NotebookLike, as_notebook, cell_keys
+from ._run import Run, run_notebook
 from ._stats import one_sample_t_test
+from .errors import EquivalenceError, RunError
 
 __all__ = ["Difference", "ScoreCheck", "Equivalence", "equivalent"]
 
@@ -28,7 +34,9 @@ class Difference:
     """One thing that differs between the original (a) and the modified (b) version.
 
     ``cell`` is the cell key (id or ``#position``) in b, or in a for a removed cell;
-    ``index_a``/``index_b`` are positions in each notebook (``None`` where absent).
+    ``index_a``/``index_b`` are 0-based positions in each notebook (``None`` where absent);
+    ``cell_position`` (1-based, every cell counted, as the notebook shows it) and
+    ``cell_id`` name the same cell for a reader: ``cell 3 (id fit)``.
     """
 
     kind: DifferenceKind
@@ -39,6 +47,15 @@ class Difference:
     variable: str | None = None
     expected: str | None = None
     actual: str | None = None
+    cell_position: int | None = None
+    cell_id: str | None = None
+
+    @property
+    def cell_label(self) -> str | None:
+        """``cell N (id ID)``, or ``None`` for a variable or score difference."""
+        if self.cell_position is None:
+            return None
+        return f"cell {self.cell_position}" + (f" (id {self.cell_id})" if self.cell_id else "")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,38 +105,63 @@ def _error_of(cell) -> str | None:
     return f"{errors[0].get('ename')}: {errors[0].get('evalue')}" if errors else None
 
 
+def _where(run: Run, keys: Sequence[str], index: int) -> dict[str, object]:
+    cell = run.notebook.cells[index]
+    cid = cell.get("id")
+    return {"cell": keys[index], "cell_position": index + 1,
+            "cell_id": cid if isinstance(cid, str) and cid else None}
+
+
+def _pair_difference(cell_a, cell_b, float_tolerance: float) -> tuple[str, str] | None:
+    """(kind, message) when two aligned cells' outputs differ, else ``None``."""
+    ta, tb = output_texts(cell_a.outputs), output_texts(cell_b.outputs)
+    fa, fb = output_fingerprints(cell_a.outputs), output_fingerprints(cell_b.outputs)
+    texts_same = len(ta) == len(tb) and all(texts_match(x, y, float_tolerance)
+                                            for x, y in zip(ta, tb))
+    values = (f"{len(fa)} displayed values vs {len(fb)}" if len(fa) != len(fb) else
+              next((d for x, y in zip(fa, fb)
+                    if (d := fingerprint_difference(x, y, float_tolerance))), None))
+    if texts_same and values is None:
+        return None
+    err_a, err_b = _error_of(cell_a), _error_of(cell_b)
+    if err_a != err_b:
+        return "error", (f"raises {err_b}" if err_b and not err_a else
+                         f"no longer raises {err_a}" if err_a and not err_b else
+                         f"raises {err_b} instead of {err_a}")
+    if texts_same:
+        return "output", f"displayed values differ: {values}"
+    return "output", "outputs differ" + (f" (displayed values: {values})" if values else "")
+
+
 def _cell_differences(run_a: Run, run_b: Run, keys_a: Sequence[str], keys_b: Sequence[str],
                       float_tolerance: float) -> list[Difference]:
-    code_a = [k for k, c in enumerate(run_a.cells) if c.cell_type == "code"]
-    code_b = [k for k, c in enumerate(run_b.cells) if c.cell_type == "code"]
-    pairs = align([run_a.cells[k] for k in code_a], [run_b.cells[k] for k in code_b])
+    cells_a, cells_b = run_a.notebook.cells, run_b.notebook.cells
+    code_a = [k for k, c in enumerate(cells_a) if c.cell_type == "code"]
+    code_b = [k for k, c in enumerate(cells_b) if c.cell_type == "code"]
+    pairs = align([cells_a[k] for k in code_a], [cells_b[k] for k in code_b])
     found: list[Difference] = []
     for i, j in pairs:
         ia, ib = code_a[i], code_b[j]
-        ta, tb = output_texts(run_a.cells[ia].outputs), output_texts(run_b.cells[ib].outputs)
-        if len(ta) == len(tb) and all(texts_match(x, y, float_tolerance) for x, y in zip(ta, tb)):
+        verdict = _pair_difference(cells_a[ia], cells_b[ib], float_tolerance)
+        if verdict is None:
             continue
-        err_a, err_b = _error_of(run_a.cells[ia]), _error_of(run_b.cells[ib])
-        if err_a != err_b:
-            message = (f"raises {err_b}" if err_b and not err_a else
-                       f"no longer raises {err_a}" if err_a and not err_b else
-                       f"raises {err_b} instead of {err_a}")
-            kind: DifferenceKind = "error"
-        else:
-            kind, message = "output", "outputs differ"
-        found.append(Difference(kind=kind, message=message, cell=keys_b[ib], index_a=ia,
-                                index_b=ib, expected=_clip(ta), actual=_clip(tb)))
+        kind, message = verdict
+        found.append(Difference(kind=kind, message=message, index_a=ia, index_b=ib,
+                                expected=_clip(output_texts(cells_a[ia].outputs)),
+                                actual=_clip(output_texts(cells_b[ib].outputs)),
+                                **_where(run_b, keys_b, ib)))
     matched_a, matched_b = {i for i, _ in pairs}, {j for _, j in pairs}
     for i, ia in enumerate(code_a):
-        texts = output_texts(run_a.cells[ia].outputs)
+        texts = output_texts(cells_a[ia].outputs)
         if i not in matched_a and texts:
             found.append(Difference(kind="removed", message="cell removed; its output is gone",
-                                    cell=keys_a[ia], index_a=ia, expected=_clip(texts)))
+                                    index_a=ia, expected=_clip(texts),
+                                    **_where(run_a, keys_a, ia)))
     for j, ib in enumerate(code_b):
-        texts = output_texts(run_b.cells[ib].outputs)
+        texts = output_texts(cells_b[ib].outputs)
         if j not in matched_b and texts:
-            found.append(Difference(kind="added", message="new cell with output",
-                                    cell=keys_b[ib], index_b=ib, actual=_clip(texts)))
+            found.append(Difference(kind="added", message="new cell with output", index_b=ib,
+                                    actual=_clip(texts), **_where(run_b, keys_b, ib)))
     return sorted(found, key=lambda d: (d.index_b if d.index_b is not None else d.index_a or 0))
 
 
@@ -128,10 +170,12 @@ def _variable_differences(run_a: Run, run_b: Run, names: Sequence[str],
     found = []
     for name in names:
         fa, fb = run_a.variables.get(name, {}), run_b.variables.get(name, {})
-        if facts_match(fa, fb, float_tolerance):
+        where = fingerprint_difference(fa, fb, float_tolerance)
+        if where is None:
             continue
         message = ("missing in the modified version" if fb.get("missing") else
-                   "missing in the original" if fa.get("missing") else "values differ")
+                   "missing in the original" if fa.get("missing") else
+                   f"values differ: {where}")
         found.append(Difference(kind="variable", message=message, variable=name,
                                 expected=_clip([json.dumps(fa, sort_keys=True)]),
                                 actual=_clip([json.dumps(fb, sort_keys=True)])))
@@ -157,6 +201,14 @@ def _score_check(expression: str, runs_a: Sequence[Run], runs_b: Sequence[Run],
                       relative_change=change, p_value=None, reproduced=change <= tolerance)
 
 
+def _runs(nb, role: str, given: NotebookLike, count: int, **options) -> list[Run]:
+    name = os.fspath(given) if isinstance(given, (str, os.PathLike)) else f"the {role}"
+    try:
+        return [run_notebook(nb, **options) for _ in range(count)]
+    except RunError as exc:
+        raise EquivalenceError(f"{name}: {exc}") from None
+
+
 def _default_cwd(value: NotebookLike) -> str | None:
     if isinstance(value, (str, os.PathLike)):
         return os.fspath(Path(value).resolve().parent)
@@ -171,8 +223,11 @@ def equivalent(a: NotebookLike, b: NotebookLike, *, variables: Sequence[str] = (
 
     Compared: each aligned code cell's outputs (stdout, results, errors; normalised for
     addresses, timestamps, durations and progress bars; non-integer numbers within
-    ``float_tolerance``), the final values of ``variables`` (by facts: type, shape, dtype,
-    sums, or the value itself where cheap), and the ``score``.
+    ``float_tolerance``) and the full values behind each displayed DataFrame, Series,
+    array, tensor or container (fingerprints computed in the kernel), the final values of
+    ``variables`` (the same fingerprints), and the ``score``. Exact values (integers,
+    strings, objects, labels, dtypes, shapes) must be equal; floats agree within
+    ``float_tolerance`` (relative).
 
     Args:
         a, b: the two versions (``NotebookNode``, dict or path).
@@ -201,9 +256,9 @@ def equivalent(a: NotebookLike, b: NotebookLike, *, variables: Sequence[str] = (
         raise ValueError("equivalent: runs must be >= 1 and tolerances >= 0")
     nb_a, nb_b = as_notebook(a, name="original"), as_notebook(b, name="modified")
     options = dict(variables=tuple(variables), score=score, timeout=timeout,
-                   kernel_name=kernel_name)
-    runs_a = [run_notebook(nb_a, cwd=cwd or _default_cwd(a), **options) for _ in range(runs)]
-    runs_b = [run_notebook(nb_b, cwd=cwd or _default_cwd(b), **options) for _ in range(runs)]
+                   kernel_name=kernel_name, fingerprints=True)
+    runs_a = _runs(nb_a, "original", a, runs, cwd=cwd or _default_cwd(a), **options)
+    runs_b = _runs(nb_b, "modified", b, runs, cwd=cwd or _default_cwd(b), **options)
     found = _cell_differences(runs_a[0], runs_b[0], cell_keys(nb_a.cells), cell_keys(nb_b.cells),
                               float_tolerance)
     found += _variable_differences(runs_a[0], runs_b[0], variables, float_tolerance)

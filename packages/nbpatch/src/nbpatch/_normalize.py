@@ -3,12 +3,23 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import re
+import sys
+import zlib
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["normalize_text", "output_texts", "texts_match", "facts_match"]
+from ._kernel_side import MIME
+
+__all__ = ["normalize_text", "output_texts", "output_fingerprints", "texts_match", "facts_match",
+           "fingerprint_difference", "ABS_SCALE"]
+
+# the absolute floor of float comparisons, as a fraction of the relative tolerance: with the
+# default 1e-6, values within 1e-9 of each other match (numbers near zero have no scale)
+ABS_SCALE = 1e-3
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 _ISO = re.compile(
@@ -74,13 +85,19 @@ def output_texts(outputs: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     return tuple(texts)
 
 
+def output_fingerprints(outputs: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
+    """The value fingerprints the kernel attached to a cell's rich outputs (see ``run``)."""
+    return tuple(o["data"][MIME] for o in outputs
+                 if o.get("output_type") in ("execute_result", "display_data")
+                 and MIME in o.get("data", {}))
+
+
 def _numbers_close(x: str, y: str, tolerance: float) -> bool:
     if x == y:
         return True
     if not any(c in x + y for c in ".eE"):  # two integers: counts, sizes, labels
         return False
-    fx, fy = float(x), float(y)
-    return math.isclose(fx, fy, rel_tol=tolerance, abs_tol=tolerance * 1e-6)
+    return _close(float(x), float(y), tolerance)
 
 
 def texts_match(x: str, y: str, tolerance: float) -> bool:
@@ -94,18 +111,127 @@ def texts_match(x: str, y: str, tolerance: float) -> bool:
     return all(_numbers_close(a, b, tolerance) for a, b in zip(nums_x, nums_y))
 
 
+def _close(x: float, y: float, tolerance: float) -> bool:
+    return math.isclose(x, y, rel_tol=tolerance, abs_tol=tolerance * ABS_SCALE)
+
+
+def _decoded(code: Mapping[str, Any]) -> array:
+    values = array("d")
+    values.frombytes(zlib.decompress(base64.b64decode(code["z"])))
+    if sys.byteorder == "big":  # the kernel sent little-endian float64
+        values.byteswap()
+    return values
+
+
+def _place(k: int, shape: Sequence[int] | None, rows: bool) -> str:
+    if rows:
+        return f"row {k}"
+    if shape and len(shape) > 1 and math.prod(shape) > 0:
+        index = []
+        for size in reversed(shape):
+            k, rest = divmod(k, size)
+            index.append(rest)
+        return f"value [{', '.join(map(str, reversed(index)))}]"
+    return f"value {k}"
+
+
+def _floats_difference(a: Mapping[str, Any], b: Mapping[str, Any], tolerance: float,
+                       shape: Sequence[int] | None, rows: bool) -> str | None:
+    if a.get("n") != b.get("n"):
+        return f"{a.get('n')} values vs {b.get('n')}"
+    if a.get("nonfinite") != b.get("nonfinite"):
+        return "NaN / infinity at other places"
+    if "z" in a and "z" in b:
+        for k, (x, y) in enumerate(zip(_decoded(a), _decoded(b))):
+            if not _close(x, y, tolerance):
+                return f"{_place(k, shape, rows)}: {x!r} vs {y!r}"
+        return None
+    if "sums" in a and "sums" in b and a.get("block_starts") == b.get("block_starts"):
+        for start, sa, sb, ca, cb in zip(a["block_starts"], a["sums"], b["sums"],
+                                         a["scales"], b["scales"]):
+            if abs(sa - sb) > tolerance * max(ca, cb) + tolerance * ABS_SCALE:
+                return (f"the block of values starting at {_place(start, None, rows)}: sum "
+                        f"{sa!r} vs {sb!r}")
+        return None
+    return "float values differ"
+
+
+_ORDER = ("missing", "error", "type", "shape", "dtype", "dtypes", "columns", "name", "len",
+          "keys", "index")
+
+
+_EXACT = frozenset(("type", "shape", "dtype", "dtypes", "columns", "name", "names", "len",
+                    "n", "sha256", "missing", "error"))
+
+
+def fingerprint_difference(x: Any, y: Any, tolerance: float, where: str = "",
+                           rows: bool = False) -> str | None:
+    """Where two probe facts / value fingerprints differ (``None``: they match).
+
+    Exact parts (types, shapes, dtypes, labels, digests of integer, string and object
+    values) must be equal; floats match within ``tolerance`` (relative, with an absolute
+    floor of ``tolerance * ABS_SCALE``), elementwise or by block sums (see ``_kernel_side``).
+    The answer names the place: ``column 'b': row 500: 0.25 vs 0.5``.
+    """
+    at = f"{where}: " if where else ""
+    if isinstance(x, Mapping) and isinstance(y, Mapping):
+        for key in sorted(x.keys() | y.keys(), key=lambda k: (_ORDER + (k,)).index(k)):
+            if key not in x or key not in y:
+                return f"{at}{key} only in the {'original' if key in x else 'modified'}"
+            if key in _EXACT:
+                if x[key] == y[key]:
+                    continue
+                if key == "sha256":
+                    return f"{at}values differ"
+                return f"{at}{key} {_short(x[key])} vs {_short(y[key])}"
+            if key == "floats":
+                found = _floats_difference(x[key], y[key], tolerance, x.get("shape"), rows)
+                found = found and at + found
+            elif key == "data" and isinstance(x[key], list) and isinstance(y[key], list):
+                found = _columns_difference(x, y, tolerance, where)
+            elif key == "items" and isinstance(x.get("keys"), list):
+                found = next((d for k, a, b in zip(x["keys"], x[key], y[key])
+                              if (d := fingerprint_difference(a, b, tolerance, f"{where}[{k}]"))),
+                             None)
+            else:
+                inner = f"{where} {key}".strip() if key == "index" else where
+                found = fingerprint_difference(x[key], y[key], tolerance, inner, rows)
+            if found:
+                return found
+        return None
+    if isinstance(x, list) and isinstance(y, list):
+        if len(x) != len(y):
+            return f"{at}{len(x)} items vs {len(y)}"
+        return next((d for k, (a, b) in enumerate(zip(x, y))
+                     if (d := fingerprint_difference(a, b, tolerance, f"{where}[{k}]"))), None)
+    return None if facts_match(x, y, tolerance) else f"{at}{_short(x)} vs {_short(y)}"
+
+
+def _columns_difference(x: Mapping[str, Any], y: Mapping[str, Any], tolerance: float,
+                        where: str) -> str | None:
+    for label, a, b in zip(x.get("columns", ()), x["data"], y["data"]):
+        found = fingerprint_difference(a, b, tolerance, f"{where} column {label}".strip(),
+                                       rows=True)
+        if found:
+            return found
+    return None
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def facts_match(x: Any, y: Any, tolerance: float) -> bool:
     """Deep comparison of probe facts: floats within ``tolerance``, reprs normalised."""
     if isinstance(x, bool) or isinstance(y, bool):
         return type(x) is type(y) and x == y
     if isinstance(x, float) or isinstance(y, float):
         if isinstance(x, (int, float)) and isinstance(y, (int, float)):
-            return math.isclose(x, y, rel_tol=tolerance, abs_tol=tolerance * 1e-6)
+            return _close(x, y, tolerance)
         return False
-    if isinstance(x, dict) and isinstance(y, dict):
-        return x.keys() == y.keys() and all(facts_match(x[k], y[k], tolerance) for k in x)
-    if isinstance(x, list) and isinstance(y, list):
-        return len(x) == len(y) and all(facts_match(a, b, tolerance) for a, b in zip(x, y))
+    if isinstance(x, Mapping) and isinstance(y, Mapping) or isinstance(x, list):
+        return fingerprint_difference(x, y, tolerance) is None
     if isinstance(x, str) and isinstance(y, str):
         return texts_match(normalize_text(x), normalize_text(y), tolerance)
     return x == y

@@ -92,7 +92,7 @@ def render_equivalence(verdict: Equivalence) -> str:
                      f"{list(s.modified)} change {s.relative_change:.3g}{test} -> "
                      f"{'reproduced' if s.reproduced else 'not reproduced'}")
     for d in verdict.differences:
-        where = f"cell {d.cell}" if d.cell else f"variable {d.variable}" if d.variable else d.kind
+        where = d.cell_label or (f"variable {d.variable}" if d.variable else d.kind)
         lines.append(f"{where}: {d.kind}: {d.message}")
         if d.expected is not None:
             lines.append("  original: " + d.expected.replace("\n", "\n            "))

@@ -12,6 +12,7 @@ __all__ = [
     "PatchError",
     "PatchConflict",
     "ReplyError",
+    "RunError",
     "EquivalenceError",
 ]
 
@@ -43,5 +44,9 @@ class ReplyError(NbpatchError, ValueError):
     """An LLM or tool reply cannot be turned into a patch (no code, bad cell headers...)."""
 
 
-class EquivalenceError(NbpatchError, RuntimeError):
-    """A kernel could not be started or a notebook could not be run to compare it."""
+class RunError(NbpatchError, RuntimeError):
+    """A notebook could not be run: no kernel started (``run_notebook``)."""
+
+
+class EquivalenceError(RunError):
+    """A version could not be run to compare it; the message says which (``equivalent``)."""
