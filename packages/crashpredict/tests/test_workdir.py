@@ -132,3 +132,13 @@ def test_check_leaves_the_folder_byte_identical_with_the_same_prediction(tmp_pat
     assert in_place.workdir.startswith("in place")
     assert (copied.verdict.crash, copied.verdict.exception) == \
         (in_place.verdict.crash, in_place.verdict.exception) == (True, "KeyError")
+
+
+def test_a_folder_holding_the_temporary_folder_is_not_copied_into_itself(tmp_path: Path,
+                                                                        monkeypatch) -> None:
+    folder = make_folder(tmp_path)
+    monkeypatch.setattr("tempfile.tempdir", str(folder))  # as for a notebook in /tmp itself
+    before = set(os.listdir(folder))
+    with private_copy(folder) as work:
+        assert sorted(os.listdir(work.path)) == sorted(before)
+    assert set(os.listdir(folder)) == before

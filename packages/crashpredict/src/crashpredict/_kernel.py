@@ -30,6 +30,9 @@ MAX_OUTPUT = 1_000_000
 class KernelSession:
     """A context manager over a real kernel started in ``cwd``.
 
+    When ``cwd`` is a `WorkCopy` (`crashpredict.private_copy`), the kernel also gets the
+    guard that keeps writes off the copy's links to the original files.
+
     Example:
         >>> with KernelSession(Path("case")) as kernel:
         ...     kernel.replay(["import pandas as pd", "df = pd.read_csv('a.csv')"])

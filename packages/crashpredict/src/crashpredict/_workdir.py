@@ -89,7 +89,7 @@ def private_copy(folder: Path | str, *, prefix: str = "crashpredict-", name: str
     try:
         root = Path(os.path.realpath(tmp)) / (name or source.name or "work")
         root.mkdir()
-        budget = _Budget(copy_limit)
+        budget = _Budget(copy_limit, skip=os.path.realpath(tmp))
         linked: list[str] = []
         _fill(source, root, source, budget, linked, "")
         yield WorkCopy(source=source, path=root, copied_bytes=copy_limit - budget.left,
@@ -99,20 +99,26 @@ def private_copy(folder: Path | str, *, prefix: str = "crashpredict-", name: str
 
 
 class _Budget:
-    __slots__ = ("left", "entries")
+    __slots__ = ("left", "entries", "skip")
 
-    def __init__(self, left: int) -> None:
+    def __init__(self, left: int, skip: str) -> None:
         self.left = left
         self.entries = 0
+        self.skip = skip  # the copy itself, when the folder holds the temporary folder
 
 
-def _tree_size(folder: str, cap: int) -> int:
+def _scan(folder: str, skip: str) -> list[os.DirEntry[str]]:
+    with os.scandir(folder) as entries:
+        return [e for e in entries if os.path.realpath(e.path) != skip]
+
+
+def _tree_size(folder: str, cap: int, skip: str) -> int:
     """Bytes of regular files under ``folder`` (links not followed); stops past ``cap``."""
     total = 0
     stack = [folder]
     while stack:
         try:
-            entries = list(os.scandir(stack.pop()))
+            entries = _scan(stack.pop(), skip)
         except OSError:
             continue
         for entry in entries:
@@ -131,12 +137,12 @@ def _tree_size(folder: str, cap: int) -> int:
 def _fill(src: Path, dst: Path, top: Path, budget: _Budget, linked: list[str], rel: str) -> None:
     """Copy the entries of ``src`` into ``dst`` while they fit the budget; link the rest."""
     files, folders = [], []
-    for entry in os.scandir(src):
+    for entry in _scan(str(src), budget.skip):
         try:
             if entry.is_symlink():
                 _relink(entry.path, dst / entry.name, top)
             elif entry.is_dir(follow_symlinks=False):
-                folders.append((_tree_size(entry.path, budget.left), entry))
+                folders.append((_tree_size(entry.path, budget.left, budget.skip), entry))
             elif entry.is_file(follow_symlinks=False):
                 files.append((entry.stat(follow_symlinks=False).st_size, entry))
         except OSError:
