@@ -266,8 +266,13 @@ def public_path(d: Def, package: str) -> str | None:
     top_obj = getattr(current(package), name, None)
     if top_obj is not None and _same_file(top_obj, d.file):
         return f"{package}.{name}"
-    if _public_module(d.module) and current(f"{d.module}.{name}") is not None:
+    here = current(f"{d.module}.{name}")
+    if _public_module(d.module) and here is not None:
         return f"{d.module}.{name}"
+    if here is not None:  # defined in a private module: where the package exports it
+        homes = [m for m in public_index(package).get(name, ()) if current(f"{m}.{name}") is here]
+        if homes:
+            return f"{min(homes, key=lambda m: (len(m.split('.')), len(m)))}.{name}"
     return None
 
 
@@ -565,7 +570,7 @@ def public_index(package: str) -> dict[str, list[str]]:
 
     top = importlib.import_module(package)
     index: dict[str, list[str]] = {}
-    modules = [package] + [m.name for m in pkgutil.walk_packages(top.__path__, package + ".")
+    modules = [package] + [m.name for m in pkgutil.walk_packages(top.__path__, package + ".", onerror=lambda _n: None)
                            if _public_module(m.name) and not SKIP.search("/" + m.name.replace(".", "/") + "/")]
     for name in modules:
         mod = current(name)

@@ -213,3 +213,11 @@ def test_no_candidates_for_other_errors_or_other_libraries():
     sources, cls = _error("import mylib\nmylib.f()\n", "AttributeError",
                           "module 'mylib' has no attribute 'f'", 2)
     assert candidates(sources, cls) == []
+
+
+def test_positional_arguments_that_became_keyword_only_are_passed_by_keyword():
+    sources, cls = _error("from sklearn.svm import SVC\nm = SVC(1.0, 'rbf', probability=True)\n",
+                          "TypeError", "SVC.__init__() takes 1 positional argument but 3 were given", 2)
+    found = candidates(sources, cls)
+    assert found[0].source == ("from sklearn.svm import SVC\n"
+                               "m = SVC(C=1.0, kernel='rbf', probability=True)\n")

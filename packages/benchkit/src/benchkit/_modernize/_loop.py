@@ -23,6 +23,7 @@ from nbformat import NotebookNode
 from benchkit.errors import BenchkitError, CaseError
 
 from ._classify import classify
+from ._codemods import CODEMODS
 from ._model import (Classification, CodemodApplied, ModernizeResult, ModernizeSettings,
                      NotebookRun, Round)
 from ._repair import codemod_notebook, llm_repair
@@ -71,7 +72,8 @@ def _repair(nb: NotebookNode, cls: Classification, run: NotebookRun, settings: M
     the codemods and the drift knowledge base, then the error's resolvers (each candidate
     verified by a run), then the LLM."""
     if settings.codemods:
-        patch, new, applied = codemod_notebook(nb, cls)
+        rules = None if settings.knowledge_base else list(CODEMODS)
+        patch, new, applied = codemod_notebook(nb, cls, rules=rules)
         if patch is not None:
             return new, {"repair": "codemod", "codemods": applied,
                          "patch_file": traj.patch(number, patch)}

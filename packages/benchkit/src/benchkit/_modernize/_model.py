@@ -137,7 +137,8 @@ class ModernizeSettings:
     with ``target_score`` a run whose score is off by more than ``tolerance`` (relative to
     the target) is a score deviation. ``timeout`` bounds the whole notebook's run, in
     seconds. ``llm`` is a ``crashpredict.llm.LLMSettings`` (``None``: codemods only).
-    ``codemods`` turns on the codemod catalog and the drift knowledge base; ``resolvers``
+    ``codemods`` turns on the codemod catalog and (with ``knowledge_base``) the drift
+    knowledge base; ``resolvers``
     the error-driven resolvers (each candidate costs one run of the notebook).
     """
 
@@ -148,6 +149,7 @@ class ModernizeSettings:
     timeout: float = 600.0
     llm: Any = None
     codemods: bool = True
+    knowledge_base: bool = True
     resolvers: bool = True
     reply_retries: int = 2
     check_equivalence: bool = True

@@ -9,6 +9,8 @@ itself says what to look for:
   the package (``sklearn.externals.joblib``) may be a top-level one now.
 - ``TypeError: f() got an unexpected keyword argument 'k'``: the closest parameter of
   ``f``'s signature today (``inspect.signature`` and ``difflib``), else drop ``k``.
+- ``TypeError: f() takes 1 positional argument but 3 were given`` (arguments that became
+  keyword-only): the extra ones passed by keyword, in the order of today's signature.
 - ``AttributeError: module 'm' has no attribute 'x'`` / ``'C' object has no attribute 'x'``:
   the close names of ``m`` or of the library's class ``C`` (as Python's "Did you mean"
   suggests), or ``x`` found in a submodule of ``m``.
@@ -210,6 +212,37 @@ class _Import(_Edit):
         return updated.with_changes(names=names)
 
 
+class _Positional(_Edit):
+    """A call with more positional arguments than allowed: the extra ones become keywords,
+    in the order of today's parameters."""
+
+    def __init__(self, lines, name: str, allowed: int, params: list[str]) -> None:
+        super().__init__(lines)
+        self.name, self.allowed, self.params = name, allowed, params
+
+    def leave_Call(self, original, updated):
+        func = updated.func
+        called = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if called != self.name or not self.here(original) or any(a.star for a in updated.args):
+            return updated
+        positional = [a for a in updated.args if a.keyword is None]
+        given = {a.keyword.value for a in updated.args if a.keyword is not None}
+        if len(positional) <= self.allowed:
+            return updated
+        free = [p for p in self.params[self.allowed:] if p not in given]
+        extra = positional[self.allowed:]
+        if len(extra) > len(free):
+            return updated
+        converted = [a.with_changes(keyword=cst.Name(p), equal=cst.AssignEqual(
+            cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for a, p in zip(extra, free)]
+        args = [*positional[:self.allowed], *converted,
+                *[a for a in updated.args if a.keyword is not None]]
+        args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                for a in args[:-1]] + [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+        self.changed = True
+        return updated.with_changes(args=args)
+
+
 def _apply(source: str, edit: _Edit) -> str | None:
     parsed = parse_cell(source)
     if parsed is None:
@@ -226,6 +259,8 @@ def _apply(source: str, edit: _Edit) -> str | None:
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _NO_NAME = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
 _KW = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+_POS = re.compile(r"([\w.]+)\(\) takes (?:from \d+ to )?(\d+) positional arguments? but \d+ "
+                  r"(?:were|was) given")
 _MOD_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 _OBJ_ATTR = re.compile(r"(?:type object '(\w+)'|'(\w+)' object) has no attribute '(\w+)'")
 
@@ -263,6 +298,10 @@ def _edits(text: str, aliases: dict[str, str], lines: frozenset[int]) -> Iterato
     match = _KW.search(text)
     if match:
         yield from _keyword(match.group(1), match.group(2), aliases, lines)
+        return
+    match = _POS.search(text)
+    if match:
+        yield from _positional(match.group(1), int(match.group(2)), aliases, lines)
         return
     match = _MOD_ATTR.search(text)
     if match:
@@ -306,6 +345,18 @@ def _keyword(qualname: str, keyword: str, aliases, lines) -> Iterator[tuple[str,
     for close in difflib.get_close_matches(keyword, params, n=2, cutoff=0.6):
         yield f"keyword {keyword}= renamed {close}=", _Keyword(lines, keyword, close)
     yield f"keyword {keyword}= dropped", _Keyword(lines, keyword, None)
+
+
+def _positional(qualname: str, takes: int, aliases, lines) -> Iterator[tuple[str, _Edit]]:
+    params = _parameters(qualname, aliases)
+    if not params:
+        return
+    parts = qualname.split(".")
+    method = len(parts) > 1  # ``C.__init__`` and ``C.m`` count ``self``
+    name = parts[-2] if parts[-1] == "__init__" else parts[-1]
+    allowed = takes - 1 if method else takes
+    yield (f"{name}: positional arguments after the first {allowed} passed by keyword",
+           _Positional(lines, name, max(allowed, 0), params))
 
 
 def _parameters(qualname: str, aliases: dict[str, str]) -> list[str]:

@@ -194,7 +194,10 @@ class _DriftTransformer(RuleTransformer):
         parent, _, last = path.rpartition(".")
         if last[:1].isupper() and parent:
             line = f"from {parent} import {last}"
-            if line not in self.scope.imports:
+            # an import of the old function from that module is rewritten to this name
+            in_place = any(v in self.kb.calls and v.rpartition(".")[0] == parent
+                           for v in aliases.values())
+            if line not in self.scope.imports and not in_place:
                 self.scope.imports.append(line)
             aliases[last] = path
             return last
@@ -279,9 +282,16 @@ class _DriftTransformer(RuleTransformer):
             name = dotted(alias.name) or ""
             call = self.kb.calls.get(f"{module}.{name}")
             if call is not None and alias.asname is None:
-                # a function that became a method or another call: its calls are
-                # rewritten by the template, which imports what it needs
+                # a function that became a method or another call: its calls are rewritten
+                # by the template; a class the template needs from the same module is
+                # imported in its place, anything else on top of the notebook
+                self.applied_ids.append(call["id"])
                 self.changed = touched = True
+                for path in re.findall(r"\{alias:([\w.]+)\}", call["template"]):
+                    parent, _, last = path.rpartition(".")
+                    if parent == module and last[:1].isupper():
+                        self.scope.aliases.setdefault(last, path)
+                        groups.setdefault(module, []).append(cst.ImportAlias(name=cst.Name(last)))
                 continue
             target = self._target(module, name)
             if target is None:
@@ -393,6 +403,10 @@ class _DriftTransformer(RuleTransformer):
         for entry in self.kb.methods.get(method, ()):
             if _owner_ok(entry, lic[0]) and entry.get("template"):
                 receiver = _code(updated.func.value)  # type: ignore[union-attr]
+                tail = entry["template"].split("{self}", 1)[-1]
+                k = tail.find(f".{method}(")
+                if k > 0 and receiver.endswith(tail[:k]):
+                    continue  # already rewritten: the template calls the method again
                 new = self.render(entry["template"], updated, receiver, entry)
                 if new is not None:
                     return self.hit(entry, new)
