@@ -9,7 +9,6 @@ in place, on a small notebook in that folder (the kernel's start dominates both)
 
 from __future__ import annotations
 
-import os
 import shutil
 import statistics
 import tempfile

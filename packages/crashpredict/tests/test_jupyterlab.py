@@ -11,6 +11,7 @@ Skips only where no Chromium can be found (CI installs Debian's ``chromium``: se
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -94,9 +95,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
            "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
            f"--LabServerApp.workspaces_dir={home / 'workspaces'}",
            f"--LabServerApp.user_settings_dir={home / 'settings'}", "--allow-root"]
-    try:
-        import jupyterlab  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("jupyterlab") is None:
         pytest.fail("jupyterlab is missing: it is in requirements-dev.txt")
     log = open(home / "lab.log", "wb")
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,

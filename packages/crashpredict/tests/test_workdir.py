@@ -142,3 +142,19 @@ def test_a_folder_holding_the_temporary_folder_is_not_copied_into_itself(tmp_pat
     with private_copy(folder) as work:
         assert sorted(os.listdir(work.path)) == sorted(before)
     assert set(os.listdir(folder)) == before
+
+
+def test_a_write_in_c_through_a_link_is_reported(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "big"
+    folder.mkdir()
+    with open(folder / "weights.bin", "wb") as f:
+        f.truncate(300 * 2**20)  # sparse, beyond the copy budget: linked
+    nb = _notebook(folder, [
+        "import ctypes, os\nlibc = ctypes.CDLL(None)\n"
+        "fd = libc.open(b'weights.bin', os.O_WRONLY)\nlibc.write(fd, b'X', 1)\nlibc.close(fd)"],
+        "x = 1")
+    assert main(["check", str(nb), "--quiet", "--engine", "rules"]) == 0
+    out = capsys.readouterr().out
+    assert "1 large entry linked read-only" in out
+    assert "WARNING: the replay changed these originals through their links" in out
+    assert out.split("WARNING")[1].split("\n")[0].endswith(": weights.bin")

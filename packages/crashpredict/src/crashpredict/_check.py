@@ -239,6 +239,15 @@ def _replay_folder(path: Path, in_place: bool) -> Iterator[tuple[Path | WorkCopy
         yield work, work.describe()
 
 
+def _after(cwd: Path | WorkCopy, where: str) -> str:
+    """``where``, plus a warning when a library wrote through a link to an original."""
+    changed = cwd.changed_originals() if isinstance(cwd, WorkCopy) else ()
+    if not changed:
+        return where
+    return (f"{where}; WARNING: the replay changed these originals through their links, "
+            f"outside Python's file functions (a library writing in C): {', '.join(changed[:5])}")
+
+
 def check_notebook(path: Path | str, *, cell: str | int | None = None,
                    order: str = "history", engines: Sequence[str] = DEFAULT_ENGINES,
                    timeout: float = 600, progress: Progress = None,
@@ -279,6 +288,7 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
             if progress:
                 progress(f"predicting {target.name}")
             verdict = kernel.predict(target.source, names, options=options)
+        where = _after(cwd, where)
     return CheckResult(path=str(path), target_index=target.index, target_id=target.id,
                        target_source=target.source, replayed=tuple(c.index for c in before),
                        verdict=verdict, plan_note=note, workdir=where)
@@ -318,4 +328,5 @@ def walk_notebook(path: Path | str, *, order: str = "notebook",
                 actual = kernel.run(c.source)
                 steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict,
                                       actual=actual))
+        where = _after(cwd, where)
     return WalkResult(path=str(path), steps=tuple(steps), workdir=where, plan_note=note)

@@ -13,8 +13,9 @@ replaced by a private copy of itself ("copy-up"; an empty file when the open tru
 and a linked folder by a real folder whose entries are links to the original's ("entry by
 entry"). Removing, renaming or replacing a linked entry only touches the link.
 
-Not covered: libraries that open files themselves in C (HDF5, TensorFlow's file layer)
-writing to a linked file, and writes by absolute path to the original folder.
+Not prevented: libraries that open files themselves in C (HDF5, TensorFlow's file layer)
+writing to a linked file (`WorkCopy.changed_originals` tells afterwards), and writes by
+absolute path to the original folder.
 """
 
 from __future__ import annotations
@@ -49,9 +50,19 @@ class WorkCopy:
     copied_bytes: int
     copied: int  # entries copied (files and folders, counted at the level they were decided)
     linked: tuple[str, ...]  # entries linked to the originals, relative to ``path``
+    stamps: tuple[tuple[str, int, int], ...] = ()  # (linked entry, size, mtime_ns) at the start
 
     def __fspath__(self) -> str:
         return str(self.path)
+
+    def changed_originals(self) -> tuple[str, ...]:
+        """Linked entries whose original changed since the copy was made.
+
+        The guard keeps Python's writes off the originals; a library writing through a link
+        in C (HDF5, TensorFlow's file layer) is not seen by it, but shows here.
+        """
+        return tuple(rel for rel, size, mtime in self.stamps
+                     if _stamp(self.source / rel) != (size, mtime))
 
     def describe(self) -> str:
         """One line for reports: where the copy is and what was linked."""
@@ -93,9 +104,18 @@ def private_copy(folder: Path | str, *, prefix: str = "crashpredict-", name: str
         linked: list[str] = []
         _fill(source, root, source, budget, linked, "")
         yield WorkCopy(source=source, path=root, copied_bytes=copy_limit - budget.left,
-                       copied=budget.entries, linked=tuple(linked))
+                       copied=budget.entries, linked=tuple(linked),
+                       stamps=tuple((rel, *_stamp(source / rel)) for rel in linked))
     finally:
         _remove(tmp)
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (st.st_size, st.st_mtime_ns)
 
 
 class _Budget:
