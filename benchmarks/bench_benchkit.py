@@ -1,5 +1,6 @@
-"""benchkit: wall time of ``verify`` on the JunoBench sample with 1 and 2 workers, and the
-per-notebook cost of a benchkit replay against papermill running the same notebooks."""
+"""benchkit: wall time of ``verify`` on the JunoBench sample with 1 and 2 workers, the
+per-notebook cost of a benchkit replay against papermill running the same notebooks, and
+the cost of bounding a results line against plain ``json.dumps`` of the same record."""
 
 from __future__ import annotations
 
@@ -53,9 +54,44 @@ def _skipped(records) -> str:
             + "; ".join(f"{c} ({reasons[c]})" for c in failed) + ".\n\n")
 
 
+def _median_s(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _bounding() -> str:
+    """Writing a results line: benchkit's bounded line against plain json.dumps (the peer)."""
+    import json
+
+    from benchkit import Record
+    from benchkit._store import record_line
+
+    typical = Record(task="detect", case="pandas_5", version="reproduced", status="ok", expected_crash=True,
+                     labels={"ename": "valueerror", "library_group": "pandas"}, latency_s=0.03,
+                     verdict={"crash": True, "exception": "ValueError", "line": 3, "confidence": 0.9,
+                              "explanation": "int() of '46.0' " * 20, "evidence": [{"fact": "x" * 80}] * 8})
+    huge = Record(task="detect", case="pandas_5", version="reproduced", status="ok", expected_crash=True,
+                  verdict={"crash": True, "reasoning": "why " * 2_500_000})
+    rows = []
+    for name, record, repeat in (("typical verdict", typical, 2000), ("10 MB `reasoning`", huge, 15)):
+        plain = _median_s(lambda: json.dumps(record.to_dict(), sort_keys=True), repeat)
+        ours = _median_s(lambda: record_line(record), repeat)
+        rows.append(f"| {name} | {len(json.dumps(record.to_dict())):,} | {len(record_line(record)):,} "
+                    f"| {plain * 1e6:.0f} | {ours * 1e6:.0f} | {ours / plain:.2f} |")
+    return ("Writing one results line: `record_line` (every field bounded) against plain\n"
+            "`json.dumps` of the same record (the peer), median of repeated calls:\n\n"
+            "| record | plain bytes | bounded bytes | json.dumps (µs) | record_line (µs) | ratio |\n"
+            "|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+
+
 def main() -> str:
     if not SAMPLE.is_dir():
-        text = "## benchkit\n\nSkipped: the JunoBench sample (../shared/junobench-sample) is not here.\n"
+        text = ("## benchkit\n\nSkipped: the JunoBench sample (../shared/junobench-sample) is not here.\n\n"
+                + _bounding())
         print(text)
         return text
     with tempfile.TemporaryDirectory(prefix="bench-benchkit-") as tmp:
@@ -86,7 +122,8 @@ notebook in a copy of its folder. Median ratio benchkit/papermill: **{statistics
 | case | benchkit (s) | papermill (s) | ratio |
 |---|---|---|---|
 {rows}
-"""
+
+{_bounding()}"""
     print(text)
     return text
 

@@ -135,3 +135,12 @@ def test_sample_cases_have_targets_with_the_labelled_ids(sample_root):
             plan = replay_plan(case, version)
             assert plan.target_id == case.labels.target_cell_id, (case.name, version)
             assert plan.prefix, case.name
+
+
+def test_a_fixed_notebook_without_the_target_names_the_file_and_cell(tmp_path, write_case):
+    write_case(tmp_path, "numpy_4", [("x = 1", 1), ("y = 2", 2), ("x.y", 3)], [("x = 1", 1)], error_at=2)
+    (case,) = load_cases(tmp_path)
+    with pytest.raises(CaseError) as info:
+        replay_plan(case, "fixed")
+    assert str(info.value) == (f"{case.fixed}: no cell matches the reproduced target cell 3 (id c002) "
+                               "(neither its id nor a code cell number 3)")

@@ -218,7 +218,7 @@ def replay_plan(case: Case, version: str) -> ReplayPlan:
         nb, t_index, t_id = reproduced, r_index, r_id
     else:
         nb = _read(case.notebook(version))
-        t_index = _matching_cell(nb, reproduced, r_index, r_id)
+        t_index = _matching_cell(nb, reproduced, r_index, r_id, case.notebook(version))
         t_id = nb.cells[t_index].get("id")
     target = nb.cells[t_index]
     limit = target.get("execution_count")
@@ -253,7 +253,7 @@ def _reproduced_target(case: Case, nb: nbformat.NotebookNode) -> tuple[int, str 
     raise CaseError(f"{case.reproduced}: no target cell (no code cell has an error output)")
 
 
-def _matching_cell(nb, reproduced, r_index: int, r_id: str | None) -> int:
+def _matching_cell(nb, reproduced, r_index: int, r_id: str | None, path: Path) -> int:
     if r_id:
         for i, cell in enumerate(nb.cells):
             if cell.get("id") == r_id:
@@ -262,5 +262,5 @@ def _matching_cell(nb, reproduced, r_index: int, r_id: str | None) -> int:
     code = [i for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"]
     if position < len(code):
         return code[position]
-    raise CaseError(f"no cell matches the reproduced target {cell_name(r_index, r_id)} "
-                    f"(code cell {position + 1})")
+    raise CaseError(f"{path}: no cell matches the reproduced target {cell_name(r_index, r_id)} "
+                    f"(neither its id nor a code cell number {position + 1})")
