@@ -240,7 +240,7 @@ def test_temporary_file_of_a_killed_apply_is_removed_by_the_next_write(patch_fil
     before = a.read_bytes()
     proc = _start_hanging_apply(a, p)
     (stale,) = _leftovers(tmp_path)
-    assert f".nbpatch-" in stale and f"-{proc.pid}-" in stale
+    assert ".nbpatch-" in stale and f"-{proc.pid}-" in stale
     proc.kill()  # SIGKILL: no handler runs, the temporary file stays
     proc.wait(timeout=30)
     proc.stdout.close(), proc.stderr.close()
