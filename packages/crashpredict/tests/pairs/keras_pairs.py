@@ -36,4 +36,10 @@ PAIRS = [
     ("labels for ten classes with a three-unit softmax",
      "y10 = rng.integers(0, 10, 64)\ny10[0] = 9\nmodel.fit(X, y10, epochs=1, verbose=0)",
      "y10 = rng.integers(0, 10, 64) % 3\nmodel.fit(X, y10, epochs=1, verbose=0)"),
+    ("one-hot labels with a sparse loss",
+     "model.fit(X, keras.utils.to_categorical(y, 3), epochs=1, verbose=0)",
+     "model.fit(X, y, epochs=1, verbose=0)"),
+    ("argmax of predictions compared with the labels",
+     "preds = model.predict(X, verbose=0)\nacc = (preds.argmax(1) == y[:32]).mean()",
+     "preds = model.predict(X, verbose=0)\nacc = (preds.argmax(1) == y).mean()"),
 ]

@@ -64,4 +64,17 @@ PAIRS = [
     ("indexing the row of a random sample past its end",
      "sample = np.random.rand(8, 3)\nrow = sample[8]",
      "sample = np.random.rand(8, 3)\nrow = sample[7]"),
+    ("a weight matrix multiplied on the wrong side",
+     "W = np.random.randn(10, 4)\nh = W @ X", "W = np.random.randn(10, 4)\nh = W @ X.T"),
+    ("reshape after adding a random column",
+     "e = np.random.rand(100, 1)\nflat = np.column_stack([X, e]).reshape(100, 4)",
+     "e = np.random.rand(100, 1)\nflat = np.column_stack([X, e]).reshape(100, 5)"),
+    ("outer products of random vectors (broadcast works), indexed past the end",
+     "a = np.random.rand(5, 1)\nb = np.random.rand(1, 4)\nc = (a + b)[:, None] * b[None, :]\n"
+     "d = c.reshape(5, 4)[4, 4]",
+     "a = np.random.rand(5, 1)\nb = np.random.rand(1, 4)\nc = (a + b)[:, None] * b[None, :]\n"
+     "d = c.reshape(5, 4)[4, 3]"),
+    ("a random boolean mask of the right length",
+     "e = np.random.rand(100)\nsel = X[e > 0.5]\nfirst = sel[:, 5]",
+     "e = np.random.rand(100)\nsel = X[e > 0.5]\nfirst = sel[:, 3]"),
 ]

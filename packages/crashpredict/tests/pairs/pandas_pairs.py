@@ -67,4 +67,13 @@ PAIRS = [
      "by_store = by_store.rename(columns={'units': 'total'})\nbest = by_store['units'].max()",
      "by_store = sales.groupby('store', as_index=False)['units'].sum()\n"
      "by_store = by_store.rename(columns={'units': 'total'})\nbest = by_store['total'].max()"),
+    ("loc with a mask and a missing column",
+     "big = sales.loc[sales['units'] > 2, 'revenue']",
+     "big = sales.loc[sales['units'] > 2, 'units']"),
+    ("string concatenation of a numeric column",
+     "label = sales['store'] + ': ' + sales['units']",
+     "label = sales['store'] + ': ' + sales['units'].astype(str)"),
+    ("shares of the total, then a positional row past the end",
+     "share = sales['units'] / sales['units'].sum()\nlast = share.iloc[5]",
+     "share = sales['units'] / sales['units'].sum()\nlast = share.iloc[-1]"),
 ]

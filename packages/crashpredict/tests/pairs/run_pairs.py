@@ -2,7 +2,8 @@
 
 Usage: ``python run_pairs.py [LIBRARY ...]`` prints one JSON object per cell on stdout:
 ``{"library", "name", "version" ("crash" | "fixed"), "raised" (exception class name or
-null), "message", "predicted" (True/False/None), "exception", "explanation", "ms"}``.
+null), "raised_mro" (its class names, most derived first), "message", "predicted"
+(True/False/None), "exception", "explanation", "ms"}``; "ms" is the rule engine's time.
 
 Each cell gets a fresh namespace made by running its library's ``SETUP``; the rule engine
 predicts first (it must not change the namespace), then the cell runs for real. One process
@@ -74,6 +75,8 @@ def run_library(library: str) -> list[dict]:
             rows.append({
                 "library": library, "name": name, "version": version,
                 "raised": type(raised).__name__ if raised is not None else None,
+                "raised_mro": [c.__name__ for c in type(raised).__mro__] if raised is not None
+                else [],
                 "message": str(raised).splitlines()[0][:200] if raised is not None and str(
                     raised) else "",
                 "predicted": verdict.crash, "exception": verdict.exception,

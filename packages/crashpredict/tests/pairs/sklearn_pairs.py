@@ -104,4 +104,25 @@ PAIRS = [
      "p = precision_score(y_true, y_true)",
      "y_true = np.where(df['label'] == 1, 'yes', 'no')\n"
      "p = precision_score(y_true, y_true, pos_label='yes')"),
+    ("accuracy of a fitted regression's raw predictions",
+     "raw = lr3.predict(df[['age', 'score', 'grade']].values)\nacc = accuracy_score(df['label'], raw)",
+     "raw = lr3.predict(df[['age', 'score', 'grade']].values)\n"
+     "acc = accuracy_score(df['label'], (raw > 0.5).astype(int))"),
+    ("accuracy of class probabilities",
+     "probs = clf_ct.predict_proba(ct.transform(test_df))\nacc = accuracy_score(test_df['label'], probs)",
+     "probs = clf_ct.predict_proba(ct.transform(test_df))\n"
+     "acc = accuracy_score(test_df['label'], probs.argmax(axis=1))"),
+    ("one-hot codes given to the model fitted on the full transform",
+     "X_enc = enc.transform(test_df[['city']])\npred = clf_ct.predict(X_enc)",
+     "X_enc = enc.transform(test_df[['city']])\npred = clf_city.predict(X_enc)"),
+    ("the codes of an ignored unknown category indexed past their width",
+     "enc2 = OneHotEncoder(handle_unknown='ignore').fit(df[['city']])\n"
+     "codes = enc2.transform(pd.DataFrame({'city': ['zz']}))\nfirst = codes[0, 3]",
+     "enc2 = OneHotEncoder(handle_unknown='ignore').fit(df[['city']])\n"
+     "codes = enc2.transform(pd.DataFrame({'city': ['zz']}))\nfirst = codes[0, 2]"),
+    ("refitting on the stacked features, then predicting on the narrow ones",
+     "X_new = np.hstack([enc.transform(test_df[['city']]), test_df[['age']].values])\n"
+     "m = LogisticRegression().fit(X_new, test_df['label'])\npred = m.predict(X_new[:, :3])",
+     "X_new = np.hstack([enc.transform(test_df[['city']]), test_df[['age']].values])\n"
+     "m = LogisticRegression().fit(X_new, test_df['label'])\npred = m.predict(X_new)"),
 ]

@@ -98,4 +98,32 @@ PAIRS = [
     ("BatchNorm1d with the wrong number of features",
      "bn = nn.BatchNorm1d(10)\nnormed = bn(feats)",
      "bn = nn.BatchNorm1d(20)\nnormed = bn(feats)"),
+    ("a head sized for the unpooled feature map",
+     "x = torch.randn(8, 3, 32, 32)\nconv = nn.Conv2d(3, 16, 3, padding=1)\n"
+     "y = F.max_pool2d(F.relu(conv(x)), 2)\nfc = nn.Linear(16 * 32 * 32, 10)\n"
+     "out = fc(y.view(8, -1))",
+     "x = torch.randn(8, 3, 32, 32)\nconv = nn.Conv2d(3, 16, 3, padding=1)\n"
+     "y = F.max_pool2d(F.relu(conv(x)), 2)\nfc = nn.Linear(16 * 16 * 16, 10)\n"
+     "out = fc(y.view(8, -1))"),
+    ("an LSTM given one feature per step",
+     "lstm = nn.LSTM(20, 32, batch_first=True)\nout, (h, c) = lstm(feats.unsqueeze(-1))\n"
+     "last = nn.Linear(32, 2)(out[:, -1, :])",
+     "lstm = nn.LSTM(20, 32, batch_first=True)\nout, (h, c) = lstm(feats.unsqueeze(1))\n"
+     "last = nn.Linear(32, 2)(out[:, -1, :])"),
+    ("F.cross_entropy with float targets after an MLP",
+     "mlp = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, 10))\n"
+     "loss = F.cross_entropy(mlp(feats), labels.float())\nloss.backward()",
+     "mlp = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, 10))\n"
+     "loss = F.cross_entropy(mlp(feats), labels)\nloss.backward()"),
+    ("nll_loss with fewer targets than rows",
+     "logp = torch.log_softmax(nn.Linear(20, 10)(feats), dim=1)\nloss = F.nll_loss(logp, labels[:10])",
+     "logp = torch.log_softmax(nn.Linear(20, 10)(feats), dim=1)\nloss = F.nll_loss(logp, labels)"),
+    ("float64 tensors to a Linear layer",
+     "x = torch.randn(16, 20, dtype=torch.float64)\nout = nn.Linear(20, 5)(x)",
+     "x = torch.randn(16, 20, dtype=torch.float64)\nout = nn.Linear(20, 5)(x.float())"),
+    ("accuracy from a CNN's argmax, compared with a reshaped label tensor",
+     "pred = cnn(images).argmax(dim=1)\nacc = (pred == labels.view(4, 4)).float().mean()\n"
+     "nn.Linear(16, 1)(acc)",
+     "pred = cnn(images).argmax(dim=1)\nacc = (pred == labels).float().mean()\n"
+     "nn.Linear(1, 1)(acc.view(1, 1))"),
 ]

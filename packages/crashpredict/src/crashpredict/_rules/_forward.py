@@ -176,7 +176,7 @@ class _Chain:
                 if method is None or not torch_function_ok(method) or node.func.attr in (
                         "to", "cuda", "cpu", "numpy"):
                     raise _Stop
-                return self._step(run_function, method, args, kwargs, text)
+                return self._step(run_function, method, args, kwargs, text, bound=True)
         func = self.ev(node.func, env, glob, depth)
         if is_torch_module(func):
             if kwargs or len(args) != 1:
@@ -197,9 +197,9 @@ class _Chain:
         raise _Stop
 
     def _step(self, runner: Any, target: Any, args: list, kwargs: dict | None,
-              text: str) -> Any:
+              text: str, bound: bool = False) -> Any:
         torch = sys.modules["torch"]
-        if not any(isinstance(a, torch.Tensor) for a in args):
+        if not bound and not any(isinstance(a, torch.Tensor) for a in args):
             raise _Stop
         if runner is run_module:
             out = run_module(target, args, text)

@@ -31,6 +31,15 @@ def _plot(exc: str, crash: str, text: str) -> Finding:
                    confidence=0.93, rule="matplotlib")
 
 
+def _one_dimensional(value: Any) -> bool:
+    shape = shape_of(value)
+    if shape is not None:
+        return len(shape) == 1
+    if is_series(value):
+        return True
+    return type(value) in (list, tuple) and all(type(v) in (int, float) for v in value)
+
+
 def _length(value: Any) -> int | None:
     shape = shape_of(value) if is_abstract(value) else None
     if shape:
@@ -87,6 +96,13 @@ def plot_call(site: CallSite) -> Finding | None:
         if a is not None and b is not None and a != b:
             return _plot("ValueError", "value error",
                          f"x and y must be the same size: {a} vs {b}")
+        c = site.kwargs.get("c")
+        n = _length(c) if _one_dimensional(c) else None
+        # three or four numbers are read as one RGB(A) colour
+        if a is not None and a == b and n is not None and n not in (1, a, 3, 4):
+            return _plot("ValueError", "value error",
+                         f"'c' argument has {n} elements, which is inconsistent with 'x' and "
+                         f"'y' with size {a}")
     return None
 
 

@@ -336,6 +336,11 @@ def _loss_labels(model: Any, y: Any) -> Finding | None:
         return _keras(f"Arguments `target` and `output` must have the same rank: 1-D labels "
                       f"against a last layer of {units} units (binary_crossentropy)",
                       "value error")
+    if name == "sparse_categorical_crossentropy" and y.ndim == 2 and y.shape[1] > 1:
+        return _keras(f"Argument `output` must have rank (ndim) `target.ndim - 1`: loss "
+                      f"sparse_categorical_crossentropy takes class indices, but the labels "
+                      f"have shape {tuple(y.shape)} (one-hot? use categorical_crossentropy, "
+                      f"or pass the indices)", "value error")
     if name == "sparse_categorical_crossentropy" and y.ndim == 1 and y.dtype.kind in "iu" \
             and y.size:
         top = int(y.max())

@@ -861,10 +861,20 @@ def _bounded_array(value: Any) -> bool:
     return False
 
 
+def _scalar(value: Any) -> bool:
+    """A plain or numpy scalar (``df['x'].sum()``), safe to combine with arrays."""
+    if not is_known(value):
+        return False
+    if type(value) in (int, float, bool, str):
+        return True
+    np = _np()
+    return np is not None and isinstance(value, np.generic) and value.dtype.kind in "biufcUSM"
+
+
 def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -> Any:
     """numpy/pandas/torch arithmetic on bounded real values: run it (it is pure)."""
     arrays = [v for v in (left, right) if _bounded_array(v)]
-    scalars = [v for v in (left, right) if is_known(v) and type(v) in (int, float, bool)]
+    scalars = [v for v in (left, right) if _scalar(v)]
     if not arrays or len(arrays) + len(scalars) != 2:
         return None
     np = _np()
@@ -894,8 +904,7 @@ def propagate_compare(op: ast.cmpop, left: Any, right: Any, node: ast.AST,
         arrays = [v for v in (left, right) if _bounded_array(v)]
         if not arrays or any(is_frame(a) for a in arrays):
             return None
-        if not all(_bounded_array(v) or (is_known(v) and type(v) in (int, float, bool, str))
-                   for v in (left, right)):
+        if not all(_bounded_array(v) or _scalar(v) for v in (left, right)):
             return None
         np = _np()
         try:
@@ -907,8 +916,20 @@ def propagate_compare(op: ast.cmpop, left: Any, right: Any, node: ast.AST,
     (lk, ls), (rk, rs) = _operand(left), _operand(right)
     if lk is None or rk is None or {lk, rk} == {"ndarray", "tensor"}:
         return None
+    tensor = "tensor" in (lk, rk)
     try:
-        out = fn(ls, rs)
+        np = _np()
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            out = fn(ls, rs)
+    except (ValueError, RuntimeError) as exc:
+        if isinstance(exc, NotImplementedError) or "meta" in str(exc):
+            return None
+        _report(walker, node, exc, "torch" if tensor else "numpy", _short(walker.text(node)),
+                tuple(f"{walker.text(n)}: {_describe(v)}" for n, v in (
+                    (node.left, left), (node.comparators[0], right))
+                      if isinstance(node, ast.Compare)))
+        return None
     except Exception:
         return None
     if "tensor" in (lk, rk):

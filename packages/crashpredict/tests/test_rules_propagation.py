@@ -1,0 +1,167 @@
+"""Propagation under the rules: the facts it carries, and what it must never do.
+
+It never runs user code (a module's forward, a FunctionTransformer's function), never
+changes the user's objects (torch modules, random generators), and an object whose
+attribute lookup misbehaves makes the engine abstain quietly.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crashpredict._rules import RULES, rules_engine
+from crashpredict._rules._values import Abstract
+from crashpredict._rules._walk import CellWalker
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+
+
+def _env(source: str, ns: dict) -> dict:
+    walker = CellWalker(source, ns, RULES)
+    assert walker.run(ast.parse(source)) is None
+    return walker.env
+
+
+def _define(source: str, ns: dict, name: str) -> None:
+    """Run setup code as IPython would, keeping its source for inspect.getsource."""
+    filename = f"<propagation-{name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), ns)
+
+
+def test_numpy_random_calls_carry_shape_and_dtype_without_drawing() -> None:
+    rng = np.random.default_rng(3)
+    before_rng, before_global = rng.bit_generator.state, np.random.get_state()[1].copy()
+    env = _env("W = np.random.randn(3, 5)\nk = rng.integers(0, 4, size=(7,))\n"
+               "Z = (W.T @ W)[:, :2]", {"np": np, "rng": rng})
+    assert (env["W"].shape, env["W"].dtype) == ((3, 5), np.dtype("float64"))
+    assert (env["k"].shape, env["k"].dtype.kind) == ((7,), "i")
+    assert env["Z"].shape == (5, 2)
+    assert rng.bit_generator.state == before_rng
+    assert (np.random.get_state()[1] == before_global).all()
+
+
+def test_torch_layers_built_in_the_cell_live_on_meta_and_draw_nothing() -> None:
+    state = torch.random.get_rng_state()
+    env = _env("x = torch.randn(4, 1, 28, 28)\n"
+               "m = nn.Sequential(nn.Conv2d(1, 8, 3), nn.MaxPool2d(2), nn.Flatten())\n"
+               "y = m(x)", {"torch": torch, "nn": nn})
+    assert isinstance(env["y"], Abstract)
+    assert (env["y"].shape, env["y"].dtype, env["y"].device) == ((4, 1352), torch.float32,
+                                                                 "cpu")
+    assert torch.equal(state, torch.random.get_rng_state())
+
+
+def test_a_users_module_is_never_changed() -> None:
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    weights = {k: v.clone() for k, v in model.state_dict().items()}
+    ids = [id(p) for p in model.parameters()]
+    verdict = rules_engine("out = model(torch.zeros(3, 5))", {"torch": torch, "model": model})
+    assert verdict.crash is True and verdict.exception == "RuntimeError"
+    assert [id(p) for p in model.parameters()] == ids
+    assert all(p.device.type == "cpu" and p.grad is None for p in model.parameters())
+    assert all(torch.equal(v, weights[k]) for k, v in model.state_dict().items())
+
+
+_FORWARDS = '''
+import torch.nn as nn
+calls = []
+
+class Chain(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 2)
+
+    def forward(self, x):
+        x = x.view(x.size(0), -1)
+        return self.fc(x)
+
+class Noisy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 2)
+
+    def forward(self, x):
+        calls.append(x)
+        return self.fc(x)
+'''
+
+
+def test_a_straight_chain_forward_is_followed_from_its_source() -> None:
+    ns: dict = {"torch": torch}
+    _define(_FORWARDS, ns, "chain")
+    ns["chain"] = ns["Chain"]()
+    crash = rules_engine("out = chain(torch.zeros(2, 7))", ns)
+    assert crash.crash is True and "mat1 and mat2" in crash.explanation
+    assert rules_engine("out = chain(torch.zeros(2, 2, 3))", ns).crash is False
+
+
+def test_a_forward_with_other_statements_is_never_called_nor_judged() -> None:
+    ns: dict = {"torch": torch}
+    _define(_FORWARDS, ns, "noisy")
+    ns["noisy"] = ns["Noisy"]()
+    verdict = rules_engine("out = noisy(torch.zeros(2, 7))", ns)
+    assert verdict.crash is False
+    assert ns["calls"] == []
+
+
+def test_a_function_transformer_is_never_run_on_sample_rows() -> None:
+    from sklearn.preprocessing import FunctionTransformer
+    seen = []
+
+    def spy(x):
+        seen.append(len(x))
+        return x
+
+    ft = FunctionTransformer(spy).fit(np.ones((5, 2)))
+    seen.clear()
+    env = _env("out = ft.transform(X)", {"ft": ft, "X": np.ones((5, 2))})
+    assert seen == [] and not isinstance(env["out"], Abstract)
+
+
+def test_sklearn_outputs_carry_width_and_sample_rows() -> None:
+    from sklearn.decomposition import PCA
+    from sklearn.preprocessing import OneHotEncoder
+    df = pd.DataFrame({"c": list("abcab"), "v": [1.0, 2.0, 3.0, 4.0, 5.0]})
+    enc = OneHotEncoder(sparse_output=False).fit(df[["c"]])
+    env = _env("codes = enc.transform(df[['c']])\n"
+               "both = np.hstack([codes, df[['v']].values])\n"
+               "low = PCA(n_components=2).fit_transform(both)",
+               {"enc": enc, "df": df, "np": np, "PCA": PCA})
+    assert env["codes"].shape == (5, 3) and env["codes"].sample.shape == (5, 3)
+    assert env["both"].shape == (5, 4)
+    assert env["low"].shape == (5, 2)
+
+
+class _Hostile:
+    def __getattribute__(self, name):
+        raise RuntimeError("boom")
+
+
+class _Meta(type):
+    def __getattribute__(cls, name):
+        raise RuntimeError("meta boom")
+
+
+class _HostileClass(metaclass=_Meta):
+    pass
+
+
+@pytest.mark.parametrize("source", [
+    "h.x", "h.fit(1)", "h[0]", "h + 1", "len(h)", "np.hstack([h, h])", "torch.from_numpy(h)",
+    "lin(h)", "for a in h:\n    pass", "h.shape[0]", "x = h\nx.y = 1", "del h.x", "f'{h}'",
+    "X @ h", "X + h", "h == 1", "h in [1]", "df[h]", "df.loc[h]", "h(X)", "[h] * 3",
+    "X[h]", "a, b = h", "H.x", "H()", "H[0]", "if h:\n    pass", "with h:\n    pass",
+])
+def test_an_object_whose_lookup_raises_makes_the_engine_abstain(source: str) -> None:
+    ns = {"np": np, "torch": torch, "h": _Hostile(), "H": _HostileClass,
+          "lin": nn.Linear(3, 2), "X": np.ones((4, 3)), "df": pd.DataFrame({"a": [1, 2]})}
+    verdict = rules_engine(source, ns)
+    assert verdict.crash is False, verdict.explanation
+    assert "rule engine failed" not in verdict.explanation
