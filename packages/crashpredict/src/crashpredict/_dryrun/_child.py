@@ -182,10 +182,14 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
             path = getattr(exc, "filename", None)
             if not isinstance(path, str):
                 return "a file write from C code outside the dry run's overlay"
-            folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
-            if os.access(folder, os.W_OK):  # access(2) is not restricted by Landlock
-                return f"a file write from C code to {path!r}"
-            return None
+            # access(2) is not restricted by Landlock: it says what the real run may do.
+            # Landlock refuses only writes, creations and removals, so a path the user may
+            # write (or create) that failed with EACCES was refused by it.
+            if os.path.lexists(path):
+                writable = os.access(path, os.W_OK)
+            else:
+                writable = os.access(os.path.dirname(os.path.abspath(path)) or ".", os.W_OK)
+            return f"a file write from C code to {path!r}" if writable else None
         exc = exc.__cause__ or exc.__context__
         seen += 1
     return None

@@ -208,9 +208,21 @@ class Overlay:
             return path
         if self._exists_in_shadow(full):
             return self.shadow(full)
-        if self._is_deleted(full):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), text)
+        if self._is_deleted(full) or not self._lexists(full):
+            raise self._missing(text)
         return full
+
+    def _missing(self, shown: Any) -> OSError:
+        """The error for a path that is not there: ENOTDIR when a parent is a file."""
+        full = self.real(os.fsdecode(shown))
+        probe = os.path.dirname(full)
+        while probe != os.path.dirname(probe):
+            if self.exists(probe):
+                if not self._isdir(self.for_read(probe)):
+                    return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), shown)
+                break
+            probe = os.path.dirname(probe)
+        return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), shown)
 
     def exists(self, full: str) -> bool:
         if self._exists_in_shadow(full):
@@ -226,6 +238,9 @@ class Overlay:
         if self.passthrough(full):
             return path
         target = self.shadow(full)
+        if self._isdir(target) or (not self._lexists(target) and not self._is_deleted(full)
+                                   and self._isdir(full)):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), text)
         self._ensure_parent(full)
         if not self._lexists(target) and content and not self._is_deleted(full) \
                 and self._isfile(full):
@@ -247,7 +262,7 @@ class Overlay:
     def _ensure_parent(self, full: str) -> None:
         parent = os.path.dirname(full)
         if not self.exists(parent):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), parent)
+            raise self._missing(parent)
         self._makedirs(self.shadow(parent))
 
     # ---- the patched functions --------------------------------------------------------
@@ -293,13 +308,16 @@ class Overlay:
         def change(path: Any, *args: Any, **kwargs: Any) -> Any:
             if kwargs.get("dir_fd") is not None or _text(path) is None:
                 return original(path, *args, **kwargs)
-            self.for_read(path)  # a deleted path is missing
             full = self.real(_text(path) or "")
-            if not self.passthrough(full) and not self._exists_in_shadow(full) and self._isdir(full):
-                self._makedirs(self.shadow(full))
-                self.events.setdefault(full, what)
-                return original(self.shadow(full), *args, **kwargs)
-            return original(self.for_write(path, what=what), *args, **kwargs)
+            if self.passthrough(full):
+                return original(path, *args, **kwargs)
+            source = self.for_read(path)  # a missing or deleted path raises here
+            if source == full and self._isdir(full):
+                self._makedirs(self.shadow(full))  # a folder: its attributes, not its files
+            elif source == full:
+                return original(self.for_write(path, what=what), *args, **kwargs)
+            self.events.setdefault(full, what)
+            return original(self.shadow(full), *args, **kwargs)
         return change
 
     def listdir(self, path: Any = ".") -> list[Any]:
@@ -360,7 +378,7 @@ class Overlay:
         if self.passthrough(full):
             return self._os[name](path)
         if not self.exists(full):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), _text(path))
+            raise self._missing(_text(path))
         is_dir = st.S_ISDIR(self.lstat(path).st_mode)
         if is_dir != _dir:
             code = errno.EISDIR if is_dir else errno.ENOTDIR
@@ -391,7 +409,7 @@ class Overlay:
             if self.passthrough(full):
                 return self._rmtree(path, ignore_errors, onerror)
             if not self.exists(full):
-                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), _text(path))
+                raise self._missing(_text(path))
             if not st.S_ISDIR(self.lstat(full).st_mode):
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), _text(path))
         except OSError:
@@ -411,19 +429,20 @@ class Overlay:
         full_src, full_dst = self.real(_text(src) or ""), self.real(_text(dst) or "")
         if self.passthrough(full_src) and self.passthrough(full_dst):
             return self._os[name](src, dst)
-        source = self.for_read(src)
+        source = self.for_read(src)  # a missing source raises here
+        if full_src == full_dst:
+            return None
+        self._check_rename(full_src, full_dst, self._isdir(source), _text(dst) or "")
         if self.passthrough(full_dst):
             target = dst
         else:
             self._ensure_parent(full_dst)
             target = self.shadow(full_dst)
+        if self._lexists(target):
+            self._remove_tree(target)
         if self._isdir(source):
-            if self._lexists(target):
-                self._remove_tree(target)  # rename over an empty folder; the real one is hidden
-            self._copy_tree(source, target)
+            self._copy_merged(full_src, target)
         else:
-            if self._lexists(target):
-                self._remove_tree(target)
             self._copy_file(source, target)
         if self._exists_in_shadow(full_src):
             self._remove_tree(self.shadow(full_src))
@@ -433,8 +452,42 @@ class Overlay:
         self.events.setdefault(full_dst, "wrote")
         return None
 
+    def _check_rename(self, full_src: str, full_dst: str, src_dir: bool, shown: str) -> None:
+        """Raise what rename(2) raises for these two paths, as the overlay sees them."""
+        if src_dir and full_dst.startswith(full_src + os.sep):
+            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), shown)
+        if full_src.startswith(full_dst + os.sep):  # onto its own (non-empty) ancestor
+            raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), shown)
+        if not self.exists(full_dst):
+            return
+        dst_dir = self._isdir(self.for_read(full_dst))
+        if src_dir and not dst_dir:
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), shown)
+        if dst_dir and not src_dir:
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), shown)
+        if dst_dir and self._names(full_dst):
+            raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), shown)
+
+    def _copy_merged(self, full: str, target: str) -> None:
+        """Copy the folder ``full`` as the overlay sees it (disk and overlay) to ``target``."""
+        self._os["mkdir"](target)
+        for name in self._names(full):
+            child = os.path.join(full, name)
+            source = self.for_read(child)
+            mode = self._os["lstat"](source).st_mode
+            if st.S_ISDIR(mode):
+                self._copy_merged(child, os.path.join(target, name))
+            elif st.S_ISREG(mode):
+                self._copy_file(source, os.path.join(target, name))
+
     def replace(self, src: Any, dst: Any, **kwargs: Any) -> None:
         return self.rename(src, dst, _replace=True, **kwargs)
+
+    def access(self, path: Any, mode: int, **kwargs: Any) -> bool:
+        try:
+            return self._reader("access")(path, mode, **kwargs)
+        except OSError:  # missing in the overlay's view
+            return False
 
     def chdir(self, path: Any) -> None:
         return self._os["chdir"](self.for_read(path))
@@ -455,7 +508,7 @@ class Overlay:
             "chmod": self._changer("chmod", "changed mode"),
             "utime": self._changer("utime", "changed times"),
             "truncate": self._changer("truncate", "wrote"),
-            "access": self._reader("access"), "readlink": self._reader("readlink"),
+            "access": self.access, "readlink": self._reader("readlink"),
         }
         for name, function in patches.items():
             setattr(os, name, function)
