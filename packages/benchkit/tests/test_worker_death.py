@@ -74,3 +74,39 @@ def test_sigkilled_run_leaves_no_worker_or_kernel_behind(tmp_path, write_case):
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+def test_a_worker_kills_the_process_group_of_a_child_that_ignores_its_parent(tmp_path):
+    """A kernel that does not watch its parent (not every kernel does) still dies: here a
+    `sleep` in its own session, as jupyter_client starts kernels."""
+    (tmp_path / "orphan_task.py").write_text(
+        "import subprocess, time\n"
+        "def start_child_and_wait(task):\n"
+        "    subprocess.Popen(['sleep', '600'], start_new_session=True)\n"
+        "    time.sleep(600)\n")
+    (tmp_path / "parent.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "import orphan_task\n"
+        "from benchkit._executor import LocalExecutor\n"
+        "if __name__ == '__main__':\n"
+        "    list(LocalExecutor(1).run(orphan_task.start_child_and_wait, [{}], lambda t, e: None))\n")
+    mark = f"benchkit-test-{uuid.uuid4().hex}"
+    parent = subprocess.Popen([sys.executable, str(tmp_path / "parent.py")],
+                              env={**os.environ, "BENCHKIT_TEST_MARK": mark})
+    try:
+        started = _poll(lambda: [p for p, cmd in _marked(mark).items() if cmd.startswith("sleep 600")],
+                        deadline_s=120)
+        assert started, _marked(mark)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        left = _poll(lambda: not _marked(mark), deadline_s=30) or _marked(mark)
+        assert left is True, f"still running after the parent was killed: {left}"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for pid in _marked(mark):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
