@@ -257,7 +257,13 @@ class Overlay:
         return target
 
     def _forget_deleted(self, full: str) -> None:
+        """``full`` is made anew: no longer deleted, but what the disk had under it stays so."""
+        if not self._is_deleted(full):
+            return
         self.deleted.discard(full)
+        if self._isdir(full):
+            for name in self._os["listdir"](full):
+                self.deleted.add(os.path.join(full, name))
 
     def _ensure_parent(self, full: str) -> None:
         parent = os.path.dirname(full)
