@@ -154,3 +154,26 @@ def test_display_made_stale_by_an_in_place_change_run_later():
     nb = notebook(cell("import pandas as pd\ndf = pd.DataFrame({'a': [1]})", 1),
                   cell("df.dtypes", 2, shown("a int64")), cell("df['place'] = 'x'", 3))
     assert [f for f in nbdeps.check(nb) if f.code == "ND301"] == []
+
+
+def test_star_imports_of_installed_modules_are_read_without_importing_them():
+    import subprocess
+    import sys
+
+    code = ("import sys, nbdeps; fs = nbdeps.check([('from json import *', 1), ('from pandas import *', 2), "
+            "('dumps(DataFrame, read_csv, nope)', 3)]); "
+            "print(sorted((f.code, f.names) for f in fs if f.severity != 'info'), 'pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[('ND101', ('nope',))] False"
+
+
+def test_a_module_that_extends_its_all_is_read_but_not_trusted_to_be_complete(tmp_path):
+    (tmp_path / "tools.py").write_text("__all__ = ['load']\n__all__ += ['save']\ndef load(): pass\n"
+                                       "def save(): pass\n")
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(notebook(cell("from tools import *", 1), cell("load(); save(); other", 2))))
+    assert [(f.code, f.names) for f in nbdeps.check(path) if f.severity != "info"] == [("ND101", ("other",))]
+    from nbdeps._modules import installed_names
+
+    assert installed_names("os") is not None and installed_names("os")[1] is False  # os extends __all__
+    assert installed_names("not_installed_anywhere") is None

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ._model import CellInfo, Hazard, Mutation, NameRef, Notebook, SyntaxIssue
-from ._modules import module_names, run_names
+from ._modules import installed_names, module_names, run_names
 from ._scopes import alias_name, free_loads, target_names
 from ._nodes import (
     OPS,
@@ -76,30 +76,34 @@ def analyze_cell(source: str) -> CellInfo:
 def cell_infos(nb: Notebook) -> dict[int, CellInfo]:
     """`analyze_cell` for every code cell, keyed by cell index.
 
-    For a notebook read from a file, `from m import *` and `%run m.py` of a module that
-    sits beside it (the kernel's working folder) are resolved into the names it binds.
+    `from m import *` and `%run m.py` are resolved into the names they bind when the
+    module can be read: beside the notebook file (the kernel's working folder) or, for
+    star imports, installed where nbdeps runs (read from source, not imported).
     """
     infos = {c.index: _analyze(c.source) for c in nb.cells if c.kind == "code"}
-    if nb.path is None:
-        return infos
-    folder = Path(nb.path).resolve().parent
+    folder = None if nb.path is None else Path(nb.path).resolve().parent
     for index, info in infos.items():
         if info.has_unknown_definitions:
-            infos[index] = _resolve_local(info, folder)
+            infos[index] = _resolve(info, folder)
     return infos
 
 
-def _resolve_local(info: CellInfo, folder: Path) -> CellInfo:
+def _resolve(info: CellInfo, folder: Path | None) -> CellInfo:
+    """Bind the names of star-imported and `%run` modules that can be read: beside the
+    notebook first (the kernel's working folder), then installed. A module whose list of
+    names may be incomplete binds what was found and stays an unknown source."""
     found: set[str] = set()
     star, hidden = [], []
     for module in info.star_imports:
-        names = module_names(folder, module)
+        names = module_names(folder, module) if folder is not None else None
+        complete = names is not None
         if names is None:
+            names, complete = installed_names(module) or (frozenset(), False)
+        found |= names
+        if not complete:
             star.append(module)
-        else:
-            found |= names
     for magic in info.hidden_sources:
-        names = run_names(folder, magic)
+        names = run_names(folder, magic) if folder is not None else None
         if names is None:
             hidden.append(magic)
         else:
