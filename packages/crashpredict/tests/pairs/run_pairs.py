@@ -3,7 +3,8 @@
 Usage: ``python run_pairs.py [LIBRARY ...]`` prints one JSON object per cell on stdout:
 ``{"library", "name", "version" ("crash" | "fixed"), "raised" (exception class name or
 null), "raised_mro" (its class names, most derived first), "message", "predicted"
-(True/False/None), "exception", "explanation", "ms"}``; "ms" is the rule engine's time.
+(True/False/None), "exception", "explanation", "ms", "run_ms"}``: the rule engine's time
+and the cell's own run time.
 
 Each cell gets a fresh namespace made by running its library's ``SETUP``; the rule engine
 predicts first (it must not change the namespace), then the cell runs for real. One process
@@ -71,7 +72,9 @@ def run_library(library: str) -> list[dict]:
             t0 = time.perf_counter()
             verdict = rules_engine(cell, ns)
             ms = (time.perf_counter() - t0) * 1000
+            t0 = time.perf_counter()
             raised = _run(cell, ns)
+            run_ms = (time.perf_counter() - t0) * 1000
             rows.append({
                 "library": library, "name": name, "version": version,
                 "raised": type(raised).__name__ if raised is not None else None,
@@ -80,7 +83,8 @@ def run_library(library: str) -> list[dict]:
                 "message": str(raised).splitlines()[0][:200] if raised is not None and str(
                     raised) else "",
                 "predicted": verdict.crash, "exception": verdict.exception,
-                "explanation": verdict.explanation, "ms": round(ms, 3)})
+                "explanation": verdict.explanation, "ms": round(ms, 3),
+                "run_ms": round(run_ms, 3)})
     return rows
 
 
