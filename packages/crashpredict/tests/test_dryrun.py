@@ -269,6 +269,27 @@ def test_library_probes_are_answered_without_a_process(tmp_path):
     assert result.outcome == "completed", result
 
 
+def test_read_only_probe_programs_are_run_by_the_parent_and_answered():
+    import shutil
+
+    machine = os.uname().machine
+    cell = ("import subprocess\n"
+            "out = subprocess.check_output(['uname', '-m'], text=True)\n"
+            f"assert out.strip() == {machine!r}, out\n"
+            "both = subprocess.run('uname -s', shell=True, capture_output=True, text=True)\n"
+            "assert (both.returncode, both.stdout.strip()) == (0, 'Linux')\n"
+            "bad = subprocess.run(['uname', '--no-such-flag'], stderr=subprocess.STDOUT, "
+            "stdout=subprocess.PIPE)\n"
+            "assert bad.returncode != 0 and bad.stdout")
+    result = dry_run(cell, {}, budget_s=10)
+    assert result.outcome == "completed", result
+    missing = "import subprocess\nsubprocess.run(['fc-list'])" if shutil.which("fc-list") is None \
+        else "import subprocess\nsubprocess.run(['ldconfig-nope', '-p'])"
+    assert dry_run(missing, {}).outcome in ("crashed", "inconclusive")
+    piped = dry_run("import subprocess\nsubprocess.run('uname -m; touch x', shell=True)", {})
+    assert piped.outcome == "inconclusive" and piped.blocked.startswith("subprocess")
+
+
 def test_first_import_housekeeping_writes_go_to_the_overlay(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

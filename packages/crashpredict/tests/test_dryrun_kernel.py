@@ -179,21 +179,24 @@ def test_kernel_cell_over_budget_is_answered_on_shrunk_data(kernel):
 
 
 def test_kernel_output_magics_and_shell_commands(kernel):
-    # matplotlib's first import writes its config and font cache: a dry run would block that
-    # (see the limits in docs/dryrun.md), so the kernel imports it first, as notebooks do.
-    out, errors = kernel.run("x = 41\nimport matplotlib.pyplot")
+    # matplotlib is first imported inside the dry run, with a config folder that does not
+    # exist yet: its config folder and font cache are written to the overlay.
+    out, errors = kernel.run("x = 41\nimport os, tempfile\n"
+                             "os.environ['MPLCONFIGDIR'] = os.path.join(os.getcwd(), 'mplconfig')")
     assert not errors
     out, errors = kernel.run(
         "from crashpredict._dryrun import dry_run\n"
         "r1 = dry_run(\"print('LEAK')\\ndisplay('LEAK')\\n%time y = x + 1\\nx\", globals())\n"
         "r2 = dry_run('!touch made_by_shell', globals())\n"
         "r3 = dry_run('%matplotlib inline\\nimport matplotlib.pyplot as plt\\n"
-        "plt.plot([1, 2])\\nplt.show()\\nplt.nope()', globals())\n"
+        "plt.plot([1, 2])\\nplt.show()\\nplt.nope()', globals(), budget_s=60)\n"
         "print(r1.outcome, r2.blocked is not None, r3.exception, r3.line)")
     assert not errors, errors
     assert out == "completed True AttributeError 5\n"  # nothing the children printed leaked
     assert kernel.value("[x, 'y' in globals()]") == [41, False]
     assert kernel.value("__import__('os').path.exists('made_by_shell')") is False
+    assert kernel.value("[os.path.exists('mplconfig'), 'matplotlib' in __import__('sys').modules]") \
+        == [False, False]
 
 
 def test_kernel_with_gui_event_loop_integration_is_refused(kernel):

@@ -114,19 +114,32 @@ def test_a_cell_over_budget_is_retried_on_the_first_rows():
     assert len(df) == 20_000
 
 
-def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
+def test_a_shrunk_retry_keeps_the_rows_with_missing_values_and_new_labels():
     pd = pytest.importorskip("pandas")
     pytest.importorskip("sklearn")
     df = pd.DataFrame({"a": np.arange(20_000.0), "y": [0, 1] * 10_000})
-    df.loc[15_000, "a"] = np.nan  # far past the rows a shrunk run keeps
+    df.loc[15_000, "a"] = np.nan  # far past the head a shrunk run keeps
     cell = (SLOW_ROWS + "from sklearn.linear_model import LogisticRegression\n"
             "LogisticRegression().fit(df[['a']], df['y'])")
     dry = dry_run(cell, {"df": df}, budget_s=2)
+    assert (dry.outcome, dry.exception, dry.shrunk) == ("crashed", "ValueError", True), dry
+    fixed = dry_run(cell.replace("df[['a']]", "df[['a']].fillna(0)"), {"df": df}, budget_s=2)
+    assert (fixed.outcome, fixed.shrunk) == ("completed", True), fixed
+
+
+def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
+    pd = pytest.importorskip("pandas")
+    dates = pd.Series(pd.date_range("2020-01-01", periods=20_000, freq="h").astype(str))
+    dates[15_000] = "not a date"  # past the head, and no NaN or new category to flag it
+    df = pd.DataFrame({"a": np.arange(20_000.0), "when": dates})
+    cell = SLOW_ROWS + "df['when'] = pd.to_datetime(df['when'], format='%Y-%m-%d %H:%M:%S')"
+    dry = dry_run(cell, {"df": df, "pd": pd}, budget_s=2)
     assert (dry.outcome, dry.shrunk) == ("completed", True), dry
     alone = dryrun_verdict(dry, cell)
     assert (alone.crash, alone.confidence) == (False, SHRUNK_CLEAN_CONFIDENCE)
+    assert "not ruled out" in alone.explanation
     rule = Verdict(crash=True, confidence=0.5, exception="ValueError", crash_type="value error",
-                   explanation="NaN in column a", engine="rules")
+                   explanation="a date that does not match the format", engine="rules")
     assert combine_with_rules(rule, dry).crash is True
 
 

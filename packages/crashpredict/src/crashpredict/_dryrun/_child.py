@@ -21,7 +21,7 @@ import time
 import traceback
 from typing import Any
 
-from . import _confine, _sandbox
+from . import _confine, _probes, _sandbox
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
@@ -197,7 +197,8 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
 
 def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
-              rng_state: Any, reads: tuple[str, ...] | None = None) -> None:
+              rng_state: Any, reads: tuple[str, ...] | None = None,
+              answer_fd: int = -1) -> None:
     """The body of the forked child; its caller ends the process with os._exit."""
     try:
         os.setpgid(0, 0)  # its own group, so the parent can kill whatever it starts
@@ -212,14 +213,18 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     os.environ["TMPDIR"] = private_dir
     shrunk: tuple[str, ...] = ()
     if shrink is not None:
-        shrunk = shrink_namespace(namespace, shrink, only=reads)
+        shrunk = shrink_namespace(namespace, shrink, only=reads, salient=reads is not None)
         if reads is not None and not shrunk:  # a retry that could change nothing
             _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": "nothing the "
                                          "cell reads could be cut"}).encode())
             return
     overlay = Overlay(private_dir)
     overlay.install()
-    _confine.answer_probes()
+    def request(frame: bytes) -> None:
+        with _REPORT_LOCK:
+            _write_all(write_fd, frame)
+
+    _probes.answer_probes(request, answer_fd, private_dir)
     policy = _sandbox.install(private_dir, overlay)
     left = _confine.privatise_shared_mappings()
     if left:
@@ -227,7 +232,7 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
             "outcome": "inconclusive", "blocked": f"shared mapping {left[0]}",
             "reason": f"a writable shared mapping could not be made private: {left[0]}"}).encode())
         return
-    _confine.swap_writable_fds(overlay.hold, keep={0, 1, 2, write_fd})
+    _confine.swap_writable_fds(overlay.hold, keep={0, 1, 2, write_fd, answer_fd})
     confinement = _confine.confine(private_dir)
     policy.landlock = confinement.landlock
 

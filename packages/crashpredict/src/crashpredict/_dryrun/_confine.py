@@ -32,8 +32,8 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import platform
 import re
+import stat
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -303,12 +303,11 @@ def swap_writable_fds(redirect: Callable[[str], str], keep: set[int]) -> tuple[s
             if not path.startswith("/") or path.endswith(" (deleted)") or path in (
                     os.devnull, "/dev/zero", "/dev/full"):
                 continue
-            stat = os.fstat(fd)
-            import stat as st
-            if not st.S_ISREG(stat.st_mode):
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
                 continue
-            copy = redirect(path) if stat.st_size <= _COPY_LIMIT else redirect_sparse(
-                redirect, path, stat.st_size)
+            copy = redirect(path) if info.st_size <= _COPY_LIMIT else _sparse_copy(
+                redirect, path, info.st_size)
             position = os.lseek(fd, 0, os.SEEK_CUR)
             keep_flags = flags & ~(os.O_CREAT | os.O_TRUNC | os.O_EXCL)
             new = os.open(copy, keep_flags & (os.O_ACCMODE | os.O_APPEND | os.O_SYNC))
@@ -321,70 +320,10 @@ def swap_writable_fds(redirect: Callable[[str], str], keep: set[int]) -> tuple[s
     return tuple(swapped)
 
 
-def redirect_sparse(redirect: Callable[..., str], path: str, size: int) -> str:
+def _sparse_copy(redirect: Callable[..., str], path: str, size: int) -> str:
     copy = redirect(path, content=False)
     os.truncate(copy, size)
     return copy
-
-
-# ---- the probes libraries make -------------------------------------------------------------
-
-_LDCACHE_MAGIC = b"glibc-ld.so.cache1.1"
-_LD_ARCH_FLAGS = {"x86_64": 0x0303, "aarch64": 0x0a03}
-
-
-def ld_cache_sonames(path: str = "/etc/ld.so.cache") -> dict[str, str]:
-    """``{soname: library path}`` from glibc's loader cache, read without running ldconfig."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
-        return {}
-    start = data.find(_LDCACHE_MAGIC)
-    if start < 0:
-        return {}
-    nlibs, = struct.unpack_from("=I", data, start + 20)
-    want = _LD_ARCH_FLAGS.get(os.uname().machine)
-    found: dict[str, str] = {}
-    for i in range(nlibs):
-        flags, key, value, _, _ = struct.unpack_from("=iIIIQ", data, start + 48 + 24 * i)
-        if want is not None and flags & 0xFFFF != want:
-            continue
-        name = data[key:data.index(b"\0", key)].decode(errors="replace")
-        found.setdefault(name, data[value:data.index(b"\0", value)].decode(errors="replace"))
-    return found
-
-
-def find_library_without_exec(name: str) -> str | None:
-    """`ctypes.util.find_library` as ldconfig would answer it, without running a program."""
-    prefix = f"lib{name}."
-    for soname in ld_cache_sonames():
-        if soname.startswith(prefix) and ".so" in soname:
-            return soname
-    for folder in filter(None, os.environ.get("LD_LIBRARY_PATH", "").split(":")):
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for entry in names:
-            if entry.startswith(prefix + "so"):
-                return entry
-    return None
-
-
-def answer_probes() -> None:
-    """Answer the read-only probes libraries run as programs, so they need no exec."""
-    import sys
-
-    util = sys.modules.get("ctypes.util")
-    if util is None:
-        import ctypes.util as util
-    util.find_library = find_library_without_exec
-    processor = getattr(platform, "_Processor", None)
-    if processor is not None:
-        machine = os.uname().machine
-        processor.from_subprocess = staticmethod(lambda: machine)
-        processor.get = classmethod(lambda cls: machine)
 
 
 # ---- putting it together -------------------------------------------------------------------

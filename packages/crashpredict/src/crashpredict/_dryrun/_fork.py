@@ -34,6 +34,7 @@ from nbdeps import ipython_to_python
 from .._model import Verdict, crash_type_of
 from ..errors import CrashPredictError
 from ._child import message_of, report_failure, run_child
+from ._probes import serve_request
 
 __all__ = [
     "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "DEFAULT_BUDGET_S", "DryRun",
@@ -214,15 +215,21 @@ _EXIT = os._exit
 
 
 def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | None, bool, int | None]:
-    """Fork, wait for the child's report until the deadline; return (data, startup, timed_out, code)."""
+    """Fork, wait for the child's report until the deadline; return (data, startup, timed_out, code).
+
+    Meanwhile, answer the child's probe requests (``Q`` frames, see `_probes`).
+    """
     read_fd, write_fd = os.pipe()
+    answer_read, answer_write = os.pipe()
     started = time.perf_counter()
     deadline = started + budget_s
     pid = os.fork()
     if pid == 0:  # the child: never return into the caller's code
         try:
             os.close(read_fd)
-            run_child(write_fd, deadline=deadline, budget_s=budget_s, **child_args)
+            os.close(answer_write)
+            run_child(write_fd, deadline=deadline, budget_s=budget_s, answer_fd=answer_read,
+                      **child_args)
         except BaseException as exc:  # noqa: BLE001 - whatever happens, report and leave
             try:
                 report_failure(write_fd, exc)
@@ -231,11 +238,13 @@ def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | N
         finally:
             _EXIT(0)
     os.close(write_fd)
+    os.close(answer_read)
     try:
         os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
     except OSError:
         pass
-    data, startup, timed_out = bytearray(), None, False
+    frames = _Frames(child_args["private_dir"], answer_write)
+    startup, timed_out = None, False
     try:
         while True:
             left = deadline + KILL_MARGIN_S - time.perf_counter()
@@ -250,15 +259,43 @@ def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | N
                 break
             if startup is None:
                 startup = time.perf_counter() - started
-            data += chunk
+            frames.feed(chunk)
     finally:
         os.close(read_fd)
+        os.close(answer_write)
         code = _kill_and_reap(pid)
-    return bytes(data), startup, timed_out, code
+    return bytes(frames.payload), startup, timed_out, code
+
+
+class _Frames:
+    """The parent's reader of the child's pipe: ``R`` (ready), ``Q`` frames, then the JSON."""
+
+    def __init__(self, answer_dir: str, answer_fd: int) -> None:
+        self.buffer, self.payload = bytearray(), bytearray()
+        self.answer_dir, self.answer_fd, self.served = answer_dir, answer_fd, 0
+
+    def feed(self, chunk: bytes) -> None:
+        if self.payload:
+            self.payload += chunk
+            return
+        self.buffer += chunk
+        if self.buffer[:1] == b"R":
+            del self.buffer[:1]
+        while self.buffer[:1] == b"Q" and len(self.buffer) >= 9:
+            size = int.from_bytes(self.buffer[1:9], "big")
+            if len(self.buffer) < 9 + size:
+                return
+            request = bytes(self.buffer[9:9 + size])
+            del self.buffer[:9 + size]
+            serve_request(request, self.answer_dir, self.answer_fd, self.served)
+            self.served += 1
+        if self.buffer and self.buffer[:1] not in (b"Q", b"R"):
+            self.payload += self.buffer
+            self.buffer.clear()
 
 
 def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> dict[str, Any]:
-    payload = data[1:] if data[:1] == b"R" else data
+    payload = data
     if payload:
         try:
             return json.loads(payload)

@@ -413,7 +413,7 @@ class Overlay:
         full = self.real(_text(path) or "")
         try:
             if self.passthrough(full):
-                return self._rmtree(path, ignore_errors, onerror)
+                return self._remove_tree(full)
             if not self.exists(full):
                 raise self._missing(_text(path))
             if not st.S_ISDIR(self.lstat(full).st_mode):
@@ -504,7 +504,6 @@ class Overlay:
                      "unlink", "rmdir", "rename", "replace", "chmod", "utime", "truncate",
                      "access", "chdir", "readlink"):
             self._os[name] = getattr(os, name)
-        self._rmtree = shutil.rmtree
         self._makedirs(self.root)
         patches = {
             "open": self.os_open, "stat": self.stat, "lstat": self.lstat,

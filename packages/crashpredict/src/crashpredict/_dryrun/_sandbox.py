@@ -86,6 +86,27 @@ def _fd_path(fd: int) -> str:
         return f"fd {fd}"
 
 
+# event -> {index of a path argument: index of its dir_fd argument} (CPython's audit args)
+_DIR_FD_OF: Mapping[str, Mapping[int, int]] = MappingProxyType({
+    "os.remove": {0: 1}, "os.rmdir": {0: 1}, "os.mkdir": {0: 2}, "os.rename": {0: 2, 1: 3},
+    "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3},
+    "os.utime": {0: 3}, "os.mkfifo": {0: 2}, "os.mknod": {0: 3},
+})
+
+
+def _under_dir_fd(path: Any, dir_fd: Any) -> Any:
+    """``path`` made absolute against ``dir_fd`` (shutil.rmtree's fd-based walk uses it)."""
+    if not isinstance(dir_fd, int) or dir_fd < 0 or isinstance(path, int):
+        return path
+    try:
+        text = os.fsdecode(os.fspath(path))
+    except TypeError:
+        return path
+    if os.path.isabs(text):
+        return text
+    return os.path.join(_fd_path(dir_fd), text)
+
+
 def _decide(private_dir: str, event: str, args: tuple[Any, ...]) -> str | None:
     """What ``event`` would do outside the child (the text to block it with), or None."""
     if event == "open":
@@ -100,7 +121,10 @@ def _decide(private_dir: str, event: str, args: tuple[Any, ...]) -> str | None:
     if event in _PATH_EVENTS:
         verb, where = _PATH_EVENTS[event]
         paths = [args[i] for i in where if i < len(args)]
-        if not all(_private_to(private_dir, p) for p in paths):
+        dir_fds = _DIR_FD_OF.get(event, {})
+        resolved = [_under_dir_fd(args[i], args[dir_fds[i]] if dir_fds.get(i, 99) < len(args)
+                                  else None) for i in where if i < len(args)]
+        if not all(_private_to(private_dir, p) for p in resolved):
             return f"{verb}({', '.join(_show(p) for p in paths)})"
         return None
     if event in _ALWAYS:

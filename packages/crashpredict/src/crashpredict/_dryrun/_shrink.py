@@ -84,29 +84,101 @@ def _head(value: Any, rows: int) -> Any:
     return value[:rows]
 
 
+#: At most this many rows past the head are kept for their values (see `salient_rows`).
+MAX_SALIENT = 20
+_PER_OBJECT = 5
+
+
+def _salient_in(value: Any, rows: int) -> list[int]:
+    """Positions past the first ``rows`` whose values a crash may need: missing or
+    non-finite numbers, and category values the head never shows (an unseen label)."""
+    module = type(value).__module__
+    np = sys.modules.get("numpy")
+    found: list[int] = []
+    if module.startswith("pandas"):
+        frame = value.to_frame() if value.ndim == 1 else value
+        tail = frame.iloc[rows:]
+        missing = tail.isna().to_numpy().any(axis=1)
+        found += [rows + int(i) for i in np.flatnonzero(missing)[:_PER_OBJECT]]
+        numeric = tail.select_dtypes("number")
+        if numeric.shape[1]:
+            bad = ~np.isfinite(numeric.to_numpy(dtype="float64", na_value=0.0)).all(axis=1)
+            found += [rows + int(i) for i in np.flatnonzero(bad)[:_PER_OBJECT]]
+        for column in frame.columns:
+            series = frame[column]
+            if series.dtype.kind in "OSUb" or str(series.dtype) == "category":
+                seen = set(series.iloc[:rows].dropna().unique().tolist())
+                new = ~tail[column].isin(seen) & tail[column].notna()
+                firsts = tail[column][new].drop_duplicates().index
+                found += [rows + int(tail.index.get_loc(k)) for k in firsts[:_PER_OBJECT]
+                          if isinstance(tail.index.get_loc(k), int)]
+    elif module.startswith("numpy") and value.dtype.kind in "fc":
+        flat = value[rows:].reshape(len(value) - rows, -1)
+        found += [rows + int(i) for i in np.flatnonzero(~np.isfinite(flat).all(axis=1))[:_PER_OBJECT]]
+    return found
+
+
+def salient_rows(values: list[Any], rows: int) -> list[int]:
+    """The positions past the head that the shrunk objects keep too, sorted, at most
+    `MAX_SALIENT`: the same positions for every object, so rows stay aligned."""
+    if "numpy" not in sys.modules:
+        return []
+    found: set[int] = set()
+    for value in values:
+        try:
+            found.update(_salient_in(value, rows))
+        except Exception:  # an exotic dtype: the head alone
+            continue
+    return sorted(found)[:MAX_SALIENT]
+
+
+def _take(value: Any, positions: list[int]) -> Any:
+    if type(value).__module__.startswith("pandas"):
+        return value.iloc[positions]
+    return value[positions]
+
+
 def shrink_namespace(namespace: MutableMapping[str, Any], rows: int, *,
-                     only: Collection[str] | None = None) -> tuple[str, ...]:
+                     only: Collection[str] | None = None,
+                     salient: bool = False) -> tuple[str, ...]:
     """Cut every shrinkable value longer than ``rows`` to its first ``rows`` rows, in place.
 
     Args:
         namespace: the (child's copy of the) namespace; its values are replaced.
         rows: the number of rows to keep; must be positive.
         only: when given, only these names (those the cell reads) are cut.
+        salient: also keep (after the head, in order) the rows past it where a DataFrame,
+            Series or float array has a missing or non-finite value or a label the head
+            lacks, so that a crash on those values is still seen; and cut to a quarter of
+            the longest object when that is less than ``rows`` (a retry must cut something).
 
     Returns:
         The names that were cut, sorted.
     """
     if rows < 1:
         raise ValueError(f"shrink rows must be positive, got {rows}")
-    cut = []
+    chosen = {}
     for name, value in list(namespace.items()):
         if name.startswith("_") or (only is not None and name not in only):
             continue  # IPython's output history (_, _1, ...) and private helpers
         length = _rows(value)
-        if length is None or length <= rows:
+        if length is not None:
+            chosen[name] = (value, length)
+    if salient and chosen:
+        rows = max(1, min(rows, max(n for _, n in chosen.values()) // 4))
+    extra = salient_rows([v for v, n in chosen.values() if n > rows and _loader_rows(v) is None],
+                         rows) if salient else []
+    cut = []
+    for name, (value, length) in chosen.items():
+        if length <= rows:
             continue
         try:
-            namespace[name] = _head(value, rows)
+            keep = [p for p in extra if p < length]
+            if keep and _loader_rows(value) is None and \
+                    type(value).__module__.partition(".")[0] in ("pandas", "numpy"):
+                namespace[name] = _take(value, list(range(rows)) + keep)
+            else:
+                namespace[name] = _head(value, rows)
         except Exception:  # an exotic subclass that cannot be sliced keeps its size
             continue
         cut.append(name)
