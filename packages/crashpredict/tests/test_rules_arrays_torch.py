@@ -65,6 +65,8 @@ CRASHES = [
     ("Linear in_features", "out = lin(t)", ("RuntimeError", "tensor shape mismatch", "torch")),
     ("Conv2d channels", "conv(t3)", ("RuntimeError", "tensor shape mismatch", "torch")),
     ("Sequential after Flatten", "net(t3)", ("RuntimeError", "tensor shape mismatch", "torch")),
+    ("user module reshapes, then its Linear", "reshaping(t3)",
+     ("RuntimeError", "tensor shape mismatch", "torch")),
     ("dtype", "lin(td)", ("RuntimeError", "type error", "torch")),
     ("numpy into a layer", "lin(x_np)", ("TypeError", "type error", "torch")),
     ("float class targets", "ce(logits, ftarget)", ("RuntimeError", "type error", "torch")),
@@ -85,7 +87,7 @@ NEAR_MISSES = [
     ("rebound tensor", "t = prep(t)\nlin(t)"),
     ("class-index targets", "ce(logits, idx)"),
     ("user module fits", "user_net(x20)"),
-    ("user module reshapes first", "reshaping(t3)"),
+    ("user module reshapes first", "reshaping(torch.ones(8, 4, 5))"),
     ("user module forward may convert", "class M(nn.Module):\n    def forward(self, x):\n"
                                         "        return x\nM()(x_np)"),
 ]
