@@ -193,3 +193,16 @@ def test_verify_failures_say_what_was_expected_and_what_happened(tmp_path):
     assert records[("numpy_7", "fixed")].reason == "expected clean, got KeyError at line 1 of cell 3 (id k2)"
     assert records[("python_8", "reproduced")].reason == "expected a crash, cell 1 (id k0) ran clean"
     assert not any(r.passed for r in records.values())
+
+
+def test_detect_defaults_to_rules_and_dry_run_like_crashpredict_check(tiny_cases, tmp_path):
+    from benchkit.cli import main
+
+    out = tmp_path / "out"
+    assert main(["detect", str(tiny_cases), "--case", "numpy_1", "-o", str(out)]) in (0, 1)
+    records = read_records(out)
+    assert [r.engines for r in records] == [("rules", "dryrun")] * 2
+    assert all(r.status == "ok" for r in records), [r.reason for r in records]
+    by = _by_key(records)
+    assert by[("numpy_1", "reproduced")].predicted_crash is True
+    assert by[("numpy_1", "fixed")].predicted_crash is False

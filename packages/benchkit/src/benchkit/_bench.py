@@ -58,7 +58,7 @@ def verify(root: str | Path, out_dir: str | Path, *, jobs: int = 1, timeout: flo
                 scheduler=scheduler, cases=cases, progress=progress, extra={})
 
 
-def detect(root: str | Path, out_dir: str | Path, *, engines: Sequence[str] = ("rules",),
+def detect(root: str | Path, out_dir: str | Path, *, engines: Sequence[str] = ("rules", "dryrun"),
            options: Mapping[str, Mapping[str, Any]] | None = None,
            jobs: int = 1, timeout: float = 600, force: bool = False, scheduler: Any = None,
            cases: Iterable[str] | None = None, progress: Progress | None = None) -> tuple[Record, ...]:

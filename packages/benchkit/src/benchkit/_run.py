@@ -11,19 +11,16 @@ from __future__ import annotations
 import builtins
 import os
 import re
-import shutil
-import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from crashpredict import private_copy
+
 from benchkit._cases import Case, Labels, replay_plan
 from benchkit._model import Record
 from benchkit.errors import CaseError
-
-# a case folder larger than this is linked into the work folder rather than copied
-COPY_LIMIT_BYTES = 200 * 2**20
 
 
 def case_to_task(case: Case, version: str, **settings: Any) -> dict[str, Any]:
@@ -53,31 +50,15 @@ def task_case(task: dict[str, Any]) -> Case:
     )
 
 
-def _folder_size(folder: Path, limit: int) -> int:
-    total = 0
-    for path in folder.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            total += path.stat().st_size
-            if total > limit:
-                break
-    return total
-
-
 @contextmanager
 def work_folder(case: Case):
     """A private copy of the case folder, so notebooks that write files change nothing.
 
-    Large folders (real Kaggle inputs) are linked entry by entry instead of copied: new
-    files land in the private folder, reads go to the originals.
+    crashpredict's `private_copy`, the one mechanism `crashpredict check` replays in too:
+    large folders (real Kaggle inputs) are linked entry by entry instead of copied, and the
+    replay kernel's guard keeps writes through those links off the originals.
     """
-    with tempfile.TemporaryDirectory(prefix=f"benchkit-{case.name}-") as tmp:
-        work = Path(tmp) / case.name
-        if _folder_size(case.folder, COPY_LIMIT_BYTES) <= COPY_LIMIT_BYTES:
-            shutil.copytree(case.folder, work, symlinks=True)
-        else:
-            work.mkdir()
-            for entry in case.folder.iterdir():
-                (work / entry.name).symlink_to(entry.resolve())
+    with private_copy(case.folder, prefix=f"benchkit-{case.name}-", name=case.name) as work:
         yield work
 
 

@@ -69,8 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_run_options(v, "benchkit-out/verify")
     d = sub.add_parser("detect", help="predict each target with crashpredict and score the predictions")
     _add_run_options(d, "benchkit-out/detect")
-    d.add_argument("--engine", default="rules", help="crashpredict engines, comma-separated: rules "
-                   "(default), dryrun, llm")
+    d.add_argument("--engine", default="rules,dryrun", help="crashpredict engines, comma-separated: "
+                   "rules, dryrun, llm (default rules,dryrun, as crashpredict check; rules alone "
+                   "is static only)")
     add_engine_arguments(d)
     c = sub.add_parser("compare", help="side-by-side metrics of detect runs and baselines")
     c.add_argument("results", nargs="*", help="detect results folders or results.jsonl files")
