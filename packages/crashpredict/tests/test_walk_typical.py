@@ -99,8 +99,115 @@ s.describe(), s.rows""",
 ]
 
 
-def test_typical_notebook_has_no_false_alarm(tmp_path: Path) -> None:
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+# A deep-learning and pipeline notebook: values computed in the cells (random arrays,
+# layer outputs, transforms, predictions) flow through the propagation layer.
+DL_CELLS = [
+"""import numpy as np
+import pandas as pd
+import matplotlib.pyplot as plt
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+rng = np.random.default_rng(0)""",
+"""X = rng.normal(size=(256, 1, 28, 28)).astype('float32')
+y = rng.integers(0, 10, 256)
+X_t, y_t = torch.from_numpy(X), torch.from_numpy(y)
+loader = DataLoader(TensorDataset(X_t, y_t), batch_size=32, shuffle=True)
+X_t.shape, y_t.dtype""",
+"""class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 8, 3, padding=1)
+        self.conv2 = nn.Conv2d(8, 16, 3)
+        self.pool = nn.MaxPool2d(2)
+        self.fc1 = nn.Linear(16 * 6 * 6, 64)
+        self.fc2 = nn.Linear(64, 10)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = x.view(x.size(0), -1)
+        x = F.relu(self.fc1(x))
+        return self.fc2(x)
+
+device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+model = CNN().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+out = model(X_t[:4].to(device))
+out.shape""",
+"""for epoch in range(2):
+    for xb, yb in loader:
+        xb, yb = xb.to(device), yb.to(device)
+        opt.zero_grad()
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        opt.step()
+    print(epoch, loss.item())""",
+"""model.eval()
+with torch.no_grad():
+    logits = model(X_t.to(device))
+    preds = logits.argmax(dim=1).cpu().numpy()
+acc = (preds == y).mean()
+probs = F.softmax(logits, dim=1)
+probs.sum(dim=1)[:3]""",
+"""head = nn.Sequential(nn.Flatten(), nn.Linear(28 * 28, 32), nn.ReLU(), nn.Dropout(0.1),
+                     nn.Linear(32, 10))
+emb = nn.Embedding(10, 4)
+vecs = emb(y_t[:8])
+seq = nn.LSTM(4, 6, batch_first=True)
+seq_out, (h, c) = seq(vecs.unsqueeze(0))
+h.shape, head(X_t[:2]).shape""",
+"""W = np.random.randn(4, 3)
+A = rng.normal(size=(50, 4))
+B = A @ W + np.random.rand(3)
+Z = (B - B.mean(axis=0)) / B.std(axis=0)
+np.concatenate([Z, A], axis=1).shape, Z.T.dot(Z).shape""",
+"""fig, axes = plt.subplots(2, 3, figsize=(9, 5))
+for i, ax in enumerate(axes.flat):
+    ax.imshow(X[i, 0], cmap='gray')
+    ax.set_title(str(y[i]))
+axes[1, 2].axis('off')
+fig2, ax = plt.subplots()
+ax.plot(np.arange(10), np.random.rand(10))
+plt.close('all')""",
+"""from sklearn.compose import ColumnTransformer
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.decomposition import PCA
+from sklearn.metrics import accuracy_score, f1_score, r2_score, roc_auc_score
+df = pd.DataFrame({'num1': rng.normal(size=300), 'num2': rng.normal(size=300),
+                   'cat': rng.choice(['a', 'b', 'c'], 300), 'target': rng.integers(0, 2, 300)})
+df.loc[::13, 'num2'] = np.nan
+pre = ColumnTransformer([('num', Pipeline([('imp', SimpleImputer()), ('sc', StandardScaler())]),
+                          ['num1', 'num2']), ('cat', OneHotEncoder(handle_unknown='ignore'), ['cat'])])
+clf = Pipeline([('pre', pre), ('lr', LogisticRegression())]).fit(df.drop(columns='target'), df['target'])""",
+"""p = clf.predict(df.drop(columns='target'))
+proba = clf.predict_proba(df.drop(columns='target'))[:, 1]
+print(accuracy_score(df['target'], p), f1_score(df['target'], p), roc_auc_score(df['target'], proba))
+Xp = pre.transform(df.drop(columns='target'))
+Z2 = PCA(n_components=3).fit_transform(Xp)
+reg = Ridge().fit(Z2, df['num1'])
+r2_score(df['num1'], reg.predict(Z2))""",
+"""import keras
+km = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, activation='relu'),
+                       keras.layers.Dense(3, activation='softmax')])
+km.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])
+Xk = rng.normal(size=(64, 5)).astype('float32')
+yk = rng.integers(0, 3, 64)
+km.fit(Xk, yk, epochs=1, verbose=0)
+pk = km.predict(Xk, verbose=0)
+(pk.argmax(1) == yk).mean(), km.evaluate(Xk, yk, verbose=0)""",
+]
+
+
+@pytest.mark.parametrize("cells", [pytest.param(CELLS, id="kaggle"),
+                                   pytest.param(DL_CELLS, id="deep-learning")])
+def test_typical_notebook_has_no_false_alarm(tmp_path: Path, cells: list[str]) -> None:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     nbformat.write(nb, tmp_path / "typical.ipynb")
     result = walk_notebook(tmp_path / "typical.ipynb", timeout=300)
     failed = [(s.index, s.actual.ename, s.actual.evalue) for s in result.steps if not s.actual.ok]
