@@ -20,6 +20,7 @@ import gc
 import json
 import shutil
 import statistics
+import sys
 import tempfile
 from pathlib import Path
 
@@ -181,6 +182,13 @@ _KERAS = (_PANDAS + "import tensorflow as tf\n"
           "model = tf.keras.Sequential([tf.keras.Input((6,)), tf.keras.layers.Dense(8, "
           "activation='relu'), tf.keras.layers.Dense(1, activation='sigmoid')])\n"
           "model.compile('adam', 'binary_crossentropy')\nmodel.fit(X, y, epochs=1, verbose=0)\n")
+_CNN = (_PANDAS + "import tensorflow as tf\n"
+        "images = np.random.default_rng(0).random((128, 28, 28, 1), dtype=np.float32)\n"
+        "digits = np.random.default_rng(1).integers(0, 10, 128)\n"
+        "model = tf.keras.Sequential([tf.keras.Input((28, 28, 1)), tf.keras.layers.Conv2D(4, 3), "
+        "tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])\n"
+        "model.compile('adam', tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))\n"
+        "model.fit(images, digits, epochs=1, verbose=0)\n")
 _TORCH = ("import torch\ntorch.manual_seed(0)\nX = torch.randn(600, 6)\n"
           "y = (X.sum(1) > 0).long()\nds = torch.utils.data.TensorDataset(X, y)\n"
           "loader = torch.utils.data.DataLoader(ds, batch_size=32, shuffle=True)\n"
@@ -223,6 +231,9 @@ PAIRS = [
     ("keras evaluate and save", "tensorflow", _KERAS,
      "model.evaluate(X, y.reshape(-1, 2), verbose=0)",
      "model.evaluate(X, y, verbose=0)\nmodel.save('final.keras')"),
+    ("keras CNN on images of the wrong size", "tensorflow", _CNN,
+     "model.fit(images[:, :24, :24], digits, epochs=1, verbose=0)",
+     "model.fit(images, digits, epochs=1, verbose=0)"),
     ("torch loss on one-hot float targets", "torch", _TORCH,
      _TRAIN_TORCH.format(target="yb.float()"), _TRAIN_TORCH.format(target="yb")),
     ("torch forward with the wrong width", "torch", _TORCH,
@@ -239,6 +250,11 @@ PAIRS = [
      _TABLE + "from sklearn.tree import DecisionTreeClassifier\n",
      _SLOW + "DecisionTreeClassifier().fit(df[['age', 'city']], df['label'])",
      _SLOW + "DecisionTreeClassifier().fit(pd.get_dummies(df[['age', 'city']]), df['label'])"),
+    ("slow loop then a label unseen in the head", "long",
+     _TABLE + "df.loc[2900, 'city'] = 'zz'\nfrom sklearn.preprocessing import OrdinalEncoder\n"
+     "enc = OrdinalEncoder().fit(df[['city']].head(100))\n",
+     _SLOW + "codes = enc.transform(df[['city']])",
+     _SLOW + "codes = enc.transform(df[['city']].replace('zz', 'a'))"),
     ("drop a missing column", "pandas", _TABLE,
      "df = df.drop(columns=['zip'])", "df = df.drop(columns=['city'])"),
     ("merge on a missing key", "pandas", _TABLE + "cities = pd.DataFrame({'city': list('abc'), "
@@ -276,7 +292,6 @@ print({mark!r} + _j.dumps(_out))
 def _truth(setup: str, cell: str) -> bool:
     """Whether ``cell`` crashes when run for real after ``setup`` in a fresh process."""
     import subprocess
-    import sys
 
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run([sys.executable, "-c", setup + "\n" + cell], cwd=folder,
@@ -309,6 +324,7 @@ def _scores(rows: list[dict], key: str) -> tuple[float, float, int]:
 def pair_accuracy() -> str:
     rows: list[dict] = []
     for name, kind, setup, crash, fix in PAIRS:
+        print(f"[dryrun pairs] {name}", file=sys.stderr, flush=True)
         predicted = _pair(setup, (crash, fix))
         if predicted is None:
             continue

@@ -49,6 +49,17 @@ def test_torch_training_answers_after_the_parent_trained(torch_ns):
     assert all(bool((a == b).all()) for a, b in zip(after, before))
 
 
+def test_a_dataloader_with_workers_loads_in_the_child_instead_of_forking(torch_ns):
+    torch = torch_ns["torch"]
+    ns = dict(torch_ns, workers=torch.utils.data.DataLoader(
+        torch.utils.data.TensorDataset(torch_ns["X"], torch_ns["y"]), batch_size=64,
+        num_workers=2, persistent_workers=True))
+    cell = "total = 0\nfor xb, yb in workers:\n    total += len(model(xb{cut}))\nassert total == 512"
+    assert dry_run(cell.format(cut=""), ns, budget_s=20).outcome == "completed"
+    bad = dry_run(cell.format(cut="[:, :7]"), ns, budget_s=20)
+    assert (bad.outcome, bad.exception, bad.line) == ("crashed", "RuntimeError", 3), bad
+
+
 def test_torch_shape_error_in_forward(torch_ns):
     result = dry_run("model(torch.randn(4, 9))", torch_ns, budget_s=20)
     assert (result.outcome, result.exception) == ("crashed", "RuntimeError"), result
@@ -94,6 +105,21 @@ def test_a_tensorflow_op_stuck_on_a_dead_pool_is_stopped_early(keras_ns):
     assert result.outcome == "inconclusive"
     assert "thread pool did not survive the fork" in result.reason
     assert result.elapsed_s < 15
+
+
+# ---- joblib -------------------------------------------------------------------------------
+
+def test_sklearn_n_jobs_runs_sequentially_instead_of_forking():
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = np.random.default_rng(0).random((60, 3)), np.arange(60) % 2
+    ns = {"GridSearchCV": GridSearchCV, "LogisticRegression": LogisticRegression, "X": X, "y": y}
+    cell = "GridSearchCV(LogisticRegression(), {{'C': [1, 2]}}, n_jobs=2).fit({x}, y)"
+    assert dry_run(cell.format(x="X"), ns, budget_s=20).outcome == "completed"
+    bad = dry_run(cell.format(x="X[:, 0]"), ns, budget_s=20)
+    assert (bad.outcome, bad.exception) == ("crashed", "ValueError"), bad
 
 
 # ---- over budget: retried on shrunk data ---------------------------------------------------

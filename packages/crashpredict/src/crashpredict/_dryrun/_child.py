@@ -274,11 +274,37 @@ def _fork_safe_threads() -> None:
             sys.modules["tensorflow"].config.run_functions_eagerly(True)
         except Exception:
             pass
+    loader = getattr(sys.modules.get("torch.utils.data.dataloader"), "DataLoader", None)
+    if loader is not None:
+        _load_in_process(loader)
+    joblib = sys.modules.get("joblib")
+    if joblib is not None:
+        # joblib's process pools (sklearn's n_jobs) would fork or spawn, which is blocked:
+        # run their tasks one after another in this process; the results are the same.
+        try:
+            config = getattr(joblib, "parallel_config", None) or joblib.parallel_backend
+            config(backend="sequential").__enter__()
+        except Exception:
+            pass
     try:  # the OOM killer should take the dry run, not the kernel it was forked from
         with open("/proc/self/oom_score_adj", "w") as fh:
             fh.write("1000")
     except OSError:
         pass
+
+
+def _load_in_process(loader: Any) -> None:
+    """DataLoader workers are processes (blocked): load batches in this process instead,
+    the same batches in the same order (worker_init_fn is not called)."""
+    original = loader._get_iterator
+
+    def get_iterator(self: Any) -> Any:
+        if getattr(self, "num_workers", 0):
+            self.num_workers = 0
+            self.timeout = 0
+        return original(self)
+
+    loader._get_iterator = get_iterator
 
 
 _REPORT_LOCK = threading.Lock()
