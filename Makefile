@@ -2,6 +2,7 @@
 # missing (or when a dependency file changed), so each works on a fresh machine that has
 # only Python 3.11 and pip.
 
+SHELL  := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,7 +16,10 @@ venv: $(STAMP)
 
 $(STAMP): requirements-dev.txt packages/*/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt $(PACKAGES)
+	@echo "make: installing the packages and requirements-dev.txt into $(VENV)"
+	@echo "make: the first time this downloads about 3 GB (TensorFlow, PyTorch CPU) and takes minutes; pip shows each package"
+	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar on -r requirements-dev.txt $(PACKAGES) \
+		| grep --line-buffered -v '^Requirement already satisfied' ; test $${PIPESTATUS[0]} -eq 0
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@touch $(STAMP)
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchkit import __version__
 from benchkit._bench import detect, verify
 from benchkit._compare import compare, load_baseline, load_run
 from benchkit._fetch import JUNOBENCH_REPOSITORY, JUNOBENCH_URL, URL_ENV, fetch_junobench
@@ -64,6 +65,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_out: str) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="benchkit", description="Crash/fix notebook benchmarks (JunoBench layout) and the modernization loop.")
+    parser.add_argument("--version", action="version", version=f"benchkit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("verify", help="check that reproduced targets crash as labelled and fixed ones run clean")
     _add_run_options(v, "benchkit-out/verify")

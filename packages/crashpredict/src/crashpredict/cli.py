@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from . import __version__
 from ._render import as_json, check_text, walk_text
 from .errors import CrashPredictError, EngineOptionError
 from .llm import add_llm_arguments, settings_from_args
@@ -18,6 +19,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="crashpredict",
         description="Predict whether a notebook cell will crash before it runs.")
+    parser.add_argument("--version", action="version", version=f"crashpredict {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, text in (("check", "replay the executed cells, then predict the target cell"),
                        ("walk", "predict each cell, then run it; report predicted vs actual")):

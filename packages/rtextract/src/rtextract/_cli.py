@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from rtextract import __version__
 from rtextract._model import Snapshot
 from rtextract._render import render
 from rtextract._select import select
@@ -18,7 +19,11 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return 0 on success and 2 on bad input (with a one-line error)."""
-    parser = argparse.ArgumentParser(prog="rtextract", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="rtextract",
+        description="Runtime facts of live objects: render a snapshot as a prompt block, or "
+                    "list the names a cell reads.")
+    parser.add_argument("--version", action="version", version=f"rtextract {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     show = sub.add_parser("render", help="render a snapshot JSON file as a prompt block")
     show.add_argument("file", help="snapshot JSON written by Snapshot.to_json()")
