@@ -40,7 +40,8 @@ SERIOUS = ("warning", "error")
 
 # Cell templates over a few names. Values are chosen so that a destructive operation
 # fails exactly when it runs twice on one object (`xs` never gets 3 back, `d` never
-# gets 'k' back), which is what nbdeps claims; everything else is deterministic.
+# gets 'k' back, `set_index('day')` needs the column back from `reset_index`), which is
+# what nbdeps claims; everything else is deterministic.
 TEMPLATES = (
     "a = {n}",
     "b = a + {n}",
@@ -62,6 +63,15 @@ TEMPLATES = (
     "total = sum(xs) + a",
     "total",
     "e = c + total",
+    "from math import *\nq = sqrt({n}) + pi",
+    "print(q)",
+    "import pandas as pd",
+    "df = pd.DataFrame({{'day': [1, 2, 3], 'v': [{n}, 5, 6]}})",
+    "df.set_index('day', inplace=True)",
+    "df.reset_index(inplace=True)",
+    "df['w'] = df['v'] * {n}",
+    "df.dtypes",
+    "df.shape",
 )
 
 

@@ -33,6 +33,7 @@ SCENARIOS = [
     ("star-import-covers", [("from not_installed_anywhere import *", 1), ("print(pi)", 2)], [("ND102", 1)]),
     ("star-import-of-an-installed-module-is-read", [("from math import *", 1), ("print(pi, nope)", 2)],
      [("ND101", 1)]),
+    ("star-import-names-read-in-the-same-cell", [("from math import *\nr = sqrt(2) + pi", 1)], []),
     ("repeated-drop-inplace",
      [("df = load()", 1), ("df.drop(columns='a', inplace=True)", 2), ("df.drop(columns='a', inplace=True)", 3)],
      [("ND101", 0), ("ND402", 2)]),

@@ -110,8 +110,16 @@ def _resolve(info: CellInfo, folder: Path | None) -> CellInfo:
             found |= names
     if not found:
         return info
-    return dataclasses.replace(info, defines=info.defines | found, star_imports=tuple(star),
-                               hidden_sources=tuple(hidden))
+    # reads of these names in the cell itself come (nearly always) after the import
+    return dataclasses.replace(
+        info,
+        defines=info.defines | found,
+        uses=tuple(u for u in info.uses if u.name not in found),
+        deferred_reads=tuple((fn, kept) for fn, refs in info.deferred_reads
+                             if (kept := tuple(r for r in refs if r.name not in found))),
+        star_imports=tuple(star),
+        hidden_sources=tuple(hidden),
+    )
 
 
 @lru_cache(maxsize=4096)

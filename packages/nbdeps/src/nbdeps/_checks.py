@@ -321,7 +321,9 @@ def _live_history(ctx: _Context) -> Iterator[Finding]:
     functions: dict[str, tuple[NameRef, ...]] = {}
     for step, cell in enumerate(live):
         info = ctx.infos[cell.index]
-        if cell.index >= 0 and last[cell.index] == step:
+        # judged: the last run of a cell saved with a count (an uncounted cell taken as
+        # run had its output cleared: what its last run met is unknown)
+        if cell.index >= 0 and last[cell.index] == step and ctx.cell(cell.index).execution_count is not None:
             reads = (*info.uses, *_called_reads(info, functions))
             grouped = _live_reads(ctx, cell, reads, step, last, earlier, state, deleted_by, stale, unknown_ran)
             yield from _history_findings(ctx, cell, grouped)
