@@ -165,3 +165,70 @@ def test_an_object_whose_lookup_raises_makes_the_engine_abstain(source: str) -> 
     verdict = rules_engine(source, ns)
     assert verdict.crash is False, verdict.explanation
     assert "rule engine failed" not in verdict.explanation
+
+
+# Working uses of built-in layers, losses and ops on tensors computed in the cell: torch
+# runs each of them, so the meta-device propagation must never flag one.
+VALID_TORCH = [
+    "out = nn.MultiheadAttention(16, 4, batch_first=True)(q, q, q)[0]",
+    "out = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, batch_first=True), 2)(q)",
+    "out = nn.GRU(16, 8, num_layers=2, bidirectional=True, batch_first=True)(q)[0]",
+    "out = nn.RNN(16, 8)(q.transpose(0, 1))[0]",
+    "out = nn.LSTM(16, 8, batch_first=True)(q)[1][0]",
+    "out = nn.Conv1d(16, 4, 3, padding='same')(q.transpose(1, 2))",
+    "out = nn.ConvTranspose2d(3, 2, 2, stride=2)(img)",
+    "out = nn.Upsample(scale_factor=2)(img)",
+    "out = nn.Sequential(nn.BatchNorm2d(3), nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten())(img)",
+    "out = nn.LayerNorm(16)(q)",
+    "out = nn.GroupNorm(1, 3)(img)",
+    "out = nn.InstanceNorm2d(3)(img)",
+    "out = nn.Embedding(10, 4, padding_idx=0)(idx)",
+    "out = nn.EmbeddingBag(10, 4, mode='mean')(idx)",
+    "out = nn.PixelShuffle(2)(torch.randn(2, 8, 4, 4))",
+    "out = nn.Unfold(kernel_size=2)(img)",
+    "loss = nn.CrossEntropyLoss(label_smoothing=0.1, ignore_index=-100)(logits, idx[:, 0])",
+    "loss = nn.CrossEntropyLoss()(logits, torch.softmax(torch.randn(4, 10), dim=1))",
+    "loss = nn.NLLLoss(weight=torch.ones(10))(F.log_softmax(logits, dim=1), idx[:, 0])",
+    "loss = nn.BCEWithLogitsLoss(pos_weight=torch.ones(10))(logits, torch.rand(4, 10))",
+    "loss = nn.KLDivLoss(reduction='batchmean')(F.log_softmax(logits, 1), F.softmax(logits, 1))",
+    "loss = nn.HuberLoss()(logits, torch.zeros(4, 10))",
+    "loss = nn.MSELoss()(logits[:, :1], torch.randn(4, 1))",
+    "loss = nn.CosineEmbeddingLoss()(logits, logits, torch.ones(4))",
+    "loss = nn.TripletMarginLoss()(logits, logits, logits)",
+    "oh = F.one_hot(idx[:, 0], num_classes=10).float() @ torch.randn(10, 3)",
+    "oh = F.one_hot(idx[:, 0]).sum()",
+    "w = torch.where(logits > 0, logits, torch.zeros_like(logits)).sum(dim=1)",
+    "top = torch.topk(logits, 3, dim=1).values.mean()",
+    "m = torch.max(logits, dim=1)[1].float().mean()",
+    "s = torch.stack([logits, logits]).permute(1, 0, 2).reshape(4, -1)",
+    "c = torch.cat([logits, torch.randn(4, 16)], dim=1) @ torch.randn(26, 2)",
+    "e = torch.einsum('bij,bkj->bik', q, q).softmax(-1)",
+    "n = torch.linalg.norm(logits, dim=1) / logits.norm(dim=1)",
+    "i = F.interpolate(img, size=(16, 16), mode='bilinear', align_corners=False)",
+    "p = F.pad(img, (1, 1, 2, 2)).mean()",
+    "d = F.dropout(logits, p=0.5, training=True).shape",
+    "g = torch.gather(logits, 1, idx[:, :1]).squeeze(1)",
+    "x = img.view(img.size(0), -1)\nout = nn.Linear(3 * 8 * 8, 5)(x.float())",
+    "x = img.flatten(1).unsqueeze(1).expand(-1, 3, -1).contiguous().sum(dim=1)",
+    "mask = logits > 0\nz = logits.masked_fill(mask, 0.0).sum()",
+    "h = nn.Sequential(nn.Linear(10, 10), nn.Tanh(), nn.Linear(10, 1), nn.Sigmoid())"
+    "(logits).squeeze(-1)\nloss = nn.BCELoss()(h, torch.rand(4))",
+]
+
+
+def _torch_ns() -> dict:
+    torch.manual_seed(0)
+    return {"torch": torch, "nn": nn, "F": torch.nn.functional,
+            "q": torch.randn(2, 5, 16), "img": torch.randn(2, 3, 8, 8),
+            "idx": torch.randint(1, 10, (4, 3)), "logits": torch.randn(4, 10)}
+
+
+@pytest.mark.parametrize("source", VALID_TORCH)
+def test_working_torch_code_is_never_flagged(source: str) -> None:
+    ns = _torch_ns()
+    exec(compile(source, "<cell>", "exec"), dict(ns))  # the truth: it runs
+    cell = f"logits = logits * torch.randn(4, 10)\n{source}"  # abstract logits too
+    exec(compile(cell, "<cell>", "exec"), dict(ns))
+    for text in (source, cell):
+        verdict = rules_engine(text, _torch_ns())
+        assert verdict.crash is False, verdict.explanation

@@ -27,6 +27,7 @@ from ._meta import (
     run_function,
     run_module,
     torch_function_ok,
+    torch_math,
     wrap_output,
 )
 from ._values import is_abstract, is_tensor, is_torch_module
@@ -187,12 +188,7 @@ class _Chain:
                     raise _Stop
                 return self._step(run_module, meta, args, None, text)
             return self.run(func, args[0], depth + 1)
-        if callable(func) and torch_function_ok(func) and str(
-                getattr(func, "__module__", "") or "").startswith("torch") or (
-                isinstance(func, types.BuiltinFunctionType) and getattr(
-                    getattr(func, "__self__", None), "__name__", "").startswith("torch")):
-            if not torch_function_ok(func):
-                raise _Stop
+        if callable(func) and not isinstance(func, type) and torch_math(func):
             return self._step(run_function, func, args, kwargs, text)
         raise _Stop
 

@@ -20,7 +20,7 @@ from ._values import Abstract, is_abstract, is_tensor, is_torch_module, meta_att
 
 __all__ = ["meta_tensor", "abstract_tensor", "meta_module", "module_device", "run_module",
            "run_function", "builtin_module_class", "make_module", "wrap_output",
-           "MetaFailure", "meta_failure_finding"]
+           "MetaFailure", "meta_failure_finding", "torch_math", "TORCH_MATH"]
 
 _WEIGHTED = ("Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
              "ConvTranspose3d", "LSTM", "GRU", "RNN", "Bilinear")
@@ -83,7 +83,7 @@ def wrap_output(out: Any, device: str | None, depth: int = 0) -> Any:
     if type(out).__name__ == "Size" or (type(out) is tuple and all(type(d) is int
                                                                      for d in out)):
         return tuple(int(d) for d in out)
-    if isinstance(out, tuple) and depth < 3:
+    if type(out) is tuple and depth < 3:  # not a namedtuple: its fields would be lost
         items = [wrap_output(o, device, depth + 1) for o in out]
         return None if any(i is None for i in items) else tuple(items)
     return None
@@ -251,6 +251,20 @@ def meta_failure_finding(failure: MetaFailure, call_text: str, evidence: tuple[s
     return Finding(exception=name, crash_type=crash, library="torch", confidence=0.94,
                    rule="torch-meta", evidence=evidence,
                    explanation=f"`{call_text}` raises {name} in {failure.what}: {message}")
+
+
+#: Modules of torch's tensor maths (never torch.utils, torch.hub, torch.save...).
+TORCH_MATH = frozenset({"torch", "torch.functional", "torch.nn.functional", "torch._C._nn",
+                        "torch._C._VariableFunctions", "torch.special", "torch.linalg",
+                        "torch.fft", "torch._C._linalg", "torch._C._special", "torch._C._fft"})
+
+
+def torch_math(func: Any) -> bool:
+    """A function of torch's tensor maths, by its module or the module it is bound to."""
+    owner = meta_attr(func, "__self__")
+    owner_name = getattr(owner, "__name__", "") if isinstance(owner, type(sys)) else ""
+    return (str(meta_attr(func, "__module__") or "") in TORCH_MATH or owner_name in
+            TORCH_MATH) and torch_function_ok(func)
 
 
 def torch_function_ok(func: Any) -> bool:

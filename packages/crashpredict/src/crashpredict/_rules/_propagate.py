@@ -33,6 +33,7 @@ from typing import Any
 from ._finding import Finding
 from ._forward import follow_forward
 from ._meta import (
+    TORCH_MATH,
     MetaFailure,
     abstract_tensor,
     builtin_module_class,
@@ -509,8 +510,8 @@ def _torch_call(site: CallSite) -> Any:
         if any(a is None for a in args) or not all(is_known(a) or is_abstract(a, "module")
                                                    for a in site.args):
             return None
-        if not all(is_known(v) for v in site.kwargs.values()):
-            return None
+        if not all(is_known(v) for v in site.kwargs.values()) or "device" in site.kwargs:
+            return None  # an explicit device would allocate real weights there
         module = make_module(func, args, dict(site.kwargs))
         if module is None:
             return None
@@ -518,8 +519,10 @@ def _torch_call(site: CallSite) -> Any:
                         origin=site.text(site.node))
     name = meta_attr(func, "__name__")
     root = str(meta_attr(func, "__module__") or "")
-    is_torch = type_root(func) == "torch" or root.startswith("torch")
-    if not is_torch:
+    owner = meta_attr(func, "__self__")
+    owner_name = owner.__name__ if isinstance(owner, types.ModuleType) else ""
+    # tensor maths only: never torch.utils, torch.hub, torch.save, torchvision's writers
+    if root not in TORCH_MATH and owner_name not in TORCH_MATH:
         return None
     if name in _TORCH_CREATORS and (site.method is None or isinstance(receiver,
                                                                       types.ModuleType)):
