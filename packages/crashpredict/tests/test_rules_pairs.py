@@ -27,8 +27,6 @@ LIBRARIES = ("numpy", "pandas", "sklearn", "torch", "keras", "plots")
 KNOWN_MISSES = {
     ("numpy", "a random boolean mask of the right length"):
         "a boolean mask keeps a data-dependent number of rows: the shape is not known",
-    ("sklearn", "accuracy of a regressor's continuous predictions"):
-        "the regressor is fitted in the same cell: its predictions are not sampled",
     ("sklearn", "the codes of an ignored unknown category indexed past their width"):
         "an encoder fitted in the same cell: its output width is not known",
     ("keras", "labels for ten classes with a three-unit softmax"):

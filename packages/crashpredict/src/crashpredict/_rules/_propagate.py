@@ -607,6 +607,34 @@ def _no_empty_column(x: Any) -> bool:
     return not bool(np.isnan(x).all(axis=0).any())
 
 
+#: Regressors whose fit is deterministic and quick on bounded data (no random state, no
+#: iterations worth waiting for): refitted on a copy to sample their predictions.
+_REFIT = frozenset({"LinearRegression", "Ridge", "Lasso", "ElasticNet", "BayesianRidge",
+                    "RidgeCV", "Lars", "HuberRegressor"})
+_REFIT_ELEMENTS = 200_000
+
+
+def _refit_sample(est: Any, state: Any, x: Any) -> Any:
+    """Predictions on the first rows of ``x`` of an estimator fitted earlier in the cell,
+    from a clone fitted on the same real data (the user's estimator is never fitted)."""
+    if type(est).__name__ not in _REFIT or state.data is None or is_abstract(x):
+        return None
+    fit_x, fit_y = state.data
+    if getattr(fit_x, "size", _REFIT_ELEMENTS + 1) > _REFIT_ELEMENTS:
+        return None
+    base = sys.modules.get("sklearn.base")
+    head = _head(x)
+    if base is None or head is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = base.clone(est).fit(fit_x, fit_y).predict(head)
+    except Exception:
+        return None
+    return out if is_ndarray(out) else None
+
+
 def _sklearn_call(site: CallSite) -> Any:
     est, method = site.receiver, site.method
     if method not in _SK_OUTPUT_METHODS or not is_known(est) or not is_estimator(est) or \
@@ -622,7 +650,9 @@ def _sklearn_call(site: CallSite) -> Any:
     if method == "fit_transform" or state is not None:
         width = _width(x) if state is None else state.n_features
         if method == "predict" and state is not None:
-            return Abstract("ndarray", shape=(n,), dtype=None, origin=site.text(site.node))
+            sample = _refit_sample(est, state, x)
+            return Abstract("ndarray", shape=(n,), dtype=getattr(sample, "dtype", None),
+                            sample=sample, origin=site.text(site.node))
         if method not in ("transform", "fit_transform"):
             return None
         if name in _WIDTH_KEEPING and width is not None:

@@ -508,7 +508,9 @@ def record_fit(site: CallSite, result: Any) -> Any:
     names = None
     if known and is_frame(x) and all(isinstance(c, str) for c in x.columns):
         names = tuple(x.columns)
+    _, y, _, _ = _x_and_y(site)
+    data = (x, y) if known and is_known(y) and (is_series(y) or is_ndarray(y)) else None
     site.walker.fitted[id(est)] = FitState(
         estimator=est, n_features=int(x.shape[1]) if known else None, feature_names=names,
-        known=bool(known))
+        known=bool(known), data=data)
     return est if method == "fit" else None

@@ -60,6 +60,7 @@ class FitState:
     n_features: int | None
     feature_names: tuple[str, ...] | None
     known: bool
+    data: tuple[Any, Any] | None = None  # the real (X, y) it was fitted on, when known
 
 
 @dataclass
