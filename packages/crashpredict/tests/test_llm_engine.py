@@ -401,10 +401,6 @@ def test_predict_on_hostile_objects_does_not_raise_and_the_llm_answers(server):
     assert not any(call.startswith("RecordingFrame") for call in USER_CODE)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "crashpredict's rule engine still touches live objects directly: isinstance() in "
-    "_rules/_values.py asks the object's own __getattribute__ for __class__; the lead is "
-    "restructuring the rule engine (reported)"))
 def test_rules_abstain_quietly_on_an_object_whose_getattribute_raises():
     from crashpredict import predict as crashpredict_predict
 
