@@ -77,4 +77,11 @@ PAIRS = [
     ("a random boolean mask of the right length",
      "e = np.random.rand(100)\nsel = X[e > 0.5]\nfirst = sel[:, 5]",
      "e = np.random.rand(100)\nsel = X[e > 0.5]\nfirst = sel[:, 3]"),
+    ("a float index from true division",
+     "mid = X[len(X) / 2]", "mid = X[len(X) // 2]"),
+    ("standardised random features stacked with the labels",
+     "F = np.random.randn(100, 3)\nFs = (F - F.mean(0)) / F.std(0)\n"
+     "data = np.concatenate([Fs, y], axis=1)",
+     "F = np.random.randn(100, 3)\nFs = (F - F.mean(0)) / F.std(0)\n"
+     "data = np.concatenate([Fs, y[:, None]], axis=1)"),
 ]

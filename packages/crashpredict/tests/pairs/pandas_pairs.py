@@ -76,4 +76,8 @@ PAIRS = [
     ("shares of the total, then a positional row past the end",
      "share = sales['units'] / sales['units'].sum()\nlast = share.iloc[5]",
      "share = sales['units'] / sales['units'].sum()\nlast = share.iloc[-1]"),
+    ("iloc column past the last one",
+     "col = sales.iloc[:, 4]", "col = sales.iloc[:, 3]"),
+    ("loc of a list with a missing column",
+     "sub = sales.loc[:, ['store', 'revenue']]", "sub = sales.loc[:, ['store', 'units']]"),
 ]

@@ -46,4 +46,7 @@ PAIRS = [
     ("scatter colours of another length",
      "plt.scatter(np.random.rand(20), np.random.rand(20), c=np.random.rand(15))",
      "plt.scatter(np.random.rand(20), np.random.rand(20), c=np.random.rand(20))"),
+    ("tick labels fewer than ticks",
+     "plt.bar(range(3), [1, 2, 3])\nplt.xticks(range(3), ['a', 'b'])",
+     "plt.bar(range(3), [1, 2, 3])\nplt.xticks(range(3), ['a', 'b', 'c'])"),
 ]

@@ -125,4 +125,9 @@ PAIRS = [
      "m = LogisticRegression().fit(X_new, test_df['label'])\npred = m.predict(X_new[:, :3])",
      "X_new = np.hstack([enc.transform(test_df[['city']]), test_df[['age']].values])\n"
      "m = LogisticRegression().fit(X_new, test_df['label'])\npred = m.predict(X_new)"),
+    ("scaled features predicted by a model fitted on raw columns with names",
+     "X_s = MinMaxScaler().fit_transform(test_df[['age', 'score', 'grade']])\n"
+     "pred = lr3.predict(X_s[:, 1:])",
+     "X_s = MinMaxScaler().fit_transform(test_df[['age', 'score', 'grade']])\n"
+     "pred = lr3.predict(X_s)"),
 ]

@@ -126,4 +126,12 @@ PAIRS = [
      "nn.Linear(16, 1)(acc)",
      "pred = cnn(images).argmax(dim=1)\nacc = (pred == labels).float().mean()\n"
      "nn.Linear(1, 1)(acc.view(1, 1))"),
+    ("view of a transposed (non-contiguous) tensor",
+     "x = (feats @ torch.randn(20, 8)).t()\nflat = x.view(-1)",
+     "x = (feats @ torch.randn(20, 8)).t()\nflat = x.reshape(-1)"),
+    ("a batch of random images with the channels last",
+     "batch = torch.rand(8, 28, 28, 1)\nout = cnn(batch)",
+     "batch = torch.rand(8, 28, 28, 1)\nout = cnn(batch.permute(0, 3, 1, 2))"),
+    ("a user module given a flat feature vector",
+     "out = net(feats)", "out = net(images)"),
 ]

@@ -139,6 +139,13 @@ def _array_index(array: Any, key: Any) -> Finding | None:
     keys = key if type(key) is tuple else (key,)
     if any(k is Ellipsis or k is None for k in keys):
         return None
+    if is_ndarray(array) and any(type(k) is float for k in keys):
+        bad = next(k for k in keys if type(k) is float)
+        return Finding(exception="IndexError", crash_type="index error", library="numpy",
+                       explanation=f"only integers, slices (`:`), ellipsis (`...`), "
+                                   f"numpy.newaxis (`None`) and integer or boolean arrays are "
+                                   f"valid indices: {bad!r} is a float (use // or int())",
+                       confidence=0.95, rule="array-index")
     if len(keys) > len(shape):
         lib = "torch" if is_tensor(array) else "numpy"
         return Finding(exception="IndexError", crash_type="index error", library=lib,

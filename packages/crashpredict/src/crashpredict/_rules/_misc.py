@@ -91,6 +91,12 @@ def plot_call(site: CallSite) -> Finding | None:
             return _plot("ValueError", "value error",
                          f"shape mismatch: objects cannot be broadcast to a single shape: "
                          f"{a} positions and {b} heights")
+    if name in ("xticks", "yticks") and len(args) >= 2:
+        a, b = _length(args[0]), _length(args[1])
+        if a is not None and b is not None and a != b:
+            return _plot("ValueError", "value error",
+                         f"The number of FixedLocator locations ({a}), usually from a call to "
+                         f"set_ticks, does not match the number of labels ({b})")
     if name == "scatter" and len(args) >= 2:
         a, b = _length(args[0]), _length(args[1])
         if a is not None and b is not None and a != b:
