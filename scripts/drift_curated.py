@@ -20,11 +20,14 @@ MPL = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt
 
 
 def add(id: str, library: str, kind: str, old: str, *, setup: str, before: str, after: str,
-        error: str, source: str, match: str | None = None, **fields) -> None:
+        error: str, source: str, match: str | None = None, check: str = "run",
+        **fields) -> None:
+    """One entry; ``check`` "run" when before/after are real code the rewrite must fix,
+    "signature" when they only probe the API."""
     CURATED.append({"id": id, "library": library, "kind": kind, "old": old, **fields,
                     "source": f"curated: {source}",
                     "test": {"setup": setup, "before": before, "error": error,
-                             "match": match, "after": after, "check": "run"}})
+                             "match": match, "after": after, "check": check}})
 
 
 # -- pandas --------------------------------------------------------------------------------
@@ -40,7 +43,7 @@ for stat in ("mean", "std", "sum", "min", "max", "median", "var", "count", "skew
             after=f"r = s.rolling(2).{stat}(s)", source=NOTES_023)
         continue
     add(f"pandas:rolling_{stat}", "pandas", "function-to-method", f"pandas.rolling_{stat}",
-        template=f"{{0}}.rolling({{rest}}).{stat}({'{1}' if extra else ''})",
+        template=f"{{0}}.rolling({{rest}}).{stat}({'{2}' if extra else ''})",
         positional=[0, 2] if extra else [0],
         setup=PD, before=f"pd.rolling_{stat}(s, {args}{extra})", error="AttributeError",
         after=f"r = s.rolling({args}).{stat}({extra.lstrip(', ')})", source=NOTES_023)
@@ -324,7 +327,7 @@ for cls, old, new, call in (("Dense", "output_dim", "units", "{}=4"),
         source=f"{KN} (Keras 2 argument names; Keras 3 refuses the old ones)")
 add("keras:Model.fit(nb_epoch=)", "keras", "keyword-renamed", "keras.Model.fit", keyword="nb_epoch",
     new="epochs", method=True, setup=KERAS, before="keras.Model.fit(None, nb_epoch=1)",
-    error="TypeError", match="nb_epoch",
+    error="TypeError", match="nb_epoch", check="signature",
     after="import inspect\nassert 'epochs' in inspect.signature(keras.Model.fit).parameters",
     source=f"{KN} (Keras 2 renamed nb_epoch)")
 add("keras:Model.predict_proba", "keras", "method-renamed", "keras.Model.predict_proba",

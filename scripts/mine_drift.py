@@ -72,7 +72,8 @@ LIBRARY = {"numpy": "numpy", "pandas": "pandas", "sklearn": "scikit-learn",
 ALIAS = {"numpy": "np", "pandas": "pd", "matplotlib": "matplotlib", "seaborn": "sns",
          "sklearn": "sklearn", "keras": "keras"}
 # files never mined: tests, vendored code, private helpers of the build
-SKIP = re.compile(r"/(tests?|testing|_vendor|externals|conftest|_build_utils|_testing|compat)[/.]")
+SKIP = re.compile(r"/(tests?|testing|_vendor|externals|conftest|_build_utils|_testing|compat"
+                  r"|estimator_checks|interchange|csvs)[/.]")
 
 # how a library's messages name the replacement of a removed API
 _USE = [
@@ -330,11 +331,10 @@ def _call_args(dec: ast.Call) -> tuple[list, dict]:
 def _kw_entry(package: str, owner_path: str, method: str | None, keyword: str, new: str | None,
               d: Def, how: str) -> dict:
     target = f"{owner_path}.{method}" if method else owner_path
-    setup = f"import {package}\nimport inspect\n"
-    if method:
-        before = f"{target}(None, {keyword}=None)"
-    else:
-        before = f"{target}({keyword}=None)"
+    setup = f"import {package}\nimport {_module_of(owner_path)}\nimport inspect\n"
+    # binding to today's signature refuses the keyword (no code of the library runs)
+    self_arg = "None, " if method else ""
+    before = f"inspect.signature({target}).bind_partial({self_arg}{keyword}=None)"
     after = (f"assert {new!r} in inspect.signature({target}).parameters" if new
              else f"assert {keyword!r} not in inspect.signature({target}).parameters")
     return {"id": f"{LIBRARY[package]}:{target.removeprefix(package + '.')}({keyword}=)",
@@ -439,7 +439,7 @@ def mine_members(miner: Miner, package: str, defs: list[Def]) -> None:
         new = new.split(".")[-1].removesuffix("()")
         if new == d.name or not hasattr(owner, new):
             continue
-        setup = f"import {package}\n"
+        setup = f"import {package}\nimport {_module_of(owner_path)}\n"
         miner.add({
             "id": f"{LIBRARY[package]}:{owner_path.removeprefix(package + '.')}.{d.name}",
             "library": LIBRARY[package], "kind": "method-renamed",
@@ -449,6 +449,15 @@ def mine_members(miner: Miner, package: str, defs: list[Def]) -> None:
                       f"{_clip(d.texts[0])}",
             "test": {"setup": setup, "before": f"{owner_path}.{d.name}", "error": "AttributeError",
                      "match": d.name, "after": f"{owner_path}.{new}", "check": "attribute"}})
+
+
+def _module_of(path: str) -> str:
+    """The module part of a dotted path to a class or function (what to import)."""
+    parts = path.split(".")
+    for k in range(len(parts), 0, -1):
+        if inspect.ismodule(current(".".join(parts[:k]))):
+            return ".".join(parts[:k])
+    return parts[0]
 
 
 def _owners(cls) -> list[str]:
@@ -570,7 +579,8 @@ def public_index(package: str) -> dict[str, list[str]]:
 
     top = importlib.import_module(package)
     index: dict[str, list[str]] = {}
-    modules = [package] + [m.name for m in pkgutil.walk_packages(top.__path__, package + ".", onerror=lambda _n: None)
+    modules = [package] + [m.name for m in pkgutil.walk_packages(
+        top.__path__, package + ".", onerror=lambda _n: None)
                            if _public_module(m.name) and not SKIP.search("/" + m.name.replace(".", "/") + "/")]
     for name in modules:
         mod = current(name)
@@ -639,7 +649,8 @@ def mine_positional(miner: Miner, package: str, defs: list[Def]) -> None:
         allowed_n = len(allowed) - (1 if allowed and allowed[0] in ("self", "cls") else 0)
         params = old[skip:]
         args = ", ".join("None" for _ in params[: allowed_n + 1])
-        call = f"{target}(None, {args})" if method else f"{target}({args})"
+        call = (f"inspect.signature({target}).bind_partial("
+                f"{'None, ' if method else ''}{args})")
         miner.add({"id": f"{LIBRARY[package]}:{target.removeprefix(package + '.')}(positional)",
                    "library": LIBRARY[package], "kind": "positional-to-keyword",
                    "old": target, "params": params, "allowed": allowed_n, "method": bool(method),
@@ -647,8 +658,9 @@ def mine_positional(miner: Miner, package: str, defs: list[Def]) -> None:
                    "last_seen": d.version,
                    "source": f"mined: {LIBRARY[package]} {d.version} {d.file.lstrip('/')} "
                              f"(positional arguments deprecated; keyword-only today)",
-                   "test": {"setup": f"import {package}\nimport inspect\n", "before": call,
-                            "error": "TypeError", "match": "positional",
+                   "test": {"setup": f"import {package}\nimport {_module_of(owner_path)}\n"
+                                     f"import inspect\n", "before": call,
+                            "error": "TypeError", "match": "positional argument",
                             "after": f"sig = inspect.signature({target})\n"
                                      f"assert all(p in sig.parameters for p in {extra!r})",
                             "check": "signature"}})

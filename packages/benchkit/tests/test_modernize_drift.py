@@ -221,3 +221,30 @@ def test_positional_arguments_that_became_keyword_only_are_passed_by_keyword():
     found = candidates(sources, cls)
     assert found[0].source == ("from sklearn.svm import SVC\n"
                                "m = SVC(C=1.0, kernel='rbf', probability=True)\n")
+
+
+@pytest.mark.kernel
+def test_the_loop_uses_a_verified_resolver_then_the_knowledge_base(tmp_path):
+    import nbformat
+
+    from benchkit._modernize import ModernizeSettings, modernize
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell("import pandas as pd\nprint('start')"),
+                nbformat.v4.new_code_cell("from sklearn.preprocessing import SimpleImputer\n"
+                                          "s = pd.Series([1.0, None, 3.0])"),
+                nbformat.v4.new_code_cell("print(len(s.valid()))")]
+    path = tmp_path / "in" / "old.ipynb"
+    path.parent.mkdir()
+    nbformat.write(nb, path)
+    result = modernize(path, tmp_path / "out", settings=ModernizeSettings(timeout=120))
+    assert result.reproduced, result.rounds[-1].classification
+    assert [r.repair for r in result.rounds] == ["resolver", "codemod", None]
+    assert result.codemods == ("resolve: import SimpleImputer from sklearn.impute",
+                               "kb:pandas:Series.valid")
+    assert result.equivalence == "equivalent"
+    final = nbformat.read(result.final_notebook, as_version=4)
+    assert final.cells[1].source.startswith("from sklearn.impute import SimpleImputer")
+    assert final.cells[2].source == "print(len(s.dropna()))"
+    assert final.cells[2].outputs[0]["text"] == "2\n"

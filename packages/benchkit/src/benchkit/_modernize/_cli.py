@@ -42,19 +42,16 @@ def add_modernize_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentPa
     m.add_argument("--llm", action="store_true",
                    help="use the LLM for repairs codemods cannot make (implied by --llm-model "
                         "or --llm-base-url)")
-    from crashpredict.llm import add_llm_arguments
-
-    add_llm_arguments(m)
-    return m
+    return m  # the caller adds crashpredict's --llm-* flags
 
 
 def _settings(args: argparse.Namespace) -> ModernizeSettings:
     llm = None
     if args.llm or args.llm_model or args.llm_base_url:
-        from crashpredict.llm import LLMError, settings_from_args
+        from crashpredict.llm import LLMError, settings_from_values
 
         try:
-            llm = settings_from_args(args)
+            llm = settings_from_values(vars(args))
         except LLMError as exc:
             raise BenchkitError(str(exc)) from None
         if "api.openai.com" in llm.base_url and llm.api_key() is None:

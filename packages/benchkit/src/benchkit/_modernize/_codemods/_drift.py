@@ -176,9 +176,9 @@ class _DriftTransformer(RuleTransformer):
         self.applied_ids.append(entry["id"])
         return self.mark(node)
 
-    def ref(self, path: str) -> str:
-        """How the notebook names ``path``: its own alias, an alias of a parent module, or a
-        new import."""
+    def ref(self, path: str, module: bool = False) -> str:
+        """How the notebook names ``path`` (a ``module`` or a name in one): its own alias,
+        an alias of a parent module, or a new import."""
         aliases = self.scope.aliases
         for name, target in aliases.items():
             if target == path:
@@ -201,10 +201,10 @@ class _DriftTransformer(RuleTransformer):
                 self.scope.imports.append(line)
             aliases[last] = path
             return last
-        module, rest = path, ""
-        if path.count(".") and path.rsplit(".", 1)[0] in _ALIASES:
-            module, rest = path.rsplit(".", 1)[0], "." + path.rsplit(".", 1)[1]
-        return self.scope.alias_for(module, _ALIASES.get(module, module.split(".")[-1])) + rest
+        home, rest = path, ""
+        if not module and parent:
+            home, rest = parent, "." + last
+        return self.scope.alias_for(home, _ALIASES.get(home, home.split(".")[-1])) + rest
 
     def render(self, template: str, call: cst.Call, receiver: str | None,
                entry: dict[str, Any]) -> cst.BaseExpression | None:
@@ -346,7 +346,8 @@ class _DriftTransformer(RuleTransformer):
         if q is not None:
             entry = self.kb.names.get(q)
             if entry is not None and not self._is_call_func(original):
-                return self.hit(entry, cst.parse_expression(self.ref(entry["new"])))
+                new = self.ref(entry["new"], module=entry["kind"] == "module-moved")
+                return self.hit(entry, cst.parse_expression(new))
         lic = self.lic.attribute
         attr = updated.attr.value
         if lic is not None and lic[1] == attr and q is None:
