@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
@@ -14,12 +13,10 @@ from crashpredict.llm import (
     LLMConnectionError,
     LLMRetriesExhaustedError,
     LLMSettings,
-    add_llm_arguments,
     combine,
     llm_engine,
     predict_with_llm,
     predict_with_llm_detailed,
-    settings_from_args,
 )
 
 
@@ -247,15 +244,21 @@ def test_shared_client_is_reused(server):
 
 # ---- settings and flags -------------------------------------------------------------------
 
+def _llm_settings(*flags, env):
+    """The LLM settings `crashpredict check` builds from these command-line flags."""
+    from crashpredict import engine_options
+    from crashpredict.cli import _parser
+
+    args = _parser().parse_args(["check", "nb.ipynb", *flags])
+    return engine_options(("rules", "llm"), vars(args), env=env)["llm"]["settings"]
+
+
 def test_flags_become_settings(tmp_path):
-    parser = add_llm_arguments(argparse.ArgumentParser())
-    args = parser.parse_args([
+    settings = _llm_settings(
         "--llm-model", "llama3", "--llm-base-url", "http://localhost:8080/v1/",
         "--llm-votes", "5", "--llm-temperature", "0.7", "--llm-timeout", "30",
         "--llm-facts", "sr", "--llm-rules", "--no-values", "--llm-cache-dir", str(tmp_path),
-        "--llm-api-key-env", "LOCAL_KEY", "--llm-budget", "60",
-    ])
-    settings = settings_from_args(args, env={})
+        "--llm-api-key-env", "LOCAL_KEY", "--llm-budget", "60", env={})
     assert (settings.model, settings.base_url, settings.votes, settings.temperature,
             settings.timeout, settings.categories, settings.include_rules, settings.no_values,
             settings.cache_dir, settings.api_key_env, settings.total_budget_s) == (
@@ -265,14 +268,48 @@ def test_flags_become_settings(tmp_path):
 
 
 def test_environment_fills_what_flags_leave_out(tmp_path):
-    args = add_llm_arguments(argparse.ArgumentParser()).parse_args([])
     env = {"CRASHPREDICT_LLM_MODEL": "qwen2.5-coder", "OPENAI_BASE_URL": "http://h:1/v1",
            "CRASHPREDICT_LLM_CACHE": str(tmp_path)}
-    settings = settings_from_args(args, env=env)
+    settings = _llm_settings(env=env)
     assert (settings.model, settings.base_url, settings.cache_dir, settings.votes) == (
         "qwen2.5-coder", "http://h:1/v1", tmp_path, 1)
-    no_cache = add_llm_arguments(argparse.ArgumentParser()).parse_args(["--llm-no-cache"])
-    assert settings_from_args(no_cache, env=env).cache_dir is None
+    assert _llm_settings("--llm-no-cache", env=env).cache_dir is None
+
+
+def test_every_engine_flag_is_read_by_its_engine(tmp_path):
+    """A flag in ENGINE_FLAGS that no engine reads would be silently ignored."""
+    from crashpredict import ENGINE_FLAGS, engine_options
+
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"m": [1, 2]}')
+    given = {"dryrun_budget": 7.0, "shrink": 10, "llm_model": "m", "llm_base_url": "http://h:1/v1",
+             "llm_api_key_env": "K", "llm_temperature": 0.5, "llm_timeout": 9.0, "llm_votes": 3,
+             "llm_max_retries": 2, "llm_budget": 50.0, "llm_max_tokens": 100, "llm_facts": "S",
+             "llm_rules": True, "llm_fact_tokens": 300, "llm_cache_dir": tmp_path,
+             "llm_no_cache": None, "llm_no_json_mode": True, "llm_prices": prices,
+             "no_values": True}
+    assert set(given) == {flag.dest for flag in ENGINE_FLAGS}
+    options = engine_options(("dryrun", "llm"), given, env={})
+    assert options["dryrun"] == {"budget_s": 7.0, "shrink": 10}
+    settings = options["llm"]["settings"]
+    defaults = engine_options(("llm",), {}, env={})["llm"]["settings"]
+    changed = {f for f in settings.__dataclass_fields__
+               if getattr(settings, f) != getattr(defaults, f)}
+    assert changed >= {"model", "base_url", "api_key_env", "temperature", "timeout", "votes",
+                       "max_retries", "total_budget_s", "max_tokens", "categories",
+                       "include_rules", "fact_tokens", "cache_dir", "json_mode", "prices",
+                       "no_values"}
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ({"dryrun_budget": 0}, "--dryrun-budget must be positive"),
+    ({"shrink": 0}, "--shrink must be at least 1"),
+])
+def test_bad_dryrun_options_are_option_errors(values, message):
+    from crashpredict import EngineOptionError, engine_options
+
+    with pytest.raises(EngineOptionError, match=message):
+        engine_options(("dryrun",), values)
 
 
 @pytest.mark.parametrize(("changes", "message"), [

@@ -25,7 +25,7 @@ from benchkit._report import compare_text, html_report, metrics_text, records_te
 from benchkit._store import read_records, results_path
 from benchkit.errors import BenchkitError
 from crashpredict import CrashPredictError
-from crashpredict.cli import add_engine_arguments, engine_options
+from crashpredict import ENGINE_FLAGS, engine_options
 
 
 def _progress(done: int, total: int, record: Record) -> None:
@@ -62,6 +62,18 @@ def _add_run_options(p: argparse.ArgumentParser, default_out: str) -> None:
     p.add_argument("--json", dest="json_out", help="also write the summary as JSON here")
 
 
+def add_engine_flags(parser: argparse.ArgumentParser, engines: Sequence[str]) -> argparse.ArgumentParser:
+    """crashpredict's engine options (`crashpredict.ENGINE_FLAGS`) for ``engines`` as flags."""
+    for engine in engines:
+        group = parser.add_argument_group(f"{engine} engine (crashpredict)")
+        for flag in (f for f in ENGINE_FLAGS if f.engine == engine):
+            if flag.type is None:
+                group.add_argument(flag.name, action="store_true", default=None, help=flag.help)
+            else:
+                group.add_argument(flag.name, type=flag.type, metavar=flag.metavar, help=flag.help)
+    return parser
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="benchkit", description="Crash/fix notebook benchmarks (JunoBench layout) and the modernization loop.")
@@ -74,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--engine", default="rules,dryrun", help="crashpredict engines, comma-separated: "
                    "rules, dryrun, llm (default rules,dryrun, as crashpredict check; rules alone "
                    "is static only)")
-    add_engine_arguments(d)
+    add_engine_flags(d, ("dryrun", "llm"))
     c = sub.add_parser("compare", help="side-by-side metrics of detect runs and baselines")
     c.add_argument("results", nargs="*", help="detect results folders or results.jsonl files")
     c.add_argument("--baseline", action="append", default=[], help="CSV of case,version,predicted crash (repeatable)")
@@ -84,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("results", help="results folder or results.jsonl")
     r.add_argument("--format", choices=("text", "json", "html"), default="text")
     r.add_argument("-o", "--output", help="write here instead of standard output")
-    add_modernize_parser(sub)
+    add_engine_flags(add_modernize_parser(sub), ("llm",))
     j = sub.add_parser("junobench", help="get the JunoBench benchmark")
     jsub = j.add_subparsers(dest="junobench_command", required=True)
     f = jsub.add_parser("fetch", help="download JunoBench from its public repository into a new folder",
@@ -149,7 +161,7 @@ def _main(args: argparse.Namespace) -> int:
         else:
             engines = tuple(e.strip() for e in args.engine.split(",") if e.strip())
             out = args.out if args.out != "benchkit-out/detect" else f"benchkit-out/detect-{'+'.join(engines)}"
-            records = detect(args.root, out, engines=engines, options=engine_options(args, engines), **common)
+            records = detect(args.root, out, engines=engines, options=engine_options(engines, vars(args)), **common)
         summary = _summaries(records)
         print(_text(records, summary))
         print(f"results: {results_path(args.out if args.command == 'verify' else out)}", file=sys.stderr)

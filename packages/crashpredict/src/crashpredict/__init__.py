@@ -9,6 +9,7 @@ Notebooks are replayed in a private copy of their folder (`private_copy`).
 """
 
 from ._engines import ENGINES, check_engines, predict, register_engine
+from ._options import ENGINE_FLAGS, EngineFlag, engine_options
 from ._model import CellRun, CheckResult, ReplayResult, Verdict, WalkResult, WalkStep
 from ._workdir import WorkCopy, private_copy
 from .errors import (
@@ -21,6 +22,8 @@ __version__ = "0.1.0"
 __all__ = [
     # prediction
     "Verdict", "predict", "ENGINES", "register_engine", "check_engines",
+    # engine options (a CLI turns ENGINE_FLAGS into its flags)
+    "ENGINE_FLAGS", "EngineFlag", "engine_options",
     # kernels and notebooks
     "KernelSession", "CellRun", "ReplayResult", "check_notebook", "CheckResult",
     "walk_notebook", "WalkResult", "WalkStep", "private_copy", "WorkCopy",

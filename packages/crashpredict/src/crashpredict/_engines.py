@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ._model import CERTAIN, Verdict
+from ._options import DEFAULT_DRYRUN_BUDGET_S
 from .errors import UnknownEngineError
 
 __all__ = ["ENGINES", "ORDER", "register_engine", "predict", "check_engines", "CERTAIN"]
@@ -45,7 +46,7 @@ def _dryrun(source: str, namespace: Mapping[str, Any], **options: Any) -> Verdic
 
 
 def _dry(source: str, namespace: Mapping[str, Any], options: Mapping[str, Any], dry_run: Any) -> Any:
-    return dry_run(source, namespace, budget_s=float(options.get("budget_s") or 3.0),
+    return dry_run(source, namespace, budget_s=float(options.get("budget_s") or DEFAULT_DRYRUN_BUDGET_S),
                    shrink=options.get("shrink"))
 
 

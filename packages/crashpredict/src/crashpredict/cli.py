@@ -9,10 +9,10 @@ from typing import Any
 
 from . import __version__
 from ._render import as_json, check_text, walk_text
-from .errors import CrashPredictError, EngineOptionError
-from .llm import add_llm_arguments, settings_from_args
+from ._options import ENGINE_FLAGS, engine_options
+from .errors import CrashPredictError
 
-__all__ = ["main", "add_engine_arguments", "engine_options"]
+__all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--in-place", action="store_true",
                        help="replay in the notebook's own folder, keeping whatever the cells "
                             "write (default: a private copy, removed afterwards)")
-        add_engine_arguments(p)
+        _add_engine_flags(p)
         p.add_argument("--format", choices=("text", "json"), default="text")
         p.add_argument("--order", choices=("history", "notebook"),
                        default="history" if name == "check" else "notebook")
@@ -46,37 +46,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_engine_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the engines' option flags (dryrun's and the LLM's) to ``parser``.
-
-    benchkit's ``detect`` uses it too, so both commands take the same flags.
-    """
-    parser.add_argument("--dryrun-budget", type=float, default=3.0, metavar="S",
-                        help="dryrun: seconds the forked run may take (default 3)")
-    parser.add_argument("--shrink", type=int, metavar="N",
-                        help="dryrun: cut data longer than N rows to its first N rows, in the "
-                             "fork only (off by default)")
-    return add_llm_arguments(parser)
-
-
-def engine_options(args: argparse.Namespace, engines: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Per-engine options from `add_engine_arguments` flags, for the engines asked for.
-
-    Raises:
-        EngineOptionError: a dryrun option is out of range.
-        crashpredict.llm.LLMConfigError: an LLM flag is invalid.
-    """
-    options: dict[str, dict[str, Any]] = {}
-    if "dryrun" in engines:
-        if not args.dryrun_budget > 0:
-            raise EngineOptionError(f"--dryrun-budget must be positive, not {args.dryrun_budget:g}")
-        if args.shrink is not None and args.shrink < 1:
-            raise EngineOptionError(f"--shrink must be at least 1, not {args.shrink}")
-        options["dryrun"] = {"budget_s": args.dryrun_budget, "shrink": args.shrink}
-    if "llm" in engines:
-        # the reply cache (default ~/.cache/crashpredict/llm) makes a re-run cost nothing
-        options["llm"] = {"settings": settings_from_args(args)}
-    return options
+def _add_engine_flags(parser: argparse.ArgumentParser,
+                         engines: Sequence[str] = ("dryrun", "llm")) -> argparse.ArgumentParser:
+    """Add the options of ``engines`` (from `crashpredict.ENGINE_FLAGS`) to ``parser``."""
+    groups: dict[str, Any] = {}
+    for flag in ENGINE_FLAGS:
+        if flag.engine not in engines:
+            continue
+        if flag.engine not in groups:
+            groups[flag.engine] = parser.add_argument_group(f"{flag.engine} engine")
+        if flag.type is None:
+            groups[flag.engine].add_argument(flag.name, action="store_true", default=None,
+                                             help=flag.help)
+        else:
+            groups[flag.engine].add_argument(flag.name, type=flag.type, metavar=flag.metavar,
+                                             help=flag.help)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     specs = args.engines or [",".join(DEFAULT_ENGINES)]
     engines = tuple(e.strip() for spec in specs for e in spec.split(",") if e.strip())
     try:
-        options = engine_options(args, engines)
+        options = engine_options(engines, vars(args))
         if args.command == "check":
             result = check_notebook(args.notebook, cell=args.cell, order=args.order,
                                     engines=engines, timeout=args.timeout, options=options,

@@ -32,14 +32,14 @@ from crashpredict.llm._prices import Price, PriceTable, Usage
 from crashpredict.llm._prompt import build_messages, strip_comments
 from crashpredict.llm._redact import Redactor
 from crashpredict.llm._reply import Answer, parse_reply
-from crashpredict.llm._settings import LLMSettings, add_llm_arguments, settings_from_args
+from crashpredict.llm._settings import LLMSettings, settings_from_values
 
 __all__ = [
     # the engine
     "predict_with_llm", "predict_with_llm_detailed", "LLMPrediction", "llm_engine", "combine",
     "CERTAIN",
-    # settings and CLI flags
-    "LLMSettings", "add_llm_arguments", "settings_from_args",
+    # settings (the flags are crashpredict.ENGINE_FLAGS)
+    "LLMSettings", "settings_from_values",
     # the shared client, usage and cost
     "ChatClient", "LLMReply", "Usage", "Price", "PriceTable",
     # prompt, replies, privacy (pure functions, for ablations and tests)

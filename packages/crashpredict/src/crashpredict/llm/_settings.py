@@ -1,8 +1,7 @@
-"""LLM settings: one frozen value built from flags and environment variables."""
+"""LLM settings: one frozen value built from option values and environment variables."""
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,7 +13,7 @@ from crashpredict.llm._errors import LLMConfigError
 from crashpredict.llm._prices import PriceTable
 
 __all__ = [
-    "LLMSettings", "add_llm_arguments", "settings_from_args", "default_cache_dir",
+    "LLMSettings", "settings_from_values", "default_cache_dir",
     "DEFAULT_MODEL", "DEFAULT_BASE_URL",
 ]
 
@@ -47,7 +46,7 @@ def _categories(value: str) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LLMSettings:
-    """Everything the LLM client and engine need; build with `from_env` or `settings_from_args`.
+    """Everything the LLM client and engine need; build with `from_env` or `settings_from_values`.
 
     ``categories`` selects the runtime fact categories sent (the ablation variant: "" for
     code only, "S", "SR", "SRV"...); ``no_values`` drops V whatever ``categories`` says;
@@ -140,49 +139,14 @@ class LLMSettings:
         return cls(**values)
 
 
-def add_llm_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the ``--llm-*`` and ``--no-values`` flags to ``parser`` (in their own group).
-
-    Every flag defaults to None so that `settings_from_args` can tell "not given" from a
-    value and fall back to the environment, then to `LLMSettings`' defaults.
-    """
-    group = parser.add_argument_group("LLM engine")
-    add = group.add_argument
-    add("--llm-model", help=f"model name (env CRASHPREDICT_LLM_MODEL; default {DEFAULT_MODEL})")
-    add("--llm-base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 "
-        f"(env OPENAI_BASE_URL; default {DEFAULT_BASE_URL})")
-    add("--llm-api-key-env", metavar="VAR", help="environment variable holding the API key "
-        "(default OPENAI_API_KEY)")
-    add("--llm-temperature", type=float, metavar="T", help="sampling temperature (default 0)")
-    add("--llm-timeout", type=float, metavar="S", help="seconds per request (default 60)")
-    add("--llm-votes", type=int, metavar="N", help="replies per cell, majority vote (default 1; CRANE used 5)")
-    add("--llm-max-retries", type=int, metavar="N", help="retries on 429/5xx/timeouts (default 5)")
-    add("--llm-budget", type=float, metavar="S", help="total seconds for one call with its retries (default 300)")
-    add("--llm-max-tokens", type=int, metavar="N", help="completion token limit (default: server's)")
-    add("--llm-facts", metavar="CATS", help="runtime fact categories sent: 'code' (none) or letters "
-        "of SRV (default SRV)")
-    add("--llm-rules", action="store_true", default=None,
-        help="add the rule engine's findings to the prompt")
-    add("--llm-fact-tokens", type=int, metavar="N", help="token budget of the runtime block (default 1000)")
-    add("--llm-cache-dir", type=Path, metavar="DIR", help="reply cache (env CRASHPREDICT_LLM_CACHE; "
-        "default ~/.cache/crashpredict/llm)")
-    add("--llm-no-cache", action="store_true", default=None, help="neither read nor write the reply cache")
-    add("--llm-no-json-mode", action="store_true", default=None,
-        help="do not ask the server for JSON mode (parse the reply tolerantly)")
-    add("--llm-prices", type=Path, metavar="FILE", help="JSON price table {model: [input, output]} "
-        "in USD per million tokens, over the built-in one")
-    add("--no-values", action="store_true", default=None,
-        help="send structure and types only (S and R facts, no V)")
-    return parser
-
-
-def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMSettings:
-    """Build `LLMSettings` from parsed `add_llm_arguments` flags, then the environment.
+def settings_from_values(values: Mapping[str, Any], env: Mapping[str, str] | None = None) -> LLMSettings:
+    """Build `LLMSettings` from the ``--llm-*`` option values (`crashpredict.ENGINE_FLAGS`
+    dests; None or missing = not given), then the environment, then the defaults.
 
     Raises:
-        LLMConfigError: a flag value is invalid or the price file cannot be read.
+        LLMConfigError: a value is invalid or the price file cannot be read.
     """
-    get = lambda name: getattr(args, name, None)  # noqa: E731 - a flag may be absent
+    get = values.get
     overrides: dict[str, Any] = {
         "model": get("llm_model"), "base_url": get("llm_base_url"),
         "api_key_env": get("llm_api_key_env"), "temperature": get("llm_temperature"),
