@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 PACKAGES := -e packages/nbdeps[png] -e packages/rtextract -e packages/nbpatch[run] \
             -e packages/crashpredict[llm] -e packages/benchkit[dask,llm]
 
-.PHONY: demo test bench venv clean
+.PHONY: demo test bench venv clean browser
 
 venv: $(STAMP)
 
@@ -28,8 +28,17 @@ demo: $(STAMP)
 	@bash scripts/demo.sh
 
 # The whole test suite (every package's tests and the cross-package tests).
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# crashpredict's JupyterLab test drives a real headless Chromium (Debian's package); it is
+# installed when missing and this runs as root with apt-get; elsewhere that test skips.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "make: installing Debian's chromium for the JupyterLab test"; \
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium) >/dev/null 2>&1 \
+			|| echo "make: could not install chromium; the JupyterLab test will skip" >&2; \
+	fi
 
 # Benchmarks, apart from the tests: each prints a ratio against a peer run in-process.
 bench: $(STAMP)
