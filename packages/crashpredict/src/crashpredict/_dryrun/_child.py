@@ -215,11 +215,29 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     if shrink is not None:
         shrunk = shrink_namespace(namespace, shrink, only=reads, salient=reads is not None)
         if reads is not None and not shrunk:  # a retry that could change nothing
-            _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": "nothing the "
-                                         "cell reads could be cut"}).encode())
-            return
+            return _report(write_fd, {"outcome": "inconclusive",
+                                      "reason": "nothing the cell reads could be cut"})
+    sandbox = _enter_sandbox(write_fd, private_dir, answer_fd)
+    if isinstance(sandbox, dict):
+        return _report(write_fd, sandbox)
+    overlay, policy, layers = sandbox
+    _watch_thread_pools(write_fd, deadline)
+    result = _execute(code, namespace, policy, filename, deadline, budget_s)
+    result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
+                  layers=layers)
+    return _report(write_fd, result)
+
+
+def _enter_sandbox(write_fd: int, private_dir: str,
+                   answer_fd: int) -> tuple[Overlay, Any, list[str]] | dict[str, Any]:
+    """Install the overlay, the probes, the policy and the kernel layer, in that order.
+
+    Returns (overlay, policy, active kernel layers), or the inconclusive result to report
+    when the child cannot be made safe.
+    """
     overlay = Overlay(private_dir)
     overlay.install()
+
     def request(frame: bytes) -> None:
         with _REPORT_LOCK:
             _write_all(write_fd, frame)
@@ -228,10 +246,8 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     policy = _sandbox.install(private_dir, overlay)
     left = _confine.privatise_shared_mappings()
     if left:
-        _write_all(write_fd, _DUMPS({
-            "outcome": "inconclusive", "blocked": f"shared mapping {left[0]}",
-            "reason": f"a writable shared mapping could not be made private: {left[0]}"}).encode())
-        return
+        return {"outcome": "inconclusive", "blocked": f"shared mapping {left[0]}",
+                "reason": f"a writable shared mapping could not be made private: {left[0]}"}
     _confine.swap_writable_fds(overlay.hold, keep={0, 1, 2, write_fd, answer_fd})
     confinement = _confine.confine(private_dir)
     policy.landlock = confinement.landlock
@@ -243,13 +259,12 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     builtins.input = no_input
     if "getpass" in sys.modules:
         sys.modules["getpass"].getpass = no_input
-    _watch_thread_pools(write_fd, deadline)
-    result = _execute(code, namespace, policy, filename, deadline, budget_s)
-    result["shrunk_names"] = list(shrunk)
-    result["shrunk"] = bool(shrunk)
-    result["writes"] = list(overlay.report())
-    result["layers"] = [name for name, on in (("seccomp", confinement.seccomp),
-                                              ("landlock", confinement.landlock)) if on]
+    layers = [name for name, on in (("seccomp", confinement.seccomp),
+                                    ("landlock", confinement.landlock)) if on]
+    return overlay, policy, layers
+
+
+def _report(write_fd: int, result: dict[str, Any]) -> None:
     with _REPORT_LOCK:
         _write_all(write_fd, _DUMPS(result).encode())
 
