@@ -177,8 +177,9 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
         return None
     seen = 0
     while exc is not None and seen < 10:
+        text = message_of(exc)
         if isinstance(exc, PermissionError) or getattr(exc, "errno", None) == 13 or \
-                "errno = 13" in message_of(exc):
+                "errno = 13" in text or "Permission denied" in text:
             path = getattr(exc, "filename", None)
             if not isinstance(path, str):
                 return "a file write from C code outside the dry run's overlay"
