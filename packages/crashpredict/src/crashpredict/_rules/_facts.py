@@ -1,0 +1,113 @@
+"""Shared helpers of propagation: stand-ins for abstract arrays, reporting, evidence.
+
+A numpy stand-in is a zero-stride array (``np.broadcast_to``) of an abstract array's shape
+and dtype: numpy's own checks run on it exactly as on the real array, without its memory
+and without its values (which are never read).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import sys
+from typing import Any
+
+from ._finding import Finding
+from ._values import (
+    Abstract,
+    describe_value,
+    is_abstract,
+    is_known,
+    is_ndarray,
+)
+from ._walk._types import Walker
+
+__all__ = ['MAX_ELEMENTS', 'SAMPLE_ROWS', 'np_module', 'size_of', 'report', 'describe', 'standin', 'abstract_array', 'has_nan', 'to_standin', 'short']
+
+
+MAX_ELEMENTS = 2_000_000
+SAMPLE_ROWS = 64
+
+def np_module() -> Any:
+    return sys.modules.get("numpy")
+
+
+def size_of(shape: tuple[int, ...] | None) -> int:
+    return math.prod(shape) if shape is not None else MAX_ELEMENTS + 1
+
+
+def report(walker: Walker, node: ast.AST, exc: BaseException, library: str,
+            what: str, evidence: tuple[str, ...] = (), confidence: float = 0.94) -> None:
+    from .._model import crash_type_of
+    name = type(exc).__name__
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    walker.report(Finding(exception=name, crash_type=crash_type_of(name, message),
+                          library=library, confidence=confidence, rule="propagation",
+                          evidence=evidence,
+                          explanation=f"`{what}` raises {name}: {message}"), node)
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, Abstract):
+        where = f", device={value.device}" if value.device else ""
+        return f"{value.kind} shape={value.shape} dtype={value.dtype}{where} (computed " \
+               f"in the cell)"
+    return describe_value(value)
+
+
+# ----- numpy --------------------------------------------------------------------------
+def standin(value: Any) -> Any:
+    """A zero-stride ndarray of an Abstract array's shape and dtype (no memory)."""
+    np = np_module()
+    if is_abstract(value, "ndarray") and value.shape is not None and np is not None:
+        try:
+            return np.broadcast_to(np.zeros((), dtype=value.dtype or "float64"), value.shape)
+        except Exception:
+            return None
+    return None
+
+
+def abstract_array(result: Any, origin: str = "", nan: bool = False, sample: Any = None) \
+        -> Any:
+    np = np_module()
+    if np is None or not isinstance(result, np.ndarray):
+        return None
+    return Abstract("ndarray", shape=result.shape, dtype=result.dtype, nan=nan, inf=False,
+                    sample=sample, origin=origin)
+
+
+
+def has_nan(value: Any) -> bool:
+    """A NaN certainly in a real float array or an Abstract one (bounded scan)."""
+    np = np_module()
+    if is_abstract(value):
+        return bool(value.nan)
+    if is_ndarray(value) and value.dtype.kind == "f" and value.size <= MAX_ELEMENTS:
+        return bool(np.isnan(value).any())
+    return False
+
+
+def to_standin(value: Any, depth: int = 0) -> tuple[bool, Any]:
+    """(ok, value) with Abstract arrays replaced by stand-ins; ok=False when it can't."""
+    if is_abstract(value):
+        stand = standin(value)
+        return (stand is not None and size_of(value.shape) <= MAX_ELEMENTS), stand
+    if isinstance(value, Abstract) or not is_known(value):
+        return False, None
+    if type(value) in (list, tuple) and depth == 0 and len(value) <= 64:
+        parts = [to_standin(v, 1) for v in value]
+        return all(ok for ok, _ in parts), type(value)(v for _, v in parts)
+    if is_ndarray(value):
+        return value.size <= MAX_ELEMENTS, value
+    if type(value) in (int, float, bool, str, type(None)) or isinstance(value, type):
+        return True, value
+    np = np_module()
+    if np is not None and isinstance(value, np.dtype):
+        return True, value
+    return False, None
+
+
+
+
+def short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,233 @@
+"""What models and plots return: scikit-learn outputs, Keras predictions, subplot grids.
+
+A fitted built-in scikit-learn estimator (every part of it scikit-learn's: no user callable)
+runs ``predict``/``transform`` on the first rows of its input: the output's width, dtype and
+sample rows. ``fit_transform`` widths come from the estimator's kind (scalers keep the
+width, projections give ``n_components``); a linear regressor fitted earlier in the cell is
+refitted on a clone to sample its predictions. Keras ``predict`` has the model's output
+shape; ``plt.subplots`` gives its grid of axes.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import warnings
+from typing import Any
+
+from ._facts import (
+    MAX_ELEMENTS,
+    SAMPLE_ROWS,
+    describe,
+    np_module,
+    report,
+    short,
+)
+from ._values import (
+    Abstract,
+    is_abstract,
+    is_estimator,
+    is_frame,
+    is_keras_model,
+    is_known,
+    is_ndarray,
+    is_series,
+    meta_attr,
+    type_root,
+)
+from ._walk._types import CallSite
+
+__all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator']
+
+
+_SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
+                                "decision_function", "transform", "fit_transform"})
+_WIDTH_KEEPING = frozenset({"StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler",
+                            "Normalizer", "Binarizer", "PowerTransformer",
+                            "QuantileTransformer"})
+_PROJECTIONS = frozenset({"PCA", "TruncatedSVD", "NMF", "FastICA", "KernelPCA",
+                          "IncrementalPCA", "SparsePCA", "FactorAnalysis"})
+_LIBRARY_ROOTS = ("sklearn", "numpy", "scipy", "builtins", "math", "pandas")
+
+
+def builtin_estimator(est: Any, depth: int = 0) -> bool:
+    """A scikit-learn estimator whose parts are all scikit-learn's (no user callables)."""
+    if depth > 4 or not type(est).__module__.startswith("sklearn."):
+        return False
+    for value in vars(est).values():
+        if not _library_part(value, depth):
+            return False
+    return True
+
+
+def _library_part(value: Any, depth: int) -> bool:
+    if is_estimator(value):
+        return builtin_estimator(value, depth + 1)
+    if type(value) in (list, tuple) and len(value) <= 256:
+        return all(_library_part(v, depth) for v in value)
+    if type(value) is dict and len(value) <= 256:
+        return all(_library_part(v, depth) for v in value.values())
+    if isinstance(value, (types.FunctionType, types.MethodType, types.LambdaType)):
+        return False
+    if callable(value) and not isinstance(value, type):
+        return type_root(value) in _LIBRARY_ROOTS
+    return True
+
+
+def _rows(x: Any) -> int | None:
+    if is_abstract(x):
+        return x.shape[0] if x.shape else None
+    if is_frame(x) or is_series(x) or (is_ndarray(x) and x.ndim >= 1):
+        return int(x.shape[0])
+    return None
+
+
+def _head(x: Any) -> Any:
+    if is_abstract(x):
+        return x.sample
+    if is_frame(x) or is_series(x):
+        return x.iloc[:SAMPLE_ROWS]
+    if is_ndarray(x) and x.ndim >= 1:
+        return x[:SAMPLE_ROWS]
+    return None
+
+
+def _width(x: Any) -> int | None:
+    shape = x.shape if is_abstract(x) else (tuple(x.shape) if is_frame(x) or is_ndarray(x)
+                                             else None)
+    return int(shape[1]) if shape is not None and len(shape) == 2 else None
+
+
+def _no_empty_column(x: Any) -> bool:
+    """No all-missing column (SimpleImputer drops those): the output keeps the width."""
+    if not (is_frame(x) or is_ndarray(x)) or _width(x) is None or x.size > MAX_ELEMENTS:
+        return False
+    if is_frame(x):
+        return not bool(x.isna().all().any()) and all(k in "iufb" for k in x.dtypes.map(
+            lambda d: d.kind))
+    if x.dtype.kind != "f":
+        return x.dtype.kind in "iub"
+    np = np_module()
+    return not bool(np.isnan(x).all(axis=0).any())
+
+
+#: Regressors whose fit is deterministic and quick on bounded data (no random state, no
+#: iterations worth waiting for): refitted on a copy to sample their predictions.
+_REFIT = frozenset({"LinearRegression", "Ridge", "Lasso", "ElasticNet", "BayesianRidge",
+                    "RidgeCV", "Lars", "HuberRegressor"})
+_REFIT_ELEMENTS = 200_000
+
+
+def _refit_sample(est: Any, state: Any, x: Any) -> Any:
+    """Predictions on the first rows of ``x`` of an estimator fitted earlier in the cell,
+    from a clone fitted on the same real data (the user's estimator is never fitted)."""
+    if type(est).__name__ not in _REFIT or state.data is None or is_abstract(x):
+        return None
+    fit_x, fit_y = state.data
+    if getattr(fit_x, "size", _REFIT_ELEMENTS + 1) > _REFIT_ELEMENTS:
+        return None
+    base = sys.modules.get("sklearn.base")
+    head = _head(x)
+    if base is None or head is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = base.clone(est).fit(fit_x, fit_y).predict(head)
+    except Exception:
+        return None
+    return out if is_ndarray(out) else None
+
+
+def sklearn_output(site: CallSite) -> Any:
+    est, method = site.receiver, site.method
+    if method not in _SK_OUTPUT_METHODS or not is_known(est) or not is_estimator(est) or \
+            site.starred or not site.args or not builtin_estimator(est):
+        return None
+    x = site.args[0]
+    n = _rows(x)
+    if n is None:
+        return None
+    np = np_module()
+    name = type(est).__name__
+    state = site.walker.fit_state(est)
+    if method == "fit_transform" or state is not None:
+        width = _width(x) if state is None else state.n_features
+        if method == "predict" and state is not None:
+            sample = _refit_sample(est, state, x)
+            return Abstract("ndarray", shape=(n,), dtype=getattr(sample, "dtype", None),
+                            sample=sample, origin=site.text(site.node))
+        if method not in ("transform", "fit_transform"):
+            return None
+        if name in _WIDTH_KEEPING and width is not None:
+            return Abstract("ndarray", shape=(n, width), dtype=np.dtype("float64"))
+        k = est.__dict__.get("n_components")
+        if name in _PROJECTIONS and type(k) is int:
+            return Abstract("ndarray", shape=(n, k), dtype=np.dtype("float64"))
+        if name == "SimpleImputer" and state is None and _no_empty_column(x):
+            return Abstract("ndarray", shape=(n, width), dtype=np.dtype("float64"))
+        return None
+    head = _head(x)
+    if head is None or not is_known(head):
+        return None
+    validation = sys.modules.get("sklearn.utils.validation")
+    try:
+        validation.check_is_fitted(est)  # type: ignore[union-attr]
+    except Exception:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = getattr(est, method)(head)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        report(site.walker, site.node, exc, "sklearn", short(site.text(site.node)),
+                (f"{site.text(site.node.args[0])}: {describe(x)}",), confidence=0.93)
+        return None
+    except Exception:
+        return None
+    if not is_ndarray(out) or out.ndim < 1:
+        return None
+    nan = out.dtype.kind == "f" and bool(np.isnan(out).any())
+    return Abstract("ndarray", shape=(n, *out.shape[1:]), dtype=out.dtype, sample=out,
+                    nan=nan, origin=site.text(site.node))
+
+
+# ----- Keras and matplotlib -------------------------------------------------------------
+def keras_predict(site: CallSite) -> Any:
+    model = site.receiver
+    if site.method != "predict" or not is_known(model) or not is_keras_model(model) or \
+            not site.args:
+        return None
+    n = _rows(site.args[0])
+    try:
+        shape = model.output_shape
+    except Exception:
+        return None
+    if n is None or type(shape) is not tuple or not all(type(d) is int for d in shape[1:]):
+        return None
+    np = np_module()
+    return Abstract("ndarray", shape=(n, *shape[1:]), dtype=np.dtype("float32"),
+                    origin=site.text(site.node))
+
+
+def subplots_call(site: CallSite) -> Any:
+    func = site.func
+    if meta_attr(func, "__name__") != "subplots" or type_root(func) != "matplotlib" or \
+            site.starred:
+        return None
+    names = ("nrows", "ncols")
+    grid = [site.args[i] if len(site.args) > i else site.kwargs.get(names[i], 1)
+            for i in range(2)]
+    squeeze = site.kwargs.get("squeeze", True)
+    if not all(type(g) is int and g > 0 for g in grid) or type(squeeze) is not bool:
+        return None
+    from ._values import UNKNOWN
+    np = np_module()
+    rows, cols = grid
+    if squeeze and rows == cols == 1:
+        axes: Any = Abstract("axes", origin=site.text(site.node))
+    else:
+        shape = (rows, cols) if not squeeze else tuple(d for d in (rows, cols) if d > 1)
+        axes = Abstract("ndarray", shape=shape, dtype=np.dtype(object),
+                        origin=site.text(site.node))
+    return (UNKNOWN, axes)
