@@ -52,8 +52,16 @@ CLASSES = [
     ("uncounted-definer-without-proof-is-still-reported",
      notebook(cell("a = 1", 1), cell("b = a + 1", None), cell("print(b)", 7, error())), [("ND104", 2)]),
     ("two-repeated-counts-are-a-restart",
-     notebook(cell("k = 1", 1), cell("m = 2", 2), cell("x = 0", 1), cell("y = 0", 2), cell("print(k)", 3)),
+     notebook(cell("k = 1", 1), cell("m = 2", 2), cell("x = 0", 1), cell("y = 0", 2), cell("print(k)", 3, error())),
      [("ND105", 4)]),
+    ("a-cell-that-ran-without-error-had-its-names",
+     notebook(cell("k = 1", 1), cell("m = 2", 2), cell("x = 0", 1), cell("y = 0", 2), cell("z = k", 3)), []),
+    ("a-live-rerun-that-showed-no-error-did-not-fail-but-restart-and-run-all-does",
+     notebook(cell("d = {'k': 1}", 1), cell("d.pop('k')", 2, shown("1")), cell("d.pop('k')", 5, shown("1"))),
+     [("ND402", 2)]),
+    ("a-live-rerun-that-failed",
+     notebook(cell("d = {'k': 1}", 1), cell("d.pop('k')", 2, shown("1")), cell("d.pop('k')", 3, error("KeyError"))),
+     [("ND402", 2)]),
     ("reset-index-undoes-set-index",
      notebook(cell("df = make()", 1), cell("df.set_index('day', inplace=True)", 2),
               cell("df.reset_index(inplace=True)", 3), cell("df.set_index('day', inplace=True)", 4)),
@@ -177,3 +185,9 @@ def test_a_module_that_extends_its_all_is_read_but_not_trusted_to_be_complete(tm
 
     assert installed_names("os") is not None and installed_names("os")[1] is False  # os extends __all__
     assert installed_names("not_installed_anywhere") is None
+
+
+def test_a_live_rerun_without_error_is_not_called_a_live_failure():
+    nb = notebook(cell("d = {'k': 1}", 1), cell("d.pop('k')", 2, shown("1")), cell("d.pop('k')", 5, shown("1")))
+    (finding,) = [f for f in nbdeps.check(nb) if f.code == "ND402"]
+    assert finding.message.endswith("in Restart & Run All this fails")

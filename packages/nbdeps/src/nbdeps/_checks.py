@@ -139,7 +139,7 @@ class _Context:
         output without error: they must have run (their output was cleared)."""
         proven: set[int] = set()
         for cell in self.code:
-            if cell.index not in self.ran or not cell.has_output or cell.has_error_output:
+            if cell.index not in self.ran or not cell.ran_fine:
                 continue
             for name in self.infos[cell.index].used_names:
                 definers = [i for i in self.binders.get(name, ()) if i != cell.index]
@@ -346,8 +346,8 @@ def _live_reads(ctx: _Context, cell: Cell, reads: Sequence[NameRef], step: int, 
                 earlier: set[int],
                 state: dict[str, int], deleted_by: dict[str, int], stale: set[int],
                 unknown_ran: bool) -> dict[tuple[str, int | None], list[NameRef]]:
-    # a saved output without error proves the cell's reads were bound when it ran
-    ran_fine = cell.has_output and not cell.has_error_output
+    # saved outputs without an error prove the cell's reads were bound when it last ran
+    ran_fine = cell.ran_fine
     grouped: dict[tuple[str, int | None], list[NameRef]] = defaultdict(list)
     for ref in reads:
         name = ref.name
@@ -438,13 +438,17 @@ def _repeated_destructive(ctx: _Context, live: bool = True) -> Iterator[Finding]
         applied: dict[tuple[str, str, int | None], int] = {}
         for step, cell in enumerate(cells):
             info = ctx.infos[cell.index]
+            # in the live session, judge only runs whose outcome is unknown: a saved run
+            # without error did not fail, an uncounted one had its output cleared
+            judged = cell.index >= 0 and not (label == "the live session" and (
+                ctx.cell(cell.index).ran_fine or ctx.cell(cell.index).execution_count is None))
             for hazard in info.non_idempotent:
                 if not hazard.destructive or cell.index < 0:
                     continue
                 name = hazard.names[0]
                 key = (name, hazard.signature, lineage.get(name))
                 first = applied.setdefault(key, cell.index)
-                if first != cell.index and (cell.index, hazard.signature) not in reported:
+                if first != cell.index and judged and (cell.index, hazard.signature) not in reported:
                     reported.add((cell.index, hazard.signature))
                     yield ctx.finding(
                         "ND402", cell,

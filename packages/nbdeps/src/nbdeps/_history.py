@@ -112,7 +112,8 @@ def _fill_gaps(code: list[Cell]) -> dict[int, Cell]:
             if previous is not None and cell.source.strip():
                 waiting.append(cell)
             continue
-        if count == 0:
+        if count == 0:  # ran at an unknown time: the gap is no longer exact
+            previous, waiting = None, []
             continue
         if previous is not None and waiting:
             gap = range(previous.execution_count + 1, count)

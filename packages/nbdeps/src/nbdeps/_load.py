@@ -176,6 +176,7 @@ def _cell(raw: Any, index: int, name: str) -> Cell:
         execution_count=count,
         has_error_output=has_error,
         has_output=any(k != "error" for k in kinds),
+        outputs_known=kind == "code" and isinstance(outputs, list),
     )
 
 

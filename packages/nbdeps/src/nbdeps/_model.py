@@ -36,7 +36,14 @@ class Cell:
     source: str
     execution_count: int | None = None
     has_error_output: bool = False
-    has_output: bool = False  # a saved output that is not an error (proof the cell ran fine)
+    has_output: bool = False  # a saved output that is not an error
+    outputs_known: bool = False  # the file saved the cell's outputs (maybe none), as Jupyter does
+
+    @property
+    def ran_fine(self) -> bool:
+        """The cell's last run raised nothing: it has a count and saved outputs without an
+        error (an error would show). False when that is unknown."""
+        return self.outputs_known and bool(self.execution_count) and not self.has_error_output
 
     @property
     def position(self) -> int:
