@@ -192,3 +192,9 @@ def test_sarif_positions_are_1_based_and_point_into_the_file(tmp_path, capsys):
     assert path.read_text().splitlines()[line - 1].strip() == '"print(x, nope)\\n"'
     _validate_sarif_if_schema_available(json.loads(json.dumps(
         __import__("nbdeps").to_sarif({str(path): __import__("nbdeps").check(path)}))))
+
+
+def test_order_says_what_order_cannot_fix(capsys):
+    assert main(["order", str(EXAMPLES / "rerun_drop.ipynb")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "a safe re-run order" in lines[0] and "order alone does not fix ND402" in lines[1]

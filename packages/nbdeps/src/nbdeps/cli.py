@@ -126,6 +126,10 @@ def _order(args: argparse.Namespace) -> int:
     else:
         _print(f"{args.notebook}: does NOT run top to bottom after a restart (see `nbdeps check`); "
                "a safe re-run order, which binds every name before it is read:")
+        others = sorted({f.code for f in check(nb, select=("ND001", "ND402"))})
+        if others:
+            _print(f"  (order alone does not fix {', '.join(others)}: a cell that does not parse or "
+                   "repeats a destructive step fails in any order)")
     _print("  cells " + " ".join(str(i + 1) for i in order))
     for i in order:
         cell = nb.cells[i]
