@@ -288,6 +288,14 @@ add("matplotlib:Axes.grid(b=)", "matplotlib", "keyword-renamed", "matplotlib.axe
 add("matplotlib:pyplot.grid(b=)", "matplotlib", "keyword-renamed", "matplotlib.pyplot.grid",
     keyword="b", new="visible", setup=MPL, before="plt.grid(b=True)", error="ValueError",
     match="grid_b", after="plt.grid(visible=True)", source=f"{MPLN} 3.5 rename, removed in 3.7")
+for target, var in (("matplotlib.axes.Axes.boxplot", "ax.boxplot"),
+                    ("matplotlib.pyplot.boxplot", "plt.boxplot")):
+    add(f"matplotlib:{target.removeprefix('matplotlib.')}(labels=)", "matplotlib",
+        "keyword-renamed", target, keyword="labels", new="tick_labels",
+        method=target.startswith("matplotlib.axes"), setup=MPL,
+        before=f"{var}([[1, 2, 3], [2, 3, 4]], labels=['a', 'b'])", error="TypeError",
+        match="labels", after=f"{var}([[1, 2, 3], [2, 3, 4]], tick_labels=['a', 'b'])",
+        source=f"{MPLN} 3.9 renamed labels to tick_labels (removed in 3.11)")
 add("matplotlib:mlab.normpdf", "matplotlib", "function-to-method", "matplotlib.mlab.normpdf",
     template="{alias:scipy.stats}.norm.pdf({0}, {1}, {2})", positional=[0, 1, 2],
     setup=MPL + "import matplotlib.mlab as mlab\n", before="mlab.normpdf(0.0, 0.0, 1.0)",

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import importlib
 import inspect
 import json
@@ -73,7 +74,7 @@ ALIAS = {"numpy": "np", "pandas": "pd", "matplotlib": "matplotlib", "seaborn": "
          "sklearn": "sklearn", "keras": "keras"}
 # files never mined: tests, vendored code, private helpers of the build
 SKIP = re.compile(r"/(tests?|testing|_vendor|externals|conftest|_build_utils|_testing|compat"
-                  r"|estimator_checks|interchange|csvs)[/.]")
+                  r"|estimator_checks|interchange|csvs|internals)[/.]")
 
 # how a library's messages name the replacement of a removed API
 _USE = [
@@ -369,17 +370,25 @@ def mine_keywords(miner: Miner, package: str, defs: list[Def]) -> None:
             continue
         params, varkw = sig
         renamed = _declared_renames(d)
-        for old in [p for p in (*d.params, *d.kwonly) if p not in ("self", "cls")]:
+        before = {*d.params, *d.kwonly}
+        appeared = [p for p in params if p not in before and p not in ("args", "kwargs")]
+        for old in [p for p in (*d.params, *d.kwonly) if p not in ("self", "cls", "args", "kwargs")]:
             if old in params or old.startswith("_"):
                 continue
             new = renamed.get(old)
+            why = ", renamed per its deprecation decorator"
             if new is None:
-                new = _renamed_in_texts(d.texts, old)
+                new, why = _renamed_in_texts(d.texts, old), ", renamed per its message"
             if new is not None and new not in params:
                 new = None
+            if new is None:
+                # a keyword that disappeared while one of a close name appeared was renamed
+                close = difflib.get_close_matches(old, appeared, n=1, cutoff=0.6)
+                new = close[0] if close else None
+                why = f", and today's has the close name {new!r} it lacked"
             if varkw and new is None:
                 continue  # swallowed by **kwargs: the call may not fail
-            how = "signature of the old release vs today's" + (", renamed per its message" if new else "")
+            how = "signature of the old release vs today's" + (why if new else "")
             miner.add(_kw_entry(package, owner_path, method, old, new, d, how))
         for old, new in renamed.items():
             if old not in params and (new is None or new in params):
@@ -491,7 +500,7 @@ def mine_functions(miner: Miner, package: str, defs: list[Def]) -> None:
         top = current(package)
         if not hasattr(top, d.name) and d.module != package and not _public_module(d.module):
             continue
-        where = package if d.name in getattr(top, "__all__", ()) or _was_top(d) else d.module
+        where = package if d.name in getattr(top, "__all__", ()) else d.module
         new = replacement(d.texts)
         if not new:
             continue
@@ -500,10 +509,6 @@ def mine_functions(miner: Miner, package: str, defs: list[Def]) -> None:
             continue
         _add_name(miner, package, f"{where}.{d.name}", new_path, d.version,
                   f"mined: {LIBRARY[package]} {d.version} {d.file.lstrip('/')}: {_clip(d.texts[0])}")
-
-
-def _was_top(d: Def) -> bool:
-    return False
 
 
 def _public_module(module: str) -> bool:

@@ -38,13 +38,14 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ._codemods import aliases_of, parse_cell, render_cell
-from ._codemods._base import dotted, qualified
+from ._codemods._base import dotted
 from ._model import Classification
 
 __all__ = ["Candidate", "candidates"]
 
 MAX_CANDIDATES = 4
-_SKIP = re.compile(r"(^|\.)(tests?|testing|conftest|_?vendor|externals|setup|benchmarks?)(\.|$)")
+_SKIP = re.compile(r"(^|\.)(tests?|testing|conftest|_?vendor|externals|setup|benchmarks?"
+                   r"|distutils|f2py)(\.|$)")
 _HEAVY_OK = ("numpy", "pandas", "sklearn", "matplotlib", "seaborn", "scipy", "torch",
              "tensorflow", "keras", "statsmodels", "xgboost", "lightgbm", "joblib", "six")
 
