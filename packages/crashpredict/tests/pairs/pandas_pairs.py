@@ -80,4 +80,9 @@ PAIRS = [
      "col = sales.iloc[:, 4]", "col = sales.iloc[:, 3]"),
     ("loc of a list with a missing column",
      "sub = sales.loc[:, ['store', 'revenue']]", "sub = sales.loc[:, ['store', 'units']]"),
+    ("a column assigned a list of another length",
+     "sales['rank'] = [1, 2, 3, 4]", "sales['rank'] = [1, 2, 3, 4, 5]"),
+    ("predictions for a subset assigned to the whole frame",
+     "sales['double'] = (sales['units'].values * 2)[:4]",
+     "sales['double'] = sales['units'].values * 2"),
 ]

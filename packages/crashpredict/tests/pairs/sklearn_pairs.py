@@ -130,4 +130,7 @@ PAIRS = [
      "pred = lr3.predict(X_s[:, 1:])",
      "X_s = MinMaxScaler().fit_transform(test_df[['age', 'score', 'grade']])\n"
      "pred = lr3.predict(X_s)"),
+    ("test-set predictions stored in the training frame",
+     "df['pred'] = clf_ct.predict(ct.transform(test_df))",
+     "test_df['pred'] = clf_ct.predict(ct.transform(test_df))"),
 ]

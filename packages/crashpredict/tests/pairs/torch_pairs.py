@@ -6,6 +6,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
 torch.manual_seed(0)
 images = torch.randn(16, 1, 28, 28)
 labels = torch.randint(0, 10, (16,))
@@ -27,6 +28,7 @@ class Net(nn.Module):
         return self.fc1(x)
 
 net = Net()
+loader = DataLoader(TensorDataset(feats, labels), batch_size=4, shuffle=True)
 """
 
 PAIRS = [
@@ -134,4 +136,28 @@ PAIRS = [
      "batch = torch.rand(8, 28, 28, 1)\nout = cnn(batch.permute(0, 3, 1, 2))"),
     ("a user module given a flat feature vector",
      "out = net(feats)", "out = net(images)"),
+    ("a training loop feeding batches to a model sized for fewer features",
+     "mlp = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 10))\n"
+     "opt = torch.optim.SGD(mlp.parameters(), lr=0.1)\nfor xb, yb in loader:\n"
+     "    opt.zero_grad()\n    loss = F.cross_entropy(mlp(xb), yb)\n    loss.backward()\n"
+     "    opt.step()",
+     "mlp = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 10))\n"
+     "opt = torch.optim.SGD(mlp.parameters(), lr=0.1)\nfor xb, yb in loader:\n"
+     "    opt.zero_grad()\n    loss = F.cross_entropy(mlp(xb), yb)\n    loss.backward()\n"
+     "    opt.step()"),
+    ("float class targets inside an enumerate loop",
+     "head = nn.Linear(20, 10)\nfor step, (xb, yb) in enumerate(loader):\n"
+     "    loss = F.cross_entropy(head(xb), yb.float())",
+     "head = nn.Linear(20, 10)\nfor step, (xb, yb) in enumerate(loader):\n"
+     "    loss = F.cross_entropy(head(xb), yb)"),
+    ("a regression loss between three outputs and one target per row",
+     "dl = DataLoader(TensorDataset(feats, feats[:, 0]), batch_size=8)\nreg = nn.Linear(20, 3)\n"
+     "for xb, yb in dl:\n    loss = nn.MSELoss()(reg(xb), yb)",
+     "dl = DataLoader(TensorDataset(feats, feats[:, 0]), batch_size=8)\nreg = nn.Linear(20, 3)\n"
+     "for xb, yb in dl:\n    loss = nn.MSELoss()(reg(xb)[:, 0], yb)"),
+    ("a loader that drops its only, incomplete batch never runs the loop body",
+     "dl = DataLoader(TensorDataset(feats, labels), batch_size=32)\n"
+     "for xb, yb in dl:\n    out = nn.Linear(5, 2)(xb)",
+     "dl = DataLoader(TensorDataset(feats, labels), batch_size=32, drop_last=True)\n"
+     "for xb, yb in dl:\n    out = nn.Linear(5, 2)(xb)"),
 ]

@@ -11,7 +11,7 @@ from nbdeps import ipython_to_python
 from .._model import Verdict
 from ._arrays import array_call, broadcast_binop
 from ._calls import bad_arguments
-from ._keys import missing_key
+from ._keys import column_length, missing_key
 from ._misc import (
     frame_plot_call,
     missing_file,
@@ -25,6 +25,7 @@ from ._propagate import (
     propagate_binop,
     propagate_call,
     propagate_compare,
+    propagate_iter,
     propagate_subscript,
 )
 from ._nn import keras_call, torch_call
@@ -53,6 +54,7 @@ RULES = Rules(
     binop=[broadcast_binop, plain_binop],
     statement=[missing_module],
     unpack=[bad_unpack],
+    store_item=[column_length],
     store_attribute=[axis_assignment],
     evaluate_call=evaluate_call,
     after_call=[record_fit, split_result],
@@ -61,6 +63,7 @@ RULES = Rules(
     propagate_subscript=propagate_subscript,
     propagate_binop=propagate_binop,
     propagate_compare=propagate_compare,
+    propagate_iter=propagate_iter,
 )
 
 _NO_RULE_CONFIDENCE = 0.6

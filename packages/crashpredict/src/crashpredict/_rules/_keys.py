@@ -8,15 +8,17 @@ from typing import Any
 from ._finding import Finding
 from ._values import (
     describe_value,
+    is_abstract,
     is_frame,
     is_ndarray,
     is_series,
     is_tensor,
+    shape_of,
     type_root,
 )
 from ._walk._types import Walker
 
-__all__ = ["missing_key"]
+__all__ = ["missing_key", "column_length"]
 
 _SCALAR_KEY = (str, int, float, bytes)
 
@@ -132,6 +134,32 @@ def _series_label(series: Any, key: Any) -> Finding | None:
                    explanation=f"the Series has no label {key!r}; its index is "
                                f"{_labels(series.index)}{_close(key, series.index)}",
                    confidence=0.95, rule="series-label")
+
+
+def column_length(frame: Any, key: Any, value: Any, walker: Walker) -> Finding | None:
+    """``df['col'] = values`` with a list or 1-D array of another length than the frame."""
+    if not is_frame(frame) or not isinstance(key, (str, int)) or isinstance(key, bool):
+        return None
+    rows = len(frame)
+    if rows == 0:
+        return None  # an empty frame takes its index from the values
+    shape = shape_of(value) if is_abstract(value) or is_ndarray(value) else None
+    if shape is not None:
+        if len(shape) != 1:
+            return None
+        n = shape[0]
+    elif type(value) in (list, tuple, range) and all(
+            type(v) in (int, float, str, bool, type(None)) for v in list(value)[:1000]):
+        n = len(value)
+    else:
+        return None
+    if n == rows:
+        return None
+    return Finding(exception="ValueError", crash_type="value error", library="pandas",
+                   explanation=f"Length of values ({n}) does not match length of index "
+                               f"({rows}): {walker.subject}[{key!r}] cannot take {n} values",
+                   evidence=(f"{walker.subject}: {describe_value(frame)}",),
+                   confidence=0.95, rule="column-length")
 
 
 def _array_index(array: Any, key: Any) -> Finding | None:

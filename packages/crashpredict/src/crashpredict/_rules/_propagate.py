@@ -51,7 +51,7 @@ from ._meta import (
 )
 from ._model_facts import keras_predict, sklearn_output, subplots_call
 from ._numpy_facts import numpy_call, numpy_random_call
-from ._torch_facts import tensor_devices, torch_call
+from ._torch_facts import loader_batches, tensor_devices, torch_call
 from ._values import (
     Abstract,
     is_abstract,
@@ -82,6 +82,11 @@ def propagate_call(site: CallSite) -> Any:
         if value is not None:
             return value
     return None
+
+
+def propagate_iter(value: Any) -> tuple[Any, int] | None:
+    """(first item, number of items) of a loop's iterable, when certain (DataLoaders)."""
+    return loader_batches(value)
 
 
 def propagate_attribute(base: Any, name: str, walker: Walker) -> Any:

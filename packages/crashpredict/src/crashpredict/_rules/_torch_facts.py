@@ -44,7 +44,7 @@ from ._values import (
 )
 from ._walk._types import CallSite
 
-__all__ = ['torch_call', 'tensor_devices']
+__all__ = ['torch_call', 'tensor_devices', 'loader_batches']
 
 
 _TORCH_CREATORS = frozenset({"randn", "rand", "randint", "randperm", "zeros", "ones", "empty",
@@ -298,3 +298,40 @@ def torch_call(site: CallSite) -> Any:
         return _torch_function(site, None, receiver) if any(
             is_abstract(a, "tensor") for a in site.args) else None
     return _torch_function(site, func, None)
+
+
+def loader_batches(value: Any) -> tuple[Any, int] | None:
+    """(first batch, number of batches) of a DataLoader over a TensorDataset.
+
+    Only the plain case: torch's own DataLoader and TensorDataset classes, the default
+    collate function and batch sampler, a fixed batch size. The first batch stacks
+    ``min(batch_size, n)`` rows of each tensor; nothing is iterated.
+    """
+    data = sys.modules.get("torch.utils.data")
+    collate = sys.modules.get("torch.utils.data._utils.collate")
+    if data is None or collate is None or type(value) is not getattr(data, "DataLoader", None):
+        return None
+    attrs = vars(value)
+    dataset = attrs.get("dataset")
+    batch_size = attrs.get("batch_size")
+    if type(dataset) is not getattr(data, "TensorDataset", None) or type(batch_size) is not \
+            int or batch_size < 1 or attrs.get("collate_fn") is not getattr(
+                collate, "default_collate", None):
+        return None
+    if type(attrs.get("batch_sampler")) is not getattr(data, "BatchSampler", None) or type(
+            attrs.get("sampler")) not in (getattr(data, "SequentialSampler", None),
+                                          getattr(data, "RandomSampler", None)):
+        return None
+    tensors = vars(dataset).get("tensors")
+    if type(tensors) is not tuple or not tensors or not all(is_tensor(t) for t in tensors):
+        return None
+    rows = int(tensors[0].shape[0])
+    drop_last = bool(attrs.get("drop_last"))
+    count = rows // batch_size if drop_last else -(-rows // batch_size)
+    if count < 1:
+        return None, 0
+    first = min(batch_size, rows)
+    torch = sys.modules["torch"]
+    batch = [abstract_tensor(torch.empty((first, *t.shape[1:]), dtype=t.dtype, device="meta"),
+                             str(t.device)) for t in tensors]
+    return batch, count

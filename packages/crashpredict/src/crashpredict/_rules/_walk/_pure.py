@@ -136,6 +136,10 @@ def _bounded(value: Any) -> bool:
         return all(_plain(k) and _bounded(v) for k, v in value.items())
     if type(value) is slice:
         return True
+    if type(value).__name__ == "TensorDataset" and type(value).__module__.startswith(
+            "torch.utils.data"):
+        tensors = vars(value).get("tensors")
+        return type(tensors) is tuple and all(is_tensor(t) and _bounded(t) for t in tensors)
     return False
 
 
@@ -206,6 +210,9 @@ def _module_function(func: Any) -> bool:
         return True
     if module.startswith("sklearn.metrics") and name in _SKLEARN_METRICS:
         return True
+    if module.startswith("torch.utils.data") and name in ("TensorDataset", "DataLoader") \
+            and isinstance(func, type):
+        return True  # they only keep references; nothing is loaded or iterated
     if module.startswith(("keras", "tf_keras")) and name == "to_categorical":
         return True
     return False

@@ -163,6 +163,8 @@ class StatementWalker:
                 self._unroll(stmt, items)
             elif items is not None:  # empty: the body never runs
                 self.block(stmt.orelse)
+            elif self._first_item(stmt, iterable, bound):
+                pass
             else:
                 size = self._known_length(stmt.iter, iterable)
                 self.bind(stmt.target, self._item_arity(stmt.iter) if size else UNKNOWN)
@@ -190,6 +192,35 @@ class StatementWalker:
             self._uncertain_blocks(stmt.orelse)
         else:
             self.block(stmt.orelse)
+
+    def _first_item(self, stmt: ast.For, iterable: Any, bound: set[str]) -> bool:
+        """A loop over a DataLoader (or ``enumerate`` of one) whose first batch is known:
+        the body runs certainly, first on that batch. Returns False when not known."""
+        hook = self.rules.propagate_iter
+        if hook is None:
+            return False
+        node, counter = stmt.iter, False
+        if not is_known(iterable) and isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Name) and node.func.id == "enumerate" and len(node.args) == 1 \
+                and not node.keywords and self.lookup("enumerate") is enumerate:
+            saved = self.uncertain
+            self.uncertain += 1  # already evaluated once: re-reading must not report again
+            try:
+                iterable = self.ev(node.args[0])
+            finally:
+                self.uncertain = saved
+            counter = True
+        if not is_known(iterable):
+            return False
+        found = self._propagate(hook, iterable)
+        if found is UNKNOWN or not found or found[1] < 1:
+            return False
+        first = (0, found[0]) if counter else found[0]
+        # The first iteration starts from the values before the loop: walked straight.
+        self.bind(stmt.target, first)
+        self.block(stmt.body)
+        self._uncertain_blocks(stmt.orelse)
+        return True
 
     def _item_arity(self, node: ast.expr) -> Any:
         """Each item of builtin ``zip(a, b)``/``enumerate(a)`` is a tuple of known length."""
@@ -339,6 +370,10 @@ class StatementWalker:
         elif isinstance(target, ast.Subscript):
             base = self.ev(target.value)
             key = self.ev(target.slice)
+            frame = base.obj if isinstance(base, Partial) else base
+            if is_known(frame) and (is_known(key) or isinstance(key, (str, int))):
+                self.subject = self.text(target.value)
+                self._apply(self.rules.store_item, target, frame, key, value, self)
             self._store_item(target, base, key, value)
         elif isinstance(target, ast.Attribute):
             base = self.ev(target.value)

@@ -79,6 +79,8 @@ class Rules:
         default_factory=list)
     unpack: list[Callable[[Any, Any, Walker], Finding | None]] = field(
         default_factory=list)
+    store_item: list[Callable[[Any, Any, Any, Walker], Finding | None]] = field(
+        default_factory=list)
     store_attribute: list[Callable[[Any, str, Any, Walker], Finding | None]] = field(
         default_factory=list)
     evaluate_call: Callable[[CallSite], tuple[str, Any]] | None = None
@@ -90,6 +92,8 @@ class Rules:
     propagate_subscript: Callable[[Any, Any, ast.AST, Walker], Any] | None = None
     propagate_binop: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
     propagate_compare: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
+    # (first item, number of items) of what a for loop iterates, when both are certain
+    propagate_iter: Callable[[Any], tuple[Any, int] | None] | None = None
 
 
 
