@@ -35,3 +35,25 @@ def test_import_is_light():
             "'nbformat', 'libcst') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_private_modules_import_one_way():
+    """No import circle inside the package (issue 18): graph algorithms live in _graph,
+    findings in _checks, and neither imports the other."""
+    import ast
+
+    root = Path(nbdeps.__file__).parent
+    imports = {}
+    for path in root.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                found.add(node.module.split(".")[0])
+        imports[path.stem] = found
+
+    def reaches(start, goal, seen=()):
+        return any(m == goal or (m not in seen and reaches(m, goal, (*seen, m))) for m in imports.get(start, ()))
+
+    circles = sorted(m for m in imports if reaches(m, m))
+    assert circles == []
+    assert "_checks" not in imports["_graph"] and "_graph" not in imports["_checks"]

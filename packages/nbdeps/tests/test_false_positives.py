@@ -191,3 +191,15 @@ def test_a_live_rerun_without_error_is_not_called_a_live_failure():
     nb = notebook(cell("d = {'k': 1}", 1), cell("d.pop('k')", 2, shown("1")), cell("d.pop('k')", 5, shown("1")))
     (finding,) = [f for f in nbdeps.check(nb) if f.code == "ND402"]
     assert finding.message.endswith("in Restart & Run All this fails")
+
+
+@pytest.mark.parametrize("metadata", [
+    {"kernelspec": {"name": "pysparkkernel", "display_name": "PySpark", "language": "python"}},
+    {"application/vnd.databricks.v1+notebook": {"notebookName": "etl"}},
+])
+def test_names_a_spark_kernel_defines_are_defined(metadata):
+    nb = notebook(cell("df = spark.read.csv(path_in)", 1), cell("sc.setLogLevel('WARN')", 2), metadata=metadata)
+    assert [(f.code, f.names) for f in nbdeps.check(nb) if f.severity != "info"] == [("ND101", ("path_in",))]
+    assert nbdeps.build_graph(nb).backward_edges == ()
+    plain = notebook(cell("df = spark.read.csv('x')", 1))
+    assert [f.names for f in nbdeps.check(plain)] == [("spark",)]

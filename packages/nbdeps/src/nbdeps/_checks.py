@@ -17,7 +17,7 @@ from ._history import History, history
 from ._load import NotebookSource, load_notebook
 from ._model import Cell, CellInfo, Finding, NameRef, Notebook, Severity
 from ._historydb import read_history
-from ._names import PYTHON2_BUILTINS, is_always_defined
+from ._names import defined_by_kernel
 
 __all__ = ["CODES", "TOP_TO_BOTTOM_CODES", "check", "runs_top_to_bottom"]
 
@@ -148,7 +148,7 @@ class _Context:
         return proven
 
     def always(self, name: str) -> bool:
-        return is_always_defined(name) or (self.nb.is_python2 and name in PYTHON2_BUILTINS)
+        return defined_by_kernel(name, self.nb.predefined, self.nb.is_python2)
 
     def cell(self, index: int) -> Cell:
         return self.nb.cells[index]

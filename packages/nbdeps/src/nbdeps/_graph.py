@@ -9,7 +9,7 @@ from ._cellinfo import cell_infos
 from ._history import history
 from ._load import NotebookSource, load_notebook
 from ._model import CellInfo, DepGraph, Edge, Notebook
-from ._names import is_always_defined
+from ._names import defined_by_kernel
 from .errors import CellIndexError
 
 __all__ = ["affected_by", "build_graph", "rerun_order"]
@@ -58,7 +58,7 @@ def _graph(nb: Notebook, order: str, sequence: tuple[int, ...], infos: dict[int,
             for source in providers.get(name, ()):
                 if source != index:
                     labels[(source, index)].add(name)
-            if not providers.get(name) and not is_always_defined(name):
+            if not providers.get(name) and not defined_by_kernel(name, nb.predefined, nb.is_python2):
                 definer = next((d for d in later.get(name, ()) if d[0] > pos_of[index]), None)
                 if definer is not None:
                     upward[(definer[1], index)].add(name)
@@ -113,6 +113,10 @@ def rerun_order(src: NotebookSource) -> tuple[int, ...] | None:
     """
     nb = load_notebook(src)
     infos = cell_infos(nb)
+
+    def is_always_defined(name: str) -> bool:
+        return defined_by_kernel(name, nb.predefined, nb.is_python2)
+
     bound_anywhere: dict[str, set[int]] = defaultdict(set)
     for index, info in infos.items():
         for name in info.defines:

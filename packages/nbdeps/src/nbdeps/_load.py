@@ -95,6 +95,7 @@ def _from_dict(data: Mapping[str, Any], name: str) -> Notebook:
     elif isinstance(major, int) and major > 4:
         raise NotebookError(f"{name}: nbformat {major} is newer than nbdeps can read (4)")
     version = _check_language(data, name)
+    predefined = _predefined(data.get("metadata"))
     cells = data.get("cells")
     if not isinstance(cells, list):
         raise NotebookError(f"{name}: 'cells' is a {type(cells).__name__}, not a list")
@@ -103,6 +104,7 @@ def _from_dict(data: Mapping[str, Any], name: str) -> Notebook:
         path=None if name == "<notebook>" else name,
         nbformat=4,
         python_version=version,
+        predefined=predefined,
     )
 
 
@@ -133,6 +135,21 @@ def _check_language(data: Mapping[str, Any], name: str) -> str | None:
             f"{name}: a {language} notebook (kernel {kernel!r}); nbdeps reads Python notebooks only"
         )
     return _python_version(spec, info)
+
+
+# Names a kernel defines before any cell runs: Databricks and PySpark kernels.
+_SPARK = frozenset({"spark", "sc", "sqlContext"})
+_DATABRICKS = _SPARK | frozenset({"dbutils", "displayHTML", "table", "sql", "udf", "getArgument"})
+
+
+def _predefined(meta: Any) -> frozenset[str]:
+    if not isinstance(meta, Mapping):
+        return frozenset()
+    if any(isinstance(key, str) and "databricks" in key for key in meta):
+        return _DATABRICKS
+    spec = meta.get("kernelspec")
+    label = " ".join(str(spec.get(k, "")) for k in ("name", "display_name")) if isinstance(spec, Mapping) else ""
+    return _SPARK if "spark" in label.lower() else frozenset()
 
 
 def _python_version(spec: Mapping[str, Any], info: Mapping[str, Any]) -> str | None:

@@ -71,6 +71,7 @@ class Notebook:
     path: str | None = None
     nbformat: int = 4
     python_version: str | None = None  # from language_info / kernelspec, when saved
+    predefined: frozenset[str] = frozenset()  # names the kernel defines itself (`spark` on PySpark)
 
     @property
     def is_python2(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 
-__all__ = ["ALWAYS_DEFINED", "PYTHON2_BUILTINS", "is_always_defined"]
+__all__ = ["ALWAYS_DEFINED", "PYTHON2_BUILTINS", "defined_by_kernel", "is_always_defined"]
 
 _IPYTHON = frozenset(
     "get_ipython display In Out exit quit _ __ ___ _i _ii _iii _ih _oh _dh "
@@ -25,3 +25,9 @@ PYTHON2_BUILTINS = frozenset(
     "xrange raw_input unicode basestring long unichr reduce file execfile cmp reload "
     "buffer apply intern coerce StandardError".split()
 )
+
+
+def defined_by_kernel(name: str, predefined: frozenset[str] = frozenset(), python2: bool = False) -> bool:
+    """`is_always_defined`, plus the names a notebook's kernel defines itself (`spark` on
+    PySpark, `dbutils` on Databricks) and Python 2's builtins in a Python 2 notebook."""
+    return is_always_defined(name) or name in predefined or (python2 and name in PYTHON2_BUILTINS)
