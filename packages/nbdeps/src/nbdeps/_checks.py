@@ -312,66 +312,72 @@ def _live_history(ctx: _Context) -> Iterator[Finding]:
     live = ctx.hist.live
     if not live:
         return
-    last = {c.index: k for k, c in enumerate(live)}  # cell -> step of its last run
-    earlier = {c.index for s in ctx.hist.sessions[:-1] for c in s} - set(last)
-    state: dict[str, int] = {}  # name -> cell that last bound it in this session
-    deleted_by: dict[str, int] = {}
-    unknown_ran = False
-    stale: set[int] = set()
-    functions: dict[str, tuple[NameRef, ...]] = {}
+    session = _Session(last={c.index: k for k, c in enumerate(live)})
+    session.earlier = {c.index for s in ctx.hist.sessions[:-1] for c in s} - set(session.last)
     for step, cell in enumerate(live):
         info = ctx.infos[cell.index]
         # judged: the last run of a cell saved with a count (an uncounted cell taken as
         # run had its output cleared: what its last run met is unknown)
-        if cell.index >= 0 and last[cell.index] == step and ctx.cell(cell.index).execution_count is not None:
-            reads = (*info.uses, *_called_reads(info, functions))
-            grouped = _live_reads(ctx, cell, reads, step, last, earlier, state, deleted_by, stale, unknown_ran)
+        if cell.index >= 0 and session.last[cell.index] == step and ctx.cell(cell.index).execution_count is not None:
+            grouped = session.reads(ctx, cell, step)
             yield from _history_findings(ctx, cell, grouped)
             if any(code in ("ND103", "ND302") for code, _ in grouped):
-                stale.add(cell.index)
-            redefined = _redefined_after(ctx, cell, last)
+                session.stale.add(cell.index)
+            redefined = _redefined_after(ctx, cell, session.last)
             if redefined:
-                stale.add(cell.index)
+                session.stale.add(cell.index)
                 yield redefined
+        session.ran(cell.index, info)
+
+
+@dataclass(slots=True)
+class _Session:
+    """The live session replayed run by run: what is bound, deleted, stale so far."""
+
+    last: dict[int, int]  # cell -> step of its last run
+    earlier: set[int] = field(default_factory=set)  # cells that ran only in older sessions
+    state: dict[str, int] = field(default_factory=dict)  # name -> cell that last bound it
+    deleted_by: dict[str, int] = field(default_factory=dict)
+    stale: set[int] = field(default_factory=set)
+    functions: dict[str, tuple[NameRef, ...]] = field(default_factory=dict)
+    unknown_ran: bool = False
+
+    def ran(self, index: int, info: CellInfo) -> None:
         for name in info.defines:
-            state[name] = cell.index
+            self.state[name] = index
         for name in info.deletes - info.defines:
-            state.pop(name, None)
-            deleted_by[name] = cell.index
-        _track_functions(info, functions)
-        unknown_ran = unknown_ran or info.has_unknown_definitions
+            self.state.pop(name, None)
+            self.deleted_by[name] = index
+        _track_functions(info, self.functions)
+        self.unknown_ran = self.unknown_ran or info.has_unknown_definitions
 
-
-def _live_reads(ctx: _Context, cell: Cell, reads: Sequence[NameRef], step: int, last: dict[int, int],
-                earlier: set[int],
-                state: dict[str, int], deleted_by: dict[str, int], stale: set[int],
-                unknown_ran: bool) -> dict[tuple[str, int | None], list[NameRef]]:
-    # saved outputs without an error prove the cell's reads were bound when it last ran
-    ran_fine = cell.ran_fine
-    grouped: dict[tuple[str, int | None], list[NameRef]] = defaultdict(list)
-    for ref in reads:
-        name = ref.name
-        if ctx.always(name):
-            continue
-        if name in state:
-            if state[name] in stale:
-                grouped[("ND302", state[name])].append(ref)
-            continue
-        others = [i for i in ctx.binders.get(name, ()) if i != cell.index]
-        if not others or unknown_ran:
-            continue
-        later = [i for i in others if i in last and last[i] > step]
-        if later:
-            grouped[("ND103", min(later, key=last.get))].append(ref)
-        elif ran_fine:
-            continue
-        elif name in deleted_by:
-            grouped[("ND106", deleted_by[name])].append(ref)
-        elif not any(i in ctx.ran for i in others):
-            grouped[("ND104", None)].append(ref)
-        elif any(i in earlier for i in others) and not any(i in ctx.hist.ran_unordered for i in others):
-            grouped[("ND105", next(i for i in others if i in earlier))].append(ref)
-    return grouped
+    def reads(self, ctx: _Context, cell: Cell, step: int) -> dict[tuple[str, int | None], list[NameRef]]:
+        """The cell's reads at this run, grouped by (code, cell to name in the message)."""
+        info = ctx.infos[cell.index]
+        grouped: dict[tuple[str, int | None], list[NameRef]] = defaultdict(list)
+        for ref in (*info.uses, *_called_reads(info, self.functions)):
+            name = ref.name
+            if ctx.always(name):
+                continue
+            if name in self.state:
+                if self.state[name] in self.stale:
+                    grouped[("ND302", self.state[name])].append(ref)
+                continue
+            others = [i for i in ctx.binders.get(name, ()) if i != cell.index]
+            if not others or self.unknown_ran:
+                continue
+            later = [i for i in others if i in self.last and self.last[i] > step]
+            if later:
+                grouped[("ND103", min(later, key=self.last.get))].append(ref)
+            elif cell.ran_fine:
+                continue  # saved outputs without an error: its reads were bound when it ran
+            elif name in self.deleted_by:
+                grouped[("ND106", self.deleted_by[name])].append(ref)
+            elif not any(i in ctx.ran for i in others):
+                grouped[("ND104", None)].append(ref)
+            elif any(i in self.earlier for i in others) and not any(i in ctx.hist.ran_unordered for i in others):
+                grouped[("ND105", next(i for i in others if i in self.earlier))].append(ref)
+        return grouped
 
 
 def _history_findings(ctx: _Context, cell: Cell, grouped: dict) -> Iterator[Finding]:
