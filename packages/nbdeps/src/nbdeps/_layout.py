@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ._model import DepGraph, Finding
 
-__all__ = ["Arc", "Box", "Layout", "layout", "printable", "BACKWARD", "COLOURS", "LEGEND"]
+__all__ = ["Arc", "Box", "Layout", "layout", "printable", "BACKWARD", "BACKWARD_LEGEND", "COLOURS", "LEGEND"]
 
 BOX_W, BOX_H, GAP, LEFT, TOP = 460, 40, 16, 20, 64
 COLOURS = {  # fill, stroke
@@ -19,6 +19,7 @@ COLOURS = {  # fill, stroke
     "syntax": ("#eeeeee", "#777777"),
 }
 BACKWARD = "#c2185b"  # arcs from a definer below (against the order): dashed, in this colour
+BACKWARD_LEGEND = "\u2191 dashed arc: read from the only cell binding it, below (fails on Restart & Run All)"
 LEGEND = (
     ("error", "error finding (NameError, repeated destructive op)"),
     ("warning", "warning (fails on Restart & Run All)"),
@@ -118,11 +119,12 @@ def layout(graph: DepGraph, findings: Sequence[Finding] = ()) -> Layout:
         ))
     widest = max((a.bulge for a in arcs), default=0)
     width = LEFT + BOX_W + widest * 0.75 + 200
-    height = TOP + len(boxes) * (BOX_H + GAP) + 40 + 22 * len(LEGEND)
+    height = TOP + len(boxes) * (BOX_H + GAP) + 40 + 22 * (len(LEGEND) + 1)
     below = len(graph.backward_edges)
     title = printable(f"{graph.notebook.name} - {graph.order} order ({len(boxes)} cells, "
                       f"{len(arcs) - below} edges" + (f", {below} from cells below" if below else "") + ")")
-    return Layout(width=max(width, 720), height=height, title=title, boxes=tuple(boxes), arcs=tuple(arcs))
+    width = max(width, 720, 40 + 10 * len(title))  # the bold title must fit
+    return Layout(width=width, height=height, title=title, boxes=tuple(boxes), arcs=tuple(arcs))
 
 
 def _free_spot(x: float, y: float, width: float, placed: list[tuple[float, float, float]]) -> tuple[float, float]:

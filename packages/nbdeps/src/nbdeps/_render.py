@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ._layout import BACKWARD, COLOURS, LEGEND, Layout, layout, printable
+from ._layout import BACKWARD, BACKWARD_LEGEND, COLOURS, LEGEND, Layout, layout, printable
 from ._model import DepGraph, Finding
 from ._report import cell_label
 from .errors import MissingExtraError
@@ -151,12 +151,14 @@ def _svg(lay: Layout) -> str:
                    f'<text x="{box.x + 8}" y="{box.y + 15}" font-size="11" fill="#444">{e(box.title)}</text>'
                    f'<text x="{box.x + 8}" y="{box.y + 32}" font-size="13" font-family="Menlo, Consolas, monospace">'
                    f"{e(box.text)}</text></g>")
-    y = lay.height - 22 * len(LEGEND) - 10
+    y = lay.height - 22 * (len(LEGEND) + 1) - 10
     for style, text in LEGEND:
         fill, stroke = COLOURS[style]
         out.append(f'<rect x="20" y="{y}" width="16" height="14" fill="{fill}" stroke="{stroke}"/>'
                    f'<text x="44" y="{y + 12}" font-size="12">{e(text)}</text>')
         y += 22
+    out.append(f'<path d="M18,{y + 7} L38,{y + 7}" stroke="{BACKWARD}" stroke-width="1.5" stroke-dasharray="4 3"/>'
+               f'<text x="44" y="{y + 12}" font-size="12">{e(BACKWARD_LEGEND)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -232,12 +234,14 @@ def to_png(graph: DepGraph, path: str | Path, findings: Sequence[Finding] = ()) 
                                     facecolor=fill, edgecolor=stroke, linewidth=1.3))
         ax.text(box.x + 8, box.y + 14, box.title, fontsize=8, color="#444", va="baseline")
         ax.text(box.x + 8, box.y + 31, box.text, fontsize=9, family="monospace", va="baseline")
-    y = lay.height - 22 * len(LEGEND) - 10
+    y = lay.height - 22 * (len(LEGEND) + 1) - 10
     for style, text in LEGEND:
         fill, stroke = COLOURS[style]
         ax.add_patch(FancyBboxPatch((20, y), 16, 14, boxstyle="square,pad=0", facecolor=fill, edgecolor=stroke))
         ax.text(44, y + 12, text, fontsize=9, va="baseline")
         y += 22
+    ax.plot([18, 38], [y + 7, y + 7], color=BACKWARD, linestyle="--", linewidth=1.3)
+    ax.text(44, y + 12, BACKWARD_LEGEND, fontsize=9, va="baseline")
     out = Path(path)
     fig.savefig(out, format="png", dpi=dpi, facecolor="white")
     return out
