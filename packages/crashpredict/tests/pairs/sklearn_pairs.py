@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.linear_model import LogisticRegression, LinearRegression
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.preprocessing import StandardScaler, OneHotEncoder, MinMaxScaler
+from sklearn.preprocessing import StandardScaler, OneHotEncoder, MinMaxScaler, LabelEncoder
 from sklearn.decomposition import PCA
 from sklearn.compose import ColumnTransformer
 from sklearn.model_selection import train_test_split
@@ -133,4 +133,15 @@ PAIRS = [
     ("test-set predictions stored in the training frame",
      "df['pred'] = clf_ct.predict(ct.transform(test_df))",
      "test_df['pred'] = clf_ct.predict(ct.transform(test_df))"),
+    ("a scaler given the text labels an encoder would take",
+     "codes = StandardScaler().fit_transform(df[['city']].values)",
+     "codes = LabelEncoder().fit_transform(df['city'].values)"),
+    ("the mean of a text column imputed",
+     "filled = SimpleImputer().fit_transform(df[['city']])",
+     "filled = SimpleImputer(strategy='most_frequent').fit_transform(df[['city']])"),
+    ("one-hot codes of predicted labels, then a model fitted on them and the text",
+     "p = clf_city.predict(enc.transform(test_df[['city']]))\n"
+     "Z = np.column_stack([p, test_df['city'].values])\nm = LinearRegression().fit(Z, test_df['score'])",
+     "p = clf_city.predict(enc.transform(test_df[['city']]))\n"
+     "Z = np.column_stack([p, test_df['age'].values])\nm = LinearRegression().fit(Z, test_df['score'])"),
 ]

@@ -152,4 +152,26 @@ def numpy_call(site: CallSite) -> Any:
     except Exception:
         return None
     nan = func_name in _JOINS and any(has_nan(v) for v in flat)
-    return abstract_array(out, site.text(site.node), nan=nan)
+    sample = _side_by_side_sample(call, func_name, site, out)
+    return abstract_array(out, site.text(site.node), nan=nan, sample=sample)
+
+
+def _side_by_side_sample(call: Any, name: str, site: CallSite, out: Any) -> Any:
+    """Sample rows of ``np.hstack``/``column_stack``/``concatenate(axis=1)`` of parts that
+    all have sample rows (Abstract) or are real: the same rows, side by side."""
+    axis = site.kwargs.get("axis", site.args[1] if len(site.args) > 1 else 0)
+    if not (name in ("hstack", "column_stack") or (name == "concatenate" and axis == 1)):
+        return None
+    if len(site.args) != 1 or type(site.args[0]) not in (list, tuple) or out.ndim != 2:
+        return None
+    parts = list(site.args[0])
+    heads = [p.sample if is_abstract(p) else p for p in parts]
+    if not all(is_ndarray(h) and h.ndim >= 1 for h in heads):
+        return None
+    k = min(len(h) for h in heads)
+    if k == 0 or any(is_ndarray(p) and len(p) != out.shape[0] for p in parts):
+        return None
+    try:
+        return call([h[:k] for h in heads], **({"axis": 1} if name == "concatenate" else {}))
+    except Exception:
+        return None

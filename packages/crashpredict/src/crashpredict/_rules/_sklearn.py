@@ -265,7 +265,7 @@ def _check_abstract(est: Any, x: Abstract, x_name: str, n_features: Any) -> Find
                         f"(from {x.origin or 'a computation in the cell'}) and {name} does "
                         f"not accept NaN", evidence)
     sample = x.sample
-    if sample is not None and is_ndarray(sample) and not tags.input_tags.string:
+    if sample is not None and is_ndarray(sample) and _numeric_only(est, tags):
         text = _first_string(sample)
         if text is not None:
             return _finding("ValueError", "value error",
@@ -352,8 +352,7 @@ def _check_values(est: Any, x: Any, x_name: str) -> Finding | None:
     if tags is None:
         return None
     inputs = tags.input_tags
-    if not (inputs.string or inputs.categorical or inputs.dict) and is_frame(x) or (
-            is_ndarray(x) and not inputs.string):
+    if _numeric_only(est, tags) and (is_frame(x) or is_ndarray(x)):
         if getattr(x, "size", 0) <= _MAX_SCAN:
             text = _first_string(x)
             if text is not None:
@@ -374,6 +373,38 @@ def _check_values(est: Any, x: Any, x_name: str) -> Finding | None:
     return None
 
 
+#: Estimators that take text or labels whatever their tags say: imputers with the
+#: most_frequent/constant strategies, dummies, label encoders, vectorizers, encoders.
+_TAKES_TEXT = ("SimpleImputer", "MissingIndicator", "Dummy", "LabelEncoder", "LabelBinarizer",
+               "MultiLabelBinarizer", "FunctionTransformer", "CountVectorizer",
+               "TfidfVectorizer", "HashingVectorizer", "DictVectorizer", "FeatureHasher",
+               "TargetEncoder", "OneHotEncoder", "OrdinalEncoder", "ColumnTransformer",
+               "FeatureUnion", "Pipeline", "GridSearchCV", "RandomizedSearchCV")
+
+
+def _numeric_only(est: Any, tags: Any) -> bool:
+    """The estimator converts X to numbers: text in X is a certain ValueError."""
+    inputs = tags.input_tags
+    return not (inputs.string or inputs.categorical or inputs.dict) and not type(
+        est).__name__.startswith(_TAKES_TEXT) and not _is_meta(est)
+
+
+def _imputer_text(est: Any, x: Any, x_name: str) -> Finding | None:
+    """SimpleImputer's mean/median strategy on a column of text."""
+    if type(est).__name__ != "SimpleImputer" or not type(est).__module__.startswith(
+            "sklearn") or vars(est).get("strategy") not in ("mean", "median"):
+        return None
+    if not (is_frame(x) or is_ndarray(x)) or getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
+        return None
+    text = _first_string(x)
+    if text is None:
+        return None
+    return _finding("ValueError", "value error",
+                    f"Cannot use {vars(est)['strategy']} strategy with non-numeric data: "
+                    f"{x_name} holds text such as {text!r} (use strategy='most_frequent' or "
+                    f"'constant')", (f"{x_name}: {describe_value(x)}",))
+
+
 def _has_inf(x: Any) -> bool:
     if getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
         return False
@@ -388,6 +419,9 @@ def _has_inf(x: Any) -> bool:
 
 def _check_fit(site: CallSite, est: Any) -> Finding | None:
     x, y, x_name, y_name = _x_and_y(site)
+    found = _imputer_text(est, x, x_name)
+    if found is not None:
+        return found
     if is_abstract(x, "ndarray") and x.shape:
         n_y = _sample_count(y)
         if n_y is not None and n_y != x.shape[0]:
