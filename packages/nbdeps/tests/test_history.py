@@ -114,3 +114,40 @@ def test_affected_by_follows_edges_transitively():
     assert nbdeps.affected_by(cells, 3) == (4,)
     with pytest.raises(nbdeps.CellIndexError):
         nbdeps.affected_by(cells, 9)
+
+
+def test_history_database_written_with_ipythons_schema(tmp_path):
+    """A history.sqlite laid out as IPython writes it (sessions, history with source and
+    source_raw), including a run of a cell edited since and rows of another notebook."""
+    import sqlite3
+
+    db = tmp_path / "history.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript(
+        "CREATE TABLE sessions (session integer primary key autoincrement, start timestamp, end timestamp, "
+        "num_cmds integer, remark text);"
+        "CREATE TABLE history (session integer, line integer, source text, source_raw text, "
+        "PRIMARY KEY (session, line));")
+    runs = {1: ["import os", "unrelated = 1"], 2: ["x = 1", "old_name = 5", "y = x + old_name", "del x"],
+            3: ["z = y", "print(x)"]}
+    for session, sources in runs.items():
+        con.execute("INSERT INTO sessions VALUES (?, '2026-01-01', NULL, NULL, '')", (session,))
+        for line, source in enumerate(sources, 1):
+            con.execute("INSERT INTO history VALUES (?, ?, ?, ?)", (session, line, source, source))
+    con.execute("INSERT INTO history VALUES ('two', 'x', NULL, 5)")  # junk another tool wrote
+    con.commit()
+    con.close()
+    # cell 1 held `old_name = 5` when it ran; it was edited since and not re-run
+    cells = [("x = 1", 1), ("new_name = 5", 2), ("y = x + old_name", 3), ("del x", 4), ("z = y", 1),
+             ("print(x)", 2)]
+    nb = nbdeps.load_notebook(cells)
+    findings = {(f.code, f.cell_index) for f in nbdeps.check(nb, history=db) if f.severity != "info"}
+    # the live session is session 3 (z = y, print(x)): y and x were bound only in session 2
+    assert ("ND105", 4) in findings and ("ND105", 5) in findings
+    # old_name: bound in no cell (ND101), but the run of the edited cell bound it in session 2
+    assert ("ND101", 2) in findings
+    from nbdeps._historydb import read_history
+
+    hist = read_history(db, nb)
+    assert [[c.index for c in s] for s in hist.sessions] == [[0, -1, 2, 3], [4, 5]]
+    assert hist.exact

@@ -71,12 +71,14 @@ def _rows(path: Path) -> list[tuple[int, int, str]]:
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            return [(int(s), int(l), str(src or "")) for s, l, src in
-                    con.execute("SELECT session, line, source_raw FROM history ORDER BY session, line")]
+            rows = con.execute("SELECT session, line, source_raw FROM history ORDER BY session, line").fetchall()
         finally:
             con.close()
     except sqlite3.Error as exc:
         raise NotebookError(f"{path}: not an IPython history database ({exc})") from None
+    # rows another program wrote (text where IPython writes numbers) are left out
+    return [(s, n, src) for s, n, src in rows
+            if isinstance(s, int) and isinstance(n, int) and isinstance(src, str)]
 
 
 def _mostly_ours(runs: list[tuple[int, str]], by_source: dict[str, list[Cell]]) -> bool:
