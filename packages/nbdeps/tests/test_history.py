@@ -4,6 +4,8 @@ the info codes that must (not) appear."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import nbdeps
@@ -151,3 +153,12 @@ def test_history_database_written_with_ipythons_schema(tmp_path):
     hist = read_history(db, nb)
     assert [[c.index for c in s] for s in hist.sessions] == [[0, -1, 2, 3], [4, 5]]
     assert hist.exact
+    assert nbdeps.build_graph(nb, "history", history=db).sequence == (4, 5)
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "source": src, "execution_count": n, "outputs": []}
+        for src, n in cells]}))
+    from nbdeps.cli import main
+
+    assert main(["graph", str(path), "--order", "history", "--history", str(db), "-o", str(tmp_path / "g.json")]) == 0
+    assert json.loads((tmp_path / "g.json").read_text())["sequence"] == [4, 5]

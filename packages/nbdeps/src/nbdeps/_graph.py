@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict, deque
 from types import MappingProxyType
 
 from ._cellinfo import cell_infos
-from ._history import history
+from ._history import history as history_of
+from ._historydb import read_history
 from ._load import NotebookSource, load_notebook
 from ._model import CellInfo, DepGraph, Edge, Notebook
 from ._names import defined_by_kernel
@@ -15,13 +17,16 @@ from .errors import CellIndexError
 __all__ = ["affected_by", "build_graph", "rerun_order"]
 
 
-def build_graph(src: NotebookSource, order: str = "notebook") -> DepGraph:
+def build_graph(src: NotebookSource, order: str = "notebook", *,
+                history: str | os.PathLike[str] | None = None) -> DepGraph:
     """Build the frozen def-use graph of a notebook's code cells.
 
     Args:
         src: anything `load_notebook` reads.
         order: "notebook" (top to bottom, as Restart & Run All runs it) or "history"
             (the live kernel session's cells by execution count).
+        history: for order="history", IPython's `history.sqlite`: the live session's
+            cells in the order of their last recorded runs instead of by count.
 
     Returns:
         A `DepGraph` whose edges go from the cell that last bound (or mutated) a name
@@ -39,7 +44,9 @@ def build_graph(src: NotebookSource, order: str = "notebook") -> DepGraph:
     if order == "notebook":
         sequence = tuple(c.index for c in nb.cells if c.kind == "code")
     else:
-        sequence = tuple(c.index for c in history(nb).live)
+        live = (read_history(history, nb) if history is not None else history_of(nb)).live
+        last = {c.index: k for k, c in enumerate(live) if c.index >= 0}
+        sequence = tuple(sorted(last, key=last.get))
     return _graph(nb, order, sequence, infos)
 
 

@@ -3,7 +3,7 @@
     nbdeps check NB... [--format text|json|sarif] [--select CODES] [--ignore CODES]
                        [--history history.sqlite]
     nbdeps order NB
-    nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history]
+    nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history] [--history SQLITE]
 
 Exit status: 0 clean (info findings alone do not count), 1 an error or warning finding,
 2 unreadable input or bad usage. A bad file among several is reported on stderr and the
@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("notebook", metavar="NB")
     p.add_argument("-o", "--output", required=True, help="FILE.svg|png|html|dot|mmd|json")
     p.add_argument("--order", choices=("notebook", "history"), default="notebook")
+    p.add_argument("--history", metavar="SQLITE", help="with --order history: IPython's history.sqlite "
+                   "gives the order of the live session's runs")
     p.set_defaults(run=_graph)
     return parser
 
@@ -146,8 +148,8 @@ def _graph(args: argparse.Namespace) -> int:
               f"{', '.join(_GRAPH_FORMATS)}", file=sys.stderr)
         return 2
     nb = load_notebook(args.notebook)
-    graph = build_graph(nb, args.order)
-    findings = check(nb)
+    graph = build_graph(nb, args.order, history=args.history)
+    findings = check(nb, history=args.history)
     if suffix == ".png":
         write = lambda tmp: to_png(graph, tmp, findings)  # noqa: E731
     else:
