@@ -240,6 +240,35 @@ def test_writes_go_to_a_private_overlay_that_reads_see(tmp_path, template, repor
     assert _tree(tmp_path) == before and existing.read_text() == "keep"
 
 
+LIBRARY_WRITERS = [  # module that must be importable, cell writing {out} and reading it back
+    ("pandas", "df.to_pickle({out!r})\nassert pd.read_pickle({out!r}).equals(df)"),
+    ("pandas", "df.to_json({out!r})\nassert len(pd.read_json({out!r})) == 3"),
+    ("numpy", "np.savez({out!r}, a=df['a'].to_numpy())\nassert np.load({out!r})['a'].sum() == 6"),
+    ("joblib", "import joblib\njoblib.dump(df, {out!r})\nassert joblib.load({out!r}).equals(df)"),
+    ("matplotlib", "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+     "plt.plot([1, 2])\nplt.savefig({out!r}, format='png')\n"
+     "assert open({out!r}, 'rb').read(4) == b'\\x89PNG'"),
+    ("PIL", "from PIL import Image\nImage.new('RGB', (4, 4)).save({out!r}, format='PNG')\n"
+     "assert Image.open({out!r}).size == (4, 4)"),
+    ("h5py", "import h5py\nwith h5py.File({out!r}, 'w') as fh:\n    fh['a'] = df['a'].to_numpy()\n"
+     "with h5py.File({out!r}, 'r') as fh:\n    assert fh['a'][:].sum() == 6"),
+]
+
+
+@pytest.mark.parametrize(("module", "template"), LIBRARY_WRITERS,
+                         ids=[f"{m}-{i}" for i, (m, _) in enumerate(LIBRARY_WRITERS)])
+def test_library_writers_write_the_overlay_and_read_back(tmp_path, module, template):
+    pytest.importorskip(module)
+    if module == "h5py":
+        import h5py  # noqa: F401 - imported before the dry run, so its entry point is guarded
+    out = str(tmp_path / "out.npz")  # np.savez would add .npz to any other name
+    result = dry_run(template.format(out=out), {"df": pd.DataFrame({"a": [1, 2, 3]}),
+                                                "pd": pd, "np": np}, budget_s=30)
+    assert result.outcome == "completed", result
+    assert [w.rsplit(" ", 1)[-1] for w in result.writes] == [out]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_overlay_writes_are_named_in_the_verdict(tmp_path):
     target = tmp_path / "out.csv"
     cell = f"open({str(target)!r}, 'w').write('a,b')"
