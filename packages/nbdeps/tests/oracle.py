@@ -356,10 +356,11 @@ def evaluate(seeds, *, history: bool = False, keep: Path | None = None) -> tuple
             db = Path(tmp) / f"h{seed}.sqlite" if history else None
             nb = simulate(random.Random(seed), kernel, db)
             verdict = truth(nb, kernel)
-            inferred.add(nb, verdict, nbdeps.check(nb), str(seed))
+            folder = keep or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"oracle_{seed}.ipynb"  # checked from the file, as a user would
+            path.write_text(json.dumps(nb, indent=1))
+            inferred.add(nb, verdict, nbdeps.check(path), str(seed))
             if exact is not None:
-                exact.add(nb, verdict, nbdeps.check(nb, history=db), str(seed))
-            if keep is not None:
-                keep.mkdir(parents=True, exist_ok=True)
-                (keep / f"oracle_{seed}.ipynb").write_text(json.dumps(nb, indent=1))
+                exact.add(nb, verdict, nbdeps.check(path, history=db), str(seed))
         return inferred, exact
