@@ -171,13 +171,17 @@ def fork_refusal() -> str | None:
     torch = sys.modules.get("torch")
     try:
         if torch is not None and torch.cuda.is_initialized():
-            return "CUDA is initialised in the kernel (torch): a forked child cannot use it"
+            return ("CUDA is initialised in the kernel (torch): a forked child cannot use the "
+                    "kernel's CUDA context (the driver's state belongs to one process; the "
+                    "child's first CUDA call would fail or hang), and it would share the GPU's "
+                    "memory with the kernel")
     except Exception:  # a broken or stub torch: no CUDA to worry about
         pass
     tf = sys.modules.get("tensorflow")
     try:
         if tf is not None and _tensorflow_gpus(tf):
-            return "TensorFlow's runtime holds GPUs in the kernel: a forked child cannot use them"
+            return ("TensorFlow's runtime holds GPUs in the kernel: a forked child cannot use "
+                    "the kernel's CUDA context (the driver's state belongs to one process)")
     except Exception:
         pass
     try:
