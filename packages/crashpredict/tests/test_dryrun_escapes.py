@@ -203,9 +203,12 @@ def test_a_cell_cannot_switch_the_policy_off(tmp_path):
             "s.Policy.block = lambda *a: None\ns.Policy.hook = lambda *a: None\n"
             "s._decide = lambda *a: None\ns._record = lambda *a: None\n"
             f"import subprocess\nsubprocess.run(['touch', {str(victim)!r}])")
+    quiet = cell.replace(f"import subprocess\nsubprocess.run(['touch', {str(victim)!r}])",
+                         "name = input('who?')")
     result = dry_run(cell, {})
     assert result.outcome == "inconclusive" and result.blocked.startswith("subprocess")
     assert not victim.exists()
+    assert dry_run(quiet, {}).blocked == "input() would wait for the user"
 
 
 def test_the_kernel_layer_holds_when_the_python_layer_is_gone(tmp_path):

@@ -253,8 +253,10 @@ def _enter_sandbox(write_fd: int, private_dir: str,
     confinement = _confine.confine(private_dir)
     policy.landlock = confinement.landlock
 
+    block = policy.block  # bound now: a cell that rebinds Policy.block changes nothing here
+
     def no_input(*_args: Any, **_kwargs: Any) -> str:
-        policy.block("input() would wait for the user")
+        block("input() would wait for the user")
         return ""
 
     builtins.input = no_input

@@ -153,9 +153,9 @@ class Policy:
         self.private_dir = os.path.realpath(private_dir)
         self.blocked: str | None = None
 
-    def block(self, what: str) -> None:
+    def block(self, what: str, _record: Callable[[Policy, str], None] = _record) -> None:
         """Record ``what`` (first one wins) and raise `Blocked`."""
-        _record(self, what)
+        _record(self, what)  # bound at definition: rebinding the module's _record is no way out
 
     def _private(self, path: Any) -> bool:
         return _private_to(self.private_dir, path)
