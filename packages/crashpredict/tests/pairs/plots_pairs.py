@@ -49,4 +49,7 @@ PAIRS = [
     ("tick labels fewer than ticks",
      "plt.bar(range(3), [1, 2, 3])\nplt.xticks(range(3), ['a', 'b'])",
      "plt.bar(range(3), [1, 2, 3])\nplt.xticks(range(3), ['a', 'b', 'c'])"),
+    ("plot called on the whole grid of axes",
+     "fig, axes = plt.subplots(1, 2)\naxes.plot([1, 2, 3])",
+     "fig, axes = plt.subplots(1, 2)\naxes[0].plot([1, 2, 3])"),
 ]

@@ -144,4 +144,12 @@ PAIRS = [
      "Z = np.column_stack([p, test_df['city'].values])\nm = LinearRegression().fit(Z, test_df['score'])",
      "p = clf_city.predict(enc.transform(test_df[['city']]))\n"
      "Z = np.column_stack([p, test_df['age'].values])\nm = LinearRegression().fit(Z, test_df['score'])"),
+    ("a scaled array used like a DataFrame",
+     "X_s = StandardScaler().fit_transform(df[['age', 'score']])\nprint(X_s.head())",
+     "X_s = StandardScaler().fit_transform(df[['age', 'score']])\n"
+     "print(pd.DataFrame(X_s, columns=['age', 'score']).head())"),
+    ("predictions treated as a Series",
+     "pred = clf_city.predict(enc.transform(test_df[['city']]))\ncounts = pred.value_counts()",
+     "pred = clf_city.predict(enc.transform(test_df[['city']]))\n"
+     "counts = pd.Series(pred).value_counts()"),
 ]

@@ -160,4 +160,7 @@ PAIRS = [
      "for xb, yb in dl:\n    out = nn.Linear(5, 2)(xb)",
      "dl = DataLoader(TensorDataset(feats, labels), batch_size=32, drop_last=True)\n"
      "for xb, yb in dl:\n    out = nn.Linear(5, 2)(xb)"),
+    ("a numpy method on a layer's output tensor",
+     "out = nn.Linear(20, 2)(feats)\nhalf = out.astype('float16')",
+     "out = nn.Linear(20, 2)(feats)\nhalf = out.half()"),
 ]

@@ -98,6 +98,17 @@ def _width(x: Any) -> int | None:
     return int(shape[1]) if shape is not None and len(shape) == 2 else None
 
 
+def _array_output(est: Any) -> bool:
+    """transform returns an ndarray: no ``set_output`` on the estimator or globally."""
+    sklearn = sys.modules.get("sklearn")
+    try:
+        config = sklearn.get_config()  # type: ignore[union-attr]
+    except Exception:
+        return False
+    return config.get("transform_output", "default") == "default" and \
+        "_sklearn_output_config" not in vars(est)
+
+
 def _no_empty_column(x: Any) -> bool:
     """No all-missing column (SimpleImputer drops those): the output keeps the width."""
     if not (is_frame(x) or is_ndarray(x)) or _width(x) is None or x.size > MAX_ELEMENTS:
@@ -158,6 +169,8 @@ def sklearn_output(site: CallSite) -> Any:
             return Abstract("ndarray", shape=(n,), dtype=getattr(sample, "dtype", None),
                             sample=sample, origin=site.text(site.node))
         if method not in ("transform", "fit_transform"):
+            return None
+        if not _array_output(est):
             return None
         if name in _WIDTH_KEEPING and width is not None:
             return Abstract("ndarray", shape=(n, width), dtype=np.dtype("float64"))

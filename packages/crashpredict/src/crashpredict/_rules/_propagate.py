@@ -89,8 +89,43 @@ def propagate_iter(value: Any) -> tuple[Any, int] | None:
     return loader_batches(value)
 
 
-def propagate_attribute(base: Any, name: str, walker: Walker) -> Any:
-    """``x.shape``, ``x.T``, ``x.dtype``... of an Abstract array or tensor."""
+def _missing_attribute(base: Abstract, name: str, node: ast.AST, walker: Walker) -> None:
+    """``X_scaled.head()`` on the ndarray a transform returned: the array's class has no
+    such attribute (read from the class, which is all an abstract value has)."""
+    if name.startswith("__"):
+        return
+    if base.kind == "ndarray":
+        owner, label = getattr(np_module(), "ndarray", None), "numpy.ndarray"
+    elif base.kind == "tensor":
+        owner, label = getattr(sys.modules.get("torch"), "Tensor", None), "Tensor"
+    else:
+        return
+    if owner is None or "__getattr__" in vars(owner) or hasattr(owner, name):
+        return
+    hint = " (a pandas method: wrap it in pd.DataFrame first, or use the array's own " \
+           "methods)" if base.kind == "ndarray" and name in _FRAME_WORDS else ""
+    what = getattr(node, "value", None)
+    subject = walker.text(what) if isinstance(what, ast.AST) else "the value"
+    walker.report(Finding(exception="AttributeError", crash_type="attribute error",
+                          library="numpy" if base.kind == "ndarray" else "torch",
+                          confidence=0.95, rule="propagation",
+                          evidence=(f"{subject}: {describe(base)}",),
+                          explanation=f"'{label}' object has no attribute '{name}': {subject} "
+                                      f"is a {label} ({base.origin or 'computed in the cell'})"
+                                      f"{hint}"), node)
+
+
+_FRAME_WORDS = frozenset({"head", "tail", "values", "iloc", "loc", "columns", "index",
+                          "value_counts", "isnull", "isna", "fillna", "dropna", "describe",
+                          "info", "to_csv", "apply", "groupby", "plot", "unique", "nunique",
+                          "to_numpy", "iterrows", "sort_values", "drop", "rename"})
+
+
+def propagate_attribute(base: Any, name: str, node: ast.AST, walker: Walker) -> Any:
+    """``x.shape``, ``x.T``, ``x.dtype``... of an Abstract array or tensor; an attribute
+    its class does not have is a certain AttributeError."""
+    if isinstance(base, Abstract):
+        _missing_attribute(base, name, node, walker)
     if not isinstance(base, Abstract) or base.shape is None:
         return None
     if base.kind == "ndarray":

@@ -88,7 +88,7 @@ class Rules:
     # Propagation: what a call, attribute, subscript or operation the walker cannot run
     # gives, as facts (an Abstract value), or None when nothing is known.
     propagate_call: Callable[[CallSite], Any] | None = None
-    propagate_attribute: Callable[[Any, str, Walker], Any] | None = None
+    propagate_attribute: Callable[[Any, str, ast.AST, Walker], Any] | None = None
     propagate_subscript: Callable[[Any, Any, ast.AST, Walker], Any] | None = None
     propagate_binop: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
     propagate_compare: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None

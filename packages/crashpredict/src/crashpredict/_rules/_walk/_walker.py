@@ -202,7 +202,7 @@ class CellWalker(StatementWalker):
     def _e_Attribute(self, node: ast.Attribute) -> Any:
         base = self.ev(node.value)
         if isinstance(base, Abstract):
-            return self._propagate(self.rules.propagate_attribute, base, node.attr, self)
+            return self._propagate(self.rules.propagate_attribute, base, node.attr, node, self)
         if not is_known(base):
             return UNKNOWN
         self.subject = self.text(node.value)
@@ -449,6 +449,9 @@ class CellWalker(StatementWalker):
             method = node.func.attr
             receiver = self.ev(node.func.value)
             func = UNKNOWN
+            if isinstance(receiver, Abstract):  # its class must have the method
+                self._propagate(self.rules.propagate_attribute, receiver, method, node.func,
+                                self)
             if is_known(receiver):
                 self.subject = self.text(node.func.value)
                 self._apply(self.rules.attribute, node.func, receiver, method, self)
