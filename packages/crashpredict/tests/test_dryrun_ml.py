@@ -169,6 +169,16 @@ def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
     assert combine_with_rules(rule, dry).crash is True
 
 
+def test_a_shrunk_retry_cuts_what_functions_of_earlier_cells_read():
+    pd = pytest.importorskip("pandas")
+    ns = {"pd": pd, "df": pd.DataFrame({"a": np.arange(20_000.0)})}
+    exec("import time\ndef slow_sum():\n    for v in df['a']:\n        time.sleep(0.002)\n"
+         "    return df['b']", ns)
+    result = dry_run("total = slow_sum()", ns, budget_s=2)
+    assert (result.outcome, result.exception, result.shrunk_names) == (
+        "crashed", "KeyError", ("df",)), result
+
+
 def test_a_cell_over_budget_with_nothing_to_cut_stays_inconclusive():
     result = dry_run("import time\ntime.sleep(30)", {"big": np.zeros(10_000)}, budget_s=1)
     assert result.outcome == "inconclusive" and "budget" in result.reason

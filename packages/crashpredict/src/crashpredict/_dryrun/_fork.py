@@ -25,6 +25,7 @@ import signal
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -375,7 +376,7 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
     fields = _run_once(code, namespace, float(budget_s), shrink, filename, None)
     if fields.pop("over_budget", False) and shrink is None and retry_rows:
         retry = _run_once(code, namespace, float(budget_s), retry_rows, filename,
-                          _names_read(code))
+                          _names_read(code, namespace))
         retry.pop("over_budget", None)
         if retry.get("shrunk"):
             retry.update(retry_reason=fields.get("reason", ""),
@@ -399,14 +400,22 @@ def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int
     return fields
 
 
-def _names_read(code: Any) -> tuple[str, ...]:
-    """The global names the compiled cell (and the functions it defines) refer to."""
+def _names_read(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
+    """The global names the compiled cell refers to, with those of the functions it defines
+    and of the namespace's own functions it calls (``train()`` defined in an earlier cell)."""
     names: set[str] = set()
-    stack = [code]
+    stack, seen = [code], set()
     while stack:
         current = stack.pop()
+        if id(current) in seen or len(seen) > 500:
+            continue
+        seen.add(id(current))
         names.update(current.co_names)
-        stack.extend(c for c in current.co_consts if hasattr(c, "co_names"))
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+        for name in current.co_names:
+            value = namespace.get(name)
+            if isinstance(value, types.FunctionType) and value.__globals__ is namespace:
+                stack.append(value.__code__)
     return tuple(sorted(names))
 
 
