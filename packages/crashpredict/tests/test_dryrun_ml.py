@@ -104,7 +104,7 @@ def test_a_tensorflow_op_stuck_on_a_dead_pool_is_stopped_early(keras_ns):
                      budget_s=30)
     assert result.outcome == "inconclusive"
     assert "thread pool did not survive the fork" in result.reason
-    assert result.elapsed_s < 15
+    assert result.stuck_in == "tensorflow" and result.elapsed_s < 15
 
 
 # ---- joblib -------------------------------------------------------------------------------

@@ -362,7 +362,8 @@ def _watch_thread_pools(write_fd: int, deadline: float) -> None:
                           f"idle CPU: {library}'s thread pool did not survive the fork")
                 with _REPORT_LOCK:
                     _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason,
-                                                 "over_budget": True}).encode())
+                                                 "over_budget": True,
+                                                 "stuck_in": library}).encode())
                     exit_now(0)
 
     threading.Thread(target=watch, name="crashpredict-watchdog", daemon=True).start()

@@ -78,8 +78,12 @@ class DryRun:
     ``outcome`` is one of `OUTCOMES`. For "crashed": ``exception`` (class name),
     ``message``, ``line`` (1-based in the cell) and ``traceback`` (short frames,
     outermost first). For "inconclusive": ``reason``, and ``blocked`` when a side effect
-    was refused. ``shrunk_names`` lists the objects cut by ``shrink``; ``startup_s`` is the
-    time from the fork to the child's first signal of life.
+    was refused. ``shrunk_names`` lists the objects cut by ``shrink`` (or by the retry over
+    budget, whose first reason is ``retry_reason``); ``writes`` says what the cell would
+    have written (the overlay's report); ``layers`` the kernel layers that were active;
+    ``stuck_in`` names the library whose dead thread pool stopped the run (a disposable
+    kernel could run such a cell for real instead); ``startup_s`` is the time from the
+    fork to the child's first signal of life.
     """
 
     outcome: str
@@ -97,6 +101,7 @@ class DryRun:
     writes: tuple[str, ...] = ()
     layers: tuple[str, ...] = ()
     retry_reason: str = ""
+    stuck_in: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
