@@ -248,3 +248,39 @@ def test_the_loop_uses_a_verified_resolver_then_the_knowledge_base(tmp_path):
     assert final.cells[1].source.startswith("from sklearn.impute import SimpleImputer")
     assert final.cells[2].source == "print(len(s.dropna()))"
     assert final.cells[2].outputs[0]["text"] == "2\n"
+
+
+def test_a_candidate_is_kept_only_when_it_moves_past_the_error_with_earlier_cells_unchanged():
+    import nbformat
+
+    from benchkit._modernize._loop import moves_past, same_outputs_before
+    from benchkit._modernize._model import CellRun, NotebookRun
+
+    cls = Classification(kind="error", message="", cell=2, ename="AttributeError",
+                         evalue="module 'numpy' has no attribute 'rank'")
+
+    def run(*cells: CellRun, timed_out: bool = False) -> NotebookRun:
+        return NotebookRun(cells=cells, timed_out=timed_out, elapsed_s=0.1)
+
+    ok = CellRun(index=1, status="ok")
+    assert moves_past(cls, run(ok, CellRun(index=2, status="ok")))
+    assert moves_past(cls, run(ok, CellRun(index=2, status="ok"), CellRun(index=3, status="error",
+                                                                          ename="KeyError")))
+    assert moves_past(cls, run(ok, CellRun(index=2, status="error", ename="TypeError", evalue="x")))
+    assert not moves_past(cls, run(ok, CellRun(index=2, status="error", ename="AttributeError",
+                                               evalue="module 'numpy' has no attribute 'rank'")))
+    assert not moves_past(cls, run(CellRun(index=1, status="error", ename="NameError")))
+    assert not moves_past(cls, run(ok, CellRun(index=2, status="timeout"), timed_out=True))
+
+    def executed(*texts: str) -> nbformat.NotebookNode:
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_markdown_cell("# t")]
+        for text in texts:
+            cell = nbformat.v4.new_code_cell("print(x)")
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+            nb.cells.append(cell)
+        return nb
+
+    assert same_outputs_before(executed("1\n", "<A at 0x7f01>\n", "old"),
+                               executed("1\n", "<A at 0x7e99>\n", "new"), 3)
+    assert not same_outputs_before(executed("1\n", "2\n"), executed("1\n", "3\n"), 3)
