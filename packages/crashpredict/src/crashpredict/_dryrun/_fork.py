@@ -7,8 +7,7 @@ sends back one JSON object through a pipe and leaves with ``os._exit``; the pare
 waits longer than the budget plus `KILL_MARGIN_S`, then kills the child's process group
 and reaps it. The parent's objects, files and RNG states are never touched.
 
-`dryrun_verdict` turns the result into a `Verdict`; `combine_with_rules` merges it with
-the rule engine's verdict (see `CLEAN_OVERRIDES_BELOW`).
+`_verdict` turns the result into a `Verdict` and merges it with the rule engine's.
 """
 
 from __future__ import annotations
@@ -32,15 +31,13 @@ from typing import Any
 
 from nbdeps import ipython_to_python
 
-from .._model import Verdict, crash_type_of
 from ..errors import CrashPredictError
 from ._child import message_of, report_failure, run_child
 from ._probes import serve_request
 
 __all__ = [
-    "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "DEFAULT_BUDGET_S", "DryRun",
-    "DryRunError", "KILL_MARGIN_S", "OUTCOMES", "combine_with_rules", "dry_run",
-    "dryrun_engine", "dryrun_verdict", "fork_refusal",
+    "DEFAULT_BUDGET_S", "DryRun", "DryRunError", "KILL_MARGIN_S", "OUTCOMES", "RETRY_ROWS",
+    "dry_run", "fork_refusal",
 ]
 
 OUTCOMES = ("crashed", "completed", "inconclusive")
@@ -48,23 +45,8 @@ OUTCOMES = ("crashed", "completed", "inconclusive")
 DEFAULT_BUDGET_S = 3.0
 #: How long past the budget the parent waits for the child's own report before killing it.
 KILL_MARGIN_S = 0.5
-#: A clean dry run overrides a rule crash verdict whose confidence is below this...
-CLEAN_OVERRIDES_BELOW = 0.9
-#: ...or below this when the dry run ran on shrunk data (a weaker witness), and only for
-#: crash kinds that do not depend on the rows (`SHRUNK_CAN_CLEAR`).
-CLEAN_SHRUNK_OVERRIDES_BELOW = 0.6
-#: Confidence of "no crash" from a run on shrunk data: low, since the rows past the head
-#: (a NaN, an unseen label, a length mismatch) were never seen.
-SHRUNK_CLEAN_CONFIDENCE = 0.6
 #: The rows kept when a run over budget is retried on shrunk data.
 RETRY_ROWS = 500
-#: Crash kinds a clean run on the first rows can rule out: they depend on names, columns,
-#: types and fitted state, which shrinking keeps. Value errors, index errors, shape and
-#: length mismatches, bad data values, memory and row-label key errors can hide past the head.
-SHRUNK_CAN_CLEAR = frozenset({
-    "variable not found", "attribute error", "module not found", "syntax error", "NotFitted",
-    "feature name mismatch", "type error", "file not found",
-})
 
 
 class DryRunError(CrashPredictError, ValueError):
@@ -422,95 +404,3 @@ def _names_read(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
             if isinstance(value, types.FunctionType) and value.__globals__ is namespace:
                 stack.append(value.__code__)
     return tuple(sorted(names))
-
-
-# ---- verdicts ------------------------------------------------------------------------------
-
-def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
-    """Turn a dry run into a `Verdict` (engine "dryrun").
-
-    A crash is certain (confidence 1.0; 0.9 on shrunk data), a clean run is 0.95 (0.8 on
-    shrunk data) for "no crash", and an inconclusive run is ``crash=None`` with the reason.
-    """
-    shrunk = f" on data cut to its first rows ({', '.join(result.shrunk_names)})" \
-        if result.shrunk else ""
-    extra = _evidence_of(result)
-    if result.outcome == "crashed":
-        lines = cell_source.splitlines()
-        quoted = lines[result.line - 1].strip() if result.line and result.line <= len(lines) else ""
-        evidence = (f"dry run raised {result.exception} at line {result.line}: {quoted}",) \
-            if quoted else ()
-        return Verdict(
-            crash=True, confidence=0.9 if result.shrunk else 1.0, exception=result.exception,
-            line=result.line, library=result.library,
-            crash_type=crash_type_of(result.exception, result.message, result.library),
-            explanation=f"{result.message} (raised in a dry run{shrunk})",
-            evidence=evidence + result.traceback + extra, engine="dryrun")
-    if result.outcome == "completed":
-        caveat = ("; a crash that needs the rows past the head (a NaN, an unseen label, a "
-                  "length mismatch) is not ruled out") if result.shrunk else ""
-        return Verdict(crash=False,
-                       confidence=SHRUNK_CLEAN_CONFIDENCE if result.shrunk else 0.95,
-                       explanation=f"the cell ran to completion in a dry run{shrunk} "
-                                   f"({result.elapsed_s:.2f} s){caveat}",
-                       evidence=extra, engine="dryrun")
-    evidence = ((f"blocked: {result.blocked}",) if result.blocked else ()) + extra
-    return Verdict(crash=None, confidence=0.0, explanation=f"dry run inconclusive: {result.reason}",
-                   evidence=evidence, engine="dryrun")
-
-
-def _evidence_of(result: DryRun) -> tuple[str, ...]:
-    lines = []
-    if result.retry_reason:
-        lines.append(f"retried on the first rows of {', '.join(result.shrunk_names)}: the run "
-                     f"on full data stopped ({result.retry_reason})")
-    lines += [f"would have: {w}" for w in result.writes]
-    return tuple(lines)
-
-
-def dryrun_engine(cell_source: str, namespace: Mapping[str, Any], *,
-                  budget_s: float = DEFAULT_BUDGET_S, shrink: int | None = None) -> Verdict:
-    """The ``dryrun`` engine for the registry: `dry_run` then `dryrun_verdict`."""
-    return dryrun_verdict(dry_run(cell_source, namespace, budget_s=budget_s, shrink=shrink),
-                          cell_source)
-
-
-def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
-    """Merge the rule engine's verdict with a dry run.
-
-    - The dry run crashed: its verdict wins (a seen crash is certain); engine is
-      "rules+dryrun" when the rules predicted the same exception, else "dryrun".
-    - It completed cleanly: a rule crash verdict below `CLEAN_OVERRIDES_BELOW`
-      (`CLEAN_SHRUNK_OVERRIDES_BELOW` on shrunk data) is overridden (engine "dryrun");
-      one at or above stays (engine "rules"); a rule "no crash" is confirmed
-      (engine "rules+dryrun").
-    - It was inconclusive: the rule verdict stands, with the reason added to its evidence.
-    """
-    dry_verdict = dryrun_verdict(dry)
-    note = f"dry run: {dry_verdict.explanation}"
-    if dry.outcome == "crashed":
-        agree = rule_verdict.crash is True and rule_verdict.exception == dry.exception
-        if not agree:
-            return dry_verdict
-        crash_type = dry_verdict.crash_type
-        if crash_type in (None, "unknown", "type error", "value error"):
-            crash_type = rule_verdict.crash_type or crash_type
-        return dataclasses.replace(
-            dry_verdict, library=dry_verdict.library or rule_verdict.library,
-            crash_type=crash_type, engine="rules+dryrun",
-            evidence=dry_verdict.evidence + rule_verdict.evidence)
-    if dry.outcome == "completed":
-        if rule_verdict.crash is False:
-            return dataclasses.replace(
-                rule_verdict, confidence=max(rule_verdict.confidence, dry_verdict.confidence),
-                engine="rules+dryrun", evidence=rule_verdict.evidence + (note,))
-        threshold = CLEAN_SHRUNK_OVERRIDES_BELOW if dry.shrunk else CLEAN_OVERRIDES_BELOW
-        if dry.shrunk and rule_verdict.crash is True and \
-                (rule_verdict.crash_type or "unknown") not in SHRUNK_CAN_CLEAR:
-            threshold = 0.0  # the crash may sit in rows the shrunk run never saw
-        if rule_verdict.crash is True and rule_verdict.confidence >= threshold:
-            return dataclasses.replace(rule_verdict, engine="rules",
-                                       evidence=rule_verdict.evidence + (note,))
-        overridden = (f"overrode rules: {rule_verdict.summary}",) if rule_verdict.crash else ()
-        return dataclasses.replace(dry_verdict, evidence=dry_verdict.evidence + overridden)
-    return dataclasses.replace(rule_verdict, evidence=rule_verdict.evidence + (note,))
