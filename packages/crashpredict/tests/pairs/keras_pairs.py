@@ -42,4 +42,9 @@ PAIRS = [
     ("argmax of predictions compared with the labels",
      "preds = model.predict(X, verbose=0)\nacc = (preds.argmax(1) == y[:32]).mean()",
      "preds = model.predict(X, verbose=0)\nacc = (preds.argmax(1) == y).mean()"),
+    ("a text column stacked into the features",
+     "data = np.column_stack([X, np.full(64, 'a')])[:, 1:]\n"
+     "model.fit(data, y, epochs=1, verbose=0)",
+     "data = np.column_stack([X, np.full(64, 1.0)])[:, 1:].astype('float32')\n"
+     "model.fit(data, y, epochs=1, verbose=0)"),
 ]

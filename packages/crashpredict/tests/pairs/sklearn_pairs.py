@@ -152,4 +152,19 @@ PAIRS = [
      "pred = clf_city.predict(enc.transform(test_df[['city']]))\ncounts = pred.value_counts()",
      "pred = clf_city.predict(enc.transform(test_df[['city']]))\n"
      "counts = pd.Series(pred).value_counts()"),
+    ("an unseeded split of arrays, fitted on the test labels",
+     "Xa, ya = df[['age', 'score']].values, df['label'].values\n"
+     "X_tr, X_te, y_tr, y_te = train_test_split(Xa, ya, test_size=0.2)\n"
+     "clf = LogisticRegression().fit(X_tr, y_te)",
+     "Xa, ya = df[['age', 'score']].values, df['label'].values\n"
+     "X_tr, X_te, y_tr, y_te = train_test_split(Xa, ya, test_size=0.2)\n"
+     "clf = LogisticRegression().fit(X_tr, y_tr)"),
+    ("an unseeded split, then predicting on one column",
+     "Xa = df[['age', 'score']].values\nX_tr, X_te = train_test_split(Xa, test_size=0.3)\n"
+     "m = LinearRegression().fit(X_tr, X_tr[:, 0] * 2)\npred = m.predict(X_te[:, :1])",
+     "Xa = df[['age', 'score']].values\nX_tr, X_te = train_test_split(Xa, test_size=0.3)\n"
+     "m = LinearRegression().fit(X_tr, X_tr[:, 0] * 2)\npred = m.predict(X_te)"),
+    ("a test size larger than the data",
+     "parts = train_test_split(df[['age']].values, test_size=500)",
+     "parts = train_test_split(df[['age']].values, test_size=50)"),
 ]

@@ -37,7 +37,8 @@ from ._values import (
 )
 from ._walk._types import CallSite
 
-__all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator']
+__all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator',
+           'split_arrays']
 
 
 _SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
@@ -206,6 +207,44 @@ def sklearn_output(site: CallSite) -> Any:
 
 
 # ----- Keras and matplotlib -------------------------------------------------------------
+def split_arrays(site: CallSite) -> Any:
+    """``train_test_split`` of arrays with global randomness: which rows go where is unknown,
+    but the sizes are scikit-learn's own arithmetic (``_validate_shuffle_split``), so each
+    part is an abstract array of known shape and dtype. Frames and Series stay unknown."""
+    func = site.func
+    if meta_attr(func, "__name__") != "train_test_split" or not str(
+            meta_attr(func, "__module__") or "").startswith("sklearn") or site.starred:
+        return None
+    arrays = list(site.args)
+    if not arrays or not all((is_known(a) and is_ndarray(a) and a.ndim >= 1) or (
+            is_abstract(a, "ndarray") and a.shape) for a in arrays):
+        return None
+    if not all(is_known(v) for v in site.kwargs.values()) or set(site.kwargs) - {
+            "test_size", "train_size", "random_state", "shuffle", "stratify"}:
+        return None
+    shapes = [tuple(a.shape) for a in arrays]
+    if len({s[0] for s in shapes}) != 1:
+        return None  # the sample-count rule reports it
+    split = sys.modules.get("sklearn.model_selection._split")
+    validate = getattr(split, "_validate_shuffle_split", None)
+    if validate is None:
+        return None
+    try:
+        n_train, n_test = validate(shapes[0][0], site.kwargs.get("test_size"),
+                                   site.kwargs.get("train_size"), default_test_size=0.25)
+    except ValueError as exc:
+        report(site.walker, site.node, exc, "sklearn", short(site.text(site.node)))
+        return None
+    except Exception:
+        return None
+    parts: list[Any] = []
+    for array, shape in zip(arrays, shapes):
+        for rows in (n_train, n_test):
+            parts.append(Abstract("ndarray", shape=(int(rows), *shape[1:]), dtype=array.dtype,
+                                  origin=site.text(site.node)))
+    return parts
+
+
 def keras_predict(site: CallSite) -> Any:
     model = site.receiver
     if site.method != "predict" or not is_known(model) or not is_keras_model(model) or \

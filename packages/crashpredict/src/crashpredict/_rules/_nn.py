@@ -224,6 +224,9 @@ def keras_call(site: CallSite) -> Finding | None:
     if x is None or not is_known(x) or not (is_ndarray(x) or is_tensor(x) or is_frame(x)):
         return None
     x_name = site.text(site.node.args[0]) if site.node.args else "x"
+    found = _keras_dtype(x, x_name)
+    if found is not None:
+        return found
     y = site.args[1] if len(site.args) > 1 else site.kwargs.get("y")
     if is_series(y) or is_frame(y):
         y = y.to_numpy()
@@ -247,6 +250,25 @@ def keras_call(site: CallSite) -> Finding | None:
                           f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
     if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
         return _loss_labels(model, y)
+    return None
+
+
+def _keras_dtype(x: Any, x_name: str) -> Finding | None:
+    """Keras converts the data to a float tensor: object or text arrays, and frames with
+    text columns, are rejected before any layer runs."""
+    if is_ndarray(x) and x.dtype.kind in "OUS" and x.size:
+        return _keras(f"Invalid dtype: {x.dtype}: {x_name} is an array of {x.dtype} values; "
+                      f"Keras needs numbers (convert with .astype('float32'), or encode the "
+                      f"text first)", "value error")
+    if is_frame(x) and x.size <= 5_000_000:
+        for column in x.columns[(x.dtypes == object).to_numpy()][:50]:
+            for value in x[column].dropna().iloc[:200]:
+                if isinstance(value, str):
+                    try:
+                        float(value)
+                    except ValueError:
+                        return _keras(f"could not convert string to float: {value!r}: column "
+                                      f"{column!r} of {x_name} holds text", "value error")
     return None
 
 
