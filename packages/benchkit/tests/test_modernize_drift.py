@@ -8,6 +8,7 @@ TensorFlow or torch never load into the test process.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -88,8 +89,7 @@ def _results(library: str) -> dict[str, dict]:
     entries = [e for e in KB.entries if e["library"] == library]
     proc = subprocess.run([sys.executable, "-c", _CHECKER], input=json.dumps(entries),
                           capture_output=True, text=True, timeout=600,
-                          env={"TF_CPP_MIN_LOG_LEVEL": "3", "MPLBACKEND": "Agg",
-                               "PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+                          env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "MPLBACKEND": "Agg"})
     line = next((x for x in proc.stdout.splitlines() if x.startswith("@@")), None)
     assert line is not None, proc.stderr[-3000:]
     return json.loads(line[2:])
@@ -161,10 +161,12 @@ def test_knowledge_base_rewrites_only_with_evidence(source, error, expected):
 
 def test_a_moved_name_among_others_splits_the_import():
     new, ids = apply_codemods("from sklearn.preprocessing import Imputer, StandardScaler\n"
-                              "imp = Imputer(strategy='mean', axis=0)\n")
+                              "imp = Imputer(strategy='mean', axis=0)\n"
+                              "ok = isinstance(imp, Imputer)\n")
     assert new == ("from sklearn.impute import SimpleImputer\n"
                    "from sklearn.preprocessing import StandardScaler\n"
-                   "imp = SimpleImputer(strategy='mean')\n")
+                   "imp = SimpleImputer(strategy='mean')\n"
+                   "ok = isinstance(imp, SimpleImputer)\n")
     assert ids == ("kb:scikit-learn:preprocessing.Imputer", "kb:scikit-learn:SimpleImputer(axis=)")
 
 

@@ -74,12 +74,20 @@ def _modules(package: str) -> tuple[str, ...]:
     top = _quiet_import(package)
     if top is None or not hasattr(top, "__path__"):
         return (package,) if top is not None else ()
-    names = [package]
-    for info in pkgutil.walk_packages(top.__path__, package + ".", onerror=lambda _n: None):
+    return (package, *_walk(top.__path__, package + "."))
+
+
+def _walk(path: Any, prefix: str) -> Iterator[str]:
+    """Public submodules, skipping private and test packages before importing them (an
+    import may warn, print or fail: numpy.distutils, matplotlib.tests)."""
+    for info in pkgutil.iter_modules(path, prefix):
         if any(p.startswith("_") for p in info.name.split(".")) or _SKIP.search(info.name):
             continue
-        names.append(info.name)
-    return tuple(names)
+        yield info.name
+        if info.ispkg:
+            module = _quiet_import(info.name)
+            if module is not None and hasattr(module, "__path__"):
+                yield from _walk(module.__path__, info.name + ".")
 
 
 @lru_cache(maxsize=16)

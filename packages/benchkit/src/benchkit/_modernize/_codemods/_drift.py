@@ -366,6 +366,19 @@ class _DriftTransformer(RuleTransformer):
     def visit_Module(self, node: cst.Module) -> None:
         self._call_funcs: set[int] = set()
 
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg):
+        """A moved class passed as a value (``make_pipeline(Imputer(), ...)`` is a call;
+        ``isinstance(x, Imputer)`` is this): its import line is rewritten, so the name is."""
+        value = updated.value
+        if isinstance(value, cst.Name):
+            entry = self.kb.names.get(self.scope.aliases.get(value.value, ""))
+            if (entry is not None and entry["kind"] != "module-moved"
+                    and not entry["new"].startswith("builtins.")):
+                new = entry["new"].rsplit(".", 1)[-1]
+                if new != value.value:
+                    return self.hit(entry, updated.with_changes(value=cst.Name(new)))
+        return updated
+
     # -- calls -----------------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         func = updated.func
