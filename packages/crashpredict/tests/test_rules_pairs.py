@@ -28,7 +28,7 @@ KNOWN_MISSES = {
     ("numpy", "a random boolean mask of the right length"):
         "a boolean mask keeps a data-dependent number of rows: the shape is not known",
     ("sklearn", "the codes of an ignored unknown category indexed past their width"):
-        "an encoder fitted in the same cell: its output width is not known",
+        "the encoder's output is a scipy sparse matrix: only arrays are propagated",
     ("keras", "labels for ten classes with a three-unit softmax"):
         "the labels are changed by an item assignment, so they are unknown",
 }

@@ -167,4 +167,10 @@ PAIRS = [
     ("a test size larger than the data",
      "parts = train_test_split(df[['age']].values, test_size=500)",
      "parts = train_test_split(df[['age']].values, test_size=50)"),
+    ("a dense encoder fitted in the cell, its codes widened before predicting",
+     "enc3 = OneHotEncoder(sparse_output=False).fit(df[['city']])\n"
+     "X3 = np.hstack([enc3.transform(test_df[['city']]), test_df[['age']].values])\n"
+     "pred = clf_city.predict(X3)",
+     "enc3 = OneHotEncoder(sparse_output=False).fit(df[['city']])\n"
+     "X3 = enc3.transform(test_df[['city']])\npred = clf_city.predict(X3)"),
 ]

@@ -127,13 +127,18 @@ def _no_empty_column(x: Any) -> bool:
 #: iterations worth waiting for): refitted on a copy to sample their predictions.
 _REFIT = frozenset({"LinearRegression", "Ridge", "Lasso", "ElasticNet", "BayesianRidge",
                     "RidgeCV", "Lars", "HuberRegressor"})
+#: Transformers whose fit is deterministic and quick: refitted on a copy for their output.
+_REFIT_TRANSFORMERS = frozenset({"OneHotEncoder", "OrdinalEncoder", "StandardScaler",
+                                 "MinMaxScaler", "MaxAbsScaler", "RobustScaler",
+                                 "SimpleImputer", "PolynomialFeatures", "Normalizer"})
 _REFIT_ELEMENTS = 200_000
 
 
-def _refit_sample(est: Any, state: Any, x: Any) -> Any:
-    """Predictions on the first rows of ``x`` of an estimator fitted earlier in the cell,
+def _refit_sample(est: Any, state: Any, x: Any, method: str = "predict") -> Any:
+    """The output on the first rows of ``x`` of an estimator fitted earlier in the cell,
     from a clone fitted on the same real data (the user's estimator is never fitted)."""
-    if type(est).__name__ not in _REFIT or state.data is None or is_abstract(x):
+    kinds = _REFIT if method == "predict" else _REFIT_TRANSFORMERS
+    if type(est).__name__ not in kinds or state.data is None or is_abstract(x):
         return None
     fit_x, fit_y = state.data
     if getattr(fit_x, "size", _REFIT_ELEMENTS + 1) > _REFIT_ELEMENTS:
@@ -145,7 +150,9 @@ def _refit_sample(est: Any, state: Any, x: Any) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = base.clone(est).fit(fit_x, fit_y).predict(head)
+            clone = base.clone(est)
+            fitted = clone.fit(fit_x) if fit_y is None else clone.fit(fit_x, fit_y)
+            out = getattr(fitted, method)(head)
     except Exception:
         return None
     return out if is_ndarray(out) else None
@@ -173,6 +180,11 @@ def sklearn_output(site: CallSite) -> Any:
             return None
         if not _array_output(est):
             return None
+        if method == "transform" and state is not None:
+            sample = _refit_sample(est, state, x, "transform")
+            if is_ndarray(sample) and sample.ndim == 2:
+                return Abstract("ndarray", shape=(n, sample.shape[1]), dtype=sample.dtype,
+                                sample=sample, origin=site.text(site.node))
         if name in _WIDTH_KEEPING and width is not None:
             return Abstract("ndarray", shape=(n, width), dtype=np.dtype("float64"))
         k = est.__dict__.get("n_components")

@@ -543,7 +543,9 @@ def record_fit(site: CallSite, result: Any) -> Any:
     if known and is_frame(x) and all(isinstance(c, str) for c in x.columns):
         names = tuple(x.columns)
     _, y, _, _ = _x_and_y(site)
-    data = (x, y) if known and is_known(y) and (is_series(y) or is_ndarray(y)) else None
+    labels = y if is_known(y) and (is_series(y) or is_ndarray(y)) else None
+    data = (x, labels) if known and (labels is not None or y is UNKNOWN and len(
+        site.args) < 2 and "y" not in site.kwargs) else None
     site.walker.fitted[id(est)] = FitState(
         estimator=est, n_features=int(x.shape[1]) if known else None, feature_names=names,
         known=bool(known), data=data)
