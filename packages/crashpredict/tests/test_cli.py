@@ -28,7 +28,8 @@ def test_check_crashing_example_exits_1_with_the_diagnosis(examples: Path, capsy
     out = capsys.readouterr().out
     assert code == 1
     assert "crash predicted at line 2: ValueError" in out
-    assert "engine rules+dryrun" in out and "unseen at fit time: - region" in out
+    assert "engine rules+dryrun" in out and "unseen at fit time: ['region']" in out
+    assert "confirmed by a dry run" in out and "unseen at fit time: - region" in out
     assert main(["check", str(examples / "churn_crash.ipynb"), "--quiet", "--engine",
                  "rules"]) == 1
     out = capsys.readouterr().out

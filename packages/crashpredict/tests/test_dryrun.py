@@ -623,7 +623,7 @@ def test_verdicts_of_clean_and_inconclusive_runs():
 
 def _rule(crash, confidence, exception=None):
     return Verdict(crash=crash, confidence=confidence, exception=exception,
-                   crash_type={"KeyError": "key error", "ValueError": "value error",
+                   explanation="rule said so", crash_type={"KeyError": "key error", "ValueError": "value error",
                                "AttributeError": "attribute error"}.get(exception),
                    evidence=("rule evidence",))
 
@@ -664,6 +664,9 @@ def test_combine_keeps_details_and_evidence():
     agreed = combine_with_rules(_rule(True, 0.6, "KeyError"), CRASHED)
     assert (agreed.confidence, agreed.crash_type) == (1.0, "key error")
     assert agreed.evidence[-1] == "rule evidence"
+    # the rules name the user's values; the library's message confirms them in the evidence
+    assert agreed.explanation == "rule said so (confirmed by a dry run)"
+    assert agreed.evidence[0].startswith("dry run: 'k'")
     clean = combine_with_rules(_rule(False, 0.7), CLEAN)
     assert clean.confidence == 0.95
     kept = combine_with_rules(_rule(True, 0.3, "KeyError"), STUCK)

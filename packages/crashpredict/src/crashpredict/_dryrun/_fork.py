@@ -31,6 +31,7 @@ from typing import Any
 
 from nbdeps import ipython_to_python
 
+from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from ._child import message_of, report_failure, run_child
 from ._probes import serve_request
@@ -41,8 +42,8 @@ __all__ = [
 ]
 
 OUTCOMES = ("crashed", "completed", "inconclusive")
-#: Default wall-clock budget of one dry run, in seconds.
-DEFAULT_BUDGET_S = 3.0
+#: Default wall-clock budget of one dry run, in seconds (the CLI's --dryrun-budget default).
+DEFAULT_BUDGET_S = DEFAULT_DRYRUN_BUDGET_S
 #: How long past the budget the parent waits for the child's own report before killing it.
 KILL_MARGIN_S = 0.5
 #: The rows kept when a run over budget is retried on shrunk data.

@@ -91,7 +91,8 @@ def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
     """Merge the rule engine's verdict with a dry run.
 
     - The dry run crashed: its verdict wins (a seen crash is certain); engine is
-      "rules+dryrun" when the rules predicted the same exception, else "dryrun".
+      "rules+dryrun" when the rules predicted the same exception (their explanation, which
+      names the values, is kept, the library's message joins the evidence), else "dryrun".
     - It completed cleanly: a rule crash verdict below `CLEAN_OVERRIDES_BELOW`
       (`CLEAN_SHRUNK_OVERRIDES_BELOW` on shrunk data) is overridden (engine "dryrun");
       one at or above stays (engine "rules"); a rule "no crash" is confirmed
@@ -107,10 +108,13 @@ def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
         crash_type = dry_verdict.crash_type
         if crash_type in (None, "unknown", "type error", "value error"):
             crash_type = rule_verdict.crash_type or crash_type
+        # the rules' explanation names the user's values ("unseen at fit time: ['region']");
+        # the library's own message goes to the evidence, where it confirms it
         return dataclasses.replace(
             dry_verdict, library=dry_verdict.library or rule_verdict.library,
             crash_type=crash_type, engine="rules+dryrun",
-            evidence=dry_verdict.evidence + rule_verdict.evidence)
+            explanation=f"{rule_verdict.explanation} (confirmed by a dry run)",
+            evidence=(note, *dry_verdict.evidence, *rule_verdict.evidence))
     if dry.outcome == "completed":
         if rule_verdict.crash is False:
             return dataclasses.replace(
