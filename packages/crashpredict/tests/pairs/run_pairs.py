@@ -4,7 +4,8 @@ Usage: ``python run_pairs.py [LIBRARY ...]`` prints one JSON object per cell on 
 ``{"library", "name", "version" ("crash" | "fixed"), "raised" (exception class name or
 null), "raised_mro" (its class names, most derived first), "message", "predicted"
 (True/False/None), "exception", "explanation", "ms", "run_ms"}``: the rule engine's time
-and the cell's own run time.
+and the cell's own run time. Before the torch pairs, one line ``{"library", "warmup_ms"}``
+gives the one-time cost of the first meta run in the process.
 
 Each cell gets a fresh namespace made by running its library's ``SETUP``; the rule engine
 predicts first (it must not change the namespace), then the cell runs for real. One process
@@ -66,8 +67,13 @@ def run_library(library: str) -> list[dict]:
         # The first meta run in a process imports torch's meta kernels, once (about 1 s,
         # more on a loaded machine): paid here, so the per-cell figures are steady-state.
         import torch
-        torch.nn.functional.conv2d(torch.empty(1, 1, 4, 4, device="meta"),
-                                   torch.empty(1, 1, 3, 3, device="meta"))
+        t0 = time.perf_counter()
+        rules_engine("out = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.MaxPool2d(2),\n"
+                     "    nn.Flatten(), nn.Linear(2, 1))(torch.zeros(1, 1, 4, 4))\n"
+                     "loss = nn.CrossEntropyLoss()(out, torch.zeros(1, dtype=torch.long))",
+                     {"torch": torch, "nn": torch.nn})
+        print(json.dumps({"library": library, "warmup_ms": round(
+            (time.perf_counter() - t0) * 1000, 3)}), flush=True)
     rows = []
     for name, crash, fixed in corpus["PAIRS"]:
         for version, cell in (("crash", crash), ("fixed", fixed)):
