@@ -703,3 +703,27 @@ def test_dry_run_matches_a_real_run(exprs, a, b, s):
     result = dry_run(cell, ns)
     assert (result.outcome, result.exception) == expected
     assert sys.modules  # the process is still this one (the child never returns here)
+
+
+@pytest.mark.parametrize(("exception", "message", "library", "counts"), [
+    ("KeyError", "'b'", "pandas", True),  # a column survives the cut
+    ("KeyError", "15000", "pandas", False),  # a row label may not
+    ("ValueError", "Input X contains NaN.", "sklearn", True),  # the retry keeps NaN rows
+    ("ValueError", "Found input variables with inconsistent numbers of samples: [500, 20000]",
+     "sklearn", False),
+    ("InvalidArgumentError", "Matrix size-incompatible: In[0]: [500,1500], In[1]: [500,1500]",
+     "tensorflow", False),
+    ("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (500x3 and 4x2)", "torch", False),
+    ("IndexError", "index 600 is out of bounds for axis 0 with size 500", "numpy", False),
+    ("AttributeError", "'DataFrame' object has no attribute 'nope'", "pandas", True),
+])
+def test_a_crash_on_shrunk_data_counts_only_when_the_cut_cannot_cause_it(exception, message,
+                                                                         library, counts):
+    dry = DryRun(outcome="crashed", exception=exception, message=message, line=1,
+                 library=library, shrunk=True, shrunk_names=("df",))
+    alone = dryrun_verdict(dry, "x")
+    assert alone.crash is (True if counts else None), alone
+    rule = Verdict(crash=False, confidence=0.6, explanation="no rule found a certain crash")
+    combined = combine_with_rules(rule, dry)
+    assert combined.crash is (True if counts else False)
+    assert combined.engine == ("dryrun" if counts else "rules")

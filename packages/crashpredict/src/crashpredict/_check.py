@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._dryrun import DryRun, combine_with_rules
 from ._engines import check_engines
 from ._kernel import KernelSession
-from ._model import CheckResult, WalkResult, WalkStep
+from ._model import CERTAIN, CheckResult, Verdict, WalkResult, WalkStep
+from ._options import DEFAULT_DRYRUN_BUDGET_S
 from ._workdir import WorkCopy, private_copy
 from .errors import CellNotFoundError, NotebookReadError, ReplayError
 
@@ -248,6 +252,60 @@ def _after(cwd: Path | WorkCopy, where: str) -> str:
             f"outside Python's file functions (a library writing in C): {', '.join(changed[:5])}")
 
 
+def _dry_run_unanswered(verdict: Verdict, names: Sequence[str]) -> bool:
+    """The dry run was asked but did not decide, and no later engine will."""
+    decided = "dryrun" in verdict.engine.split("+") or (
+        verdict.crash is True and verdict.confidence >= CERTAIN)
+    return "dryrun" in names and "llm" not in names and not decided
+
+
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_LIBRARY_FRAME = re.compile(r"site-packages/(\w+)/")
+
+
+def _run_in_replay_kernel(kernel: KernelSession, source: str, verdict: Verdict,
+                          options: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
+    """Run the target for real in the replay kernel, the dry run's witness of last resort.
+
+    That kernel is disposable (it runs in a private copy of the folder and is shut down
+    next), so when a fork cannot run the cell (TensorFlow's thread pool after fork, CUDA,
+    a fork refused) the cell runs there, within the dry run's budget, and its outcome
+    counts as the dry run's.
+    """
+    budget = float((options or {}).get("dryrun", {}).get("budget_s") or DEFAULT_DRYRUN_BUDGET_S)
+    kept, kernel.timeout = kernel.timeout, budget
+    started = time.perf_counter()
+    try:
+        run = kernel.run(source)
+    finally:
+        kernel.timeout = kept
+    elapsed = time.perf_counter() - started
+    where = "in the replay kernel (a private copy of the folder; the fork could not run it)"
+    if run.status in ("timeout", "died"):
+        note = f"ran {where}: {run.evalue}"
+        return dataclasses.replace(verdict, evidence=(*verdict.evidence, note))
+    if run.ok:
+        dry = DryRun(outcome="completed", elapsed_s=elapsed)
+    else:
+        text = _ANSI.sub("", "\n".join(run.traceback))
+        line = _CELL_LINE.search(text)
+        libraries = _LIBRARY_FRAME.findall(text)
+        dry = DryRun(outcome="crashed", exception=run.ename, message=run.evalue or "",
+                     line=int(line.group(1)) if line else None,
+                     library=_library_group(libraries[-1]) if libraries else None,
+                     elapsed_s=elapsed)
+    combined = combine_with_rules(verdict, dry)
+    return dataclasses.replace(combined, evidence=(*combined.evidence, f"ran {where}"))
+
+
+def _library_group(package: str) -> str:
+    """JunoBench's library group of a top-level package name."""
+    return {"sklearn": "sklearn", "keras": "tensorflow", "tensorflow": "tensorflow",
+            "torch": "torch", "pandas": "pandas", "numpy": "numpy",
+            "matplotlib": "matplotlib", "seaborn": "seaborn"}.get(package, package)
+
+
 def check_notebook(path: Path | str, *, cell: str | int | None = None,
                    order: str = "history", engines: Sequence[str] = DEFAULT_ENGINES,
                    timeout: float = 600, progress: Progress = None,
@@ -288,6 +346,11 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
             if progress:
                 progress(f"predicting {target.name}")
             verdict = kernel.predict(target.source, names, options=options)
+            if not in_place and _dry_run_unanswered(verdict, names):
+                if progress:
+                    progress(f"the fork could not answer: running {target.name} in the replay "
+                             f"kernel (a private copy, discarded afterwards)")
+                verdict = _run_in_replay_kernel(kernel, target.source, verdict, options)
         where = _after(cwd, where)
     return CheckResult(path=str(path), target_index=target.index, target_id=target.id,
                        target_source=target.source, replayed=tuple(c.index for c in before),

@@ -40,7 +40,7 @@ _CRASH_TYPE_BY_CLASS = {
     "OutOfMemoryError": "out of memory", "ResourceExhaustedError": "out of memory",
     "NotFittedError": "NotFitted", "ZeroDivisionError": "data value violation",
 }
-_SHAPE_WORDS = ("shape", "size of tensor", "size mismatch", "cannot reshape", "dimension",
+_SHAPE_WORDS = ("shape", "size of tensor", "size mismatch", "size-incompatible", "cannot reshape", "dimension",
                 "must match exactly", "must match the size", "cannot be multiplied",
                 "not aligned", "equal size")
 _SHAPE_LIBRARIES = (None, "numpy", "torch", "tensorflow", "sklearn", "pandas")

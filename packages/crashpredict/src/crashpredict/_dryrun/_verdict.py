@@ -17,7 +17,7 @@ from ._fork import DEFAULT_BUDGET_S, DryRun, dry_run
 
 __all__ = [
     "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "SHRUNK_CAN_CLEAR",
-    "SHRUNK_CLEAN_CONFIDENCE", "combine_with_rules", "dryrun_engine", "dryrun_verdict",
+    "SHRUNK_CLEAN_CONFIDENCE", "combine_with_rules", "shrinking_cannot_cause", "dryrun_engine", "dryrun_verdict",
 ]
 
 #: A clean dry run overrides a rule crash verdict whose confidence is below this...
@@ -35,6 +35,28 @@ SHRUNK_CAN_CLEAR = frozenset({
     "variable not found", "attribute error", "module not found", "syntax error", "NotFitted",
     "feature name mismatch", "type error", "file not found",
 })
+#: Words of a value error about the data's values, which shrinking keeps (the retry keeps
+#: the rows with NaN/inf and unseen labels) and never creates.
+_VALUE_WORDS = ("nan", "infinity", "could not convert", "invalid literal", "unseen",
+                "new labels", "unknown categor", "not in list")
+
+
+def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
+    """Whether a crash seen on data cut to its first rows is the data's, not the cut's.
+
+    Names, attributes, types, fitted state, files, columns and the values kept (NaN, text,
+    unseen labels) survive shrinking. A size or shape mismatch, an index past the end, a
+    missing row label or a value error about sizes may be the shrinking's own doing (two
+    objects cut differently, a fixed reshape or model input), so such a crash proves nothing.
+    """
+    text = message.strip().lower()
+    if crash_type in SHRUNK_CAN_CLEAR:
+        return True
+    if crash_type == "key error":  # a column name survives the cut; a row label may not
+        return text[:1] in ("'", '"')  # KeyError: 'b', "None of [Index(['b'])] are in ..."
+    if crash_type in ("value error", "data value violation"):
+        return any(word in text for word in _VALUE_WORDS)
+    return False
 
 
 
@@ -47,6 +69,15 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     shrunk = f" on data cut to its first rows ({', '.join(result.shrunk_names)})" \
         if result.shrunk else ""
     extra = _evidence_of(result)
+    crash_type = crash_type_of(result.exception, result.message, result.library)
+    if result.outcome == "crashed" and result.shrunk and \
+            not shrinking_cannot_cause(crash_type, result.message):
+        return Verdict(crash=None, confidence=0.0,
+                       explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
+                                   f"was raised only on data cut to its first rows, which can "
+                                   f"itself cause an error of that kind",
+                       evidence=(f"dry run on shrunk data raised {result.exception}: "
+                                 f"{result.message[:300]}", *extra), engine="dryrun")
     if result.outcome == "crashed":
         lines = cell_source.splitlines()
         quoted = lines[result.line - 1].strip() if result.line and result.line <= len(lines) else ""
@@ -55,7 +86,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
         return Verdict(
             crash=True, confidence=0.9 if result.shrunk else 1.0, exception=result.exception,
             line=result.line, library=result.library,
-            crash_type=crash_type_of(result.exception, result.message, result.library),
+            crash_type=crash_type,
             explanation=f"{result.message} (raised in a dry run{shrunk})",
             evidence=evidence + result.traceback + extra, engine="dryrun")
     if result.outcome == "completed":
@@ -101,7 +132,7 @@ def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
     """
     dry_verdict = dryrun_verdict(dry)
     note = f"dry run: {dry_verdict.explanation}"
-    if dry.outcome == "crashed":
+    if dry.outcome == "crashed" and dry_verdict.crash:  # a crash on shrunk data may not count
         agree = rule_verdict.crash is True and rule_verdict.exception == dry.exception
         if not agree:
             return dry_verdict
