@@ -240,3 +240,32 @@ def test_working_torch_code_is_never_flagged(source: str) -> None:
     for text in (source, cell):
         verdict = rules_engine(text, _torch_ns())
         assert verdict.crash is False, verdict.explanation
+
+
+def test_no_override_of_a_users_subclass_runs() -> None:
+    """A user's subclass of a library class is not recognised: its properties never run."""
+    seen: list[str] = []
+
+    class Frame(pd.DataFrame):
+        @property
+        def columns(self):
+            seen.append("columns")
+            return pd.DataFrame.columns.fget(self)
+
+    class Net(nn.Sequential):
+        def parameters(self, recurse=True):
+            seen.append("parameters")
+            return super().parameters(recurse)
+
+    class Array(np.ndarray):
+        @property
+        def shape(self):
+            seen.append("shape")
+            return np.ndarray.shape.fget(self)
+
+    ns = {"frame": Frame({"a": [1, 2]}), "net": Net(nn.Linear(3, 2)), "torch": torch,
+          "arr": np.ones((2, 3)).view(Array), "np": np}
+    for source in ("frame['zzz']", "net(torch.zeros(4, 3))", "arr.reshape(7)",
+                   "np.concatenate([arr, np.ones((2, 2))])"):
+        rules_engine(source, ns)
+    assert seen == []

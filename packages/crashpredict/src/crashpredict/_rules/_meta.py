@@ -42,6 +42,12 @@ def _torch() -> Any:
     return sys.modules.get("torch")
 
 
+def _base() -> Any:
+    """``torch.nn.Module`` itself: its methods are called unbound, so a user subclass's
+    overrides of ``parameters``/``modules`` never run."""
+    return sys.modules["torch"].nn.Module
+
+
 def meta_tensor(value: Any) -> Any:
     """A meta tensor of a live tensor's shape and dtype, or an Abstract tensor's; else None."""
     if is_abstract(value, "tensor"):
@@ -101,7 +107,7 @@ def _no_hooks(module: Any) -> bool:
                  "_global_module_registration_hooks"):
         if getattr(hooks, name, None):
             return False
-    for sub in module.modules():
+    for sub in _base().modules(module):
         if sub._forward_hooks or sub._forward_pre_hooks or getattr(
                 sub, "_forward_hooks_with_kwargs", None):
             return False
@@ -110,7 +116,7 @@ def _no_hooks(module: Any) -> bool:
 
 def _builtin_tree(module: Any) -> bool:
     try:
-        return all(builtin_module_class(type(sub)) for sub in module.modules()) and \
+        return all(builtin_module_class(type(sub)) for sub in _base().modules(module)) and \
             _no_hooks(module)
     except Exception:
         return False
@@ -128,7 +134,7 @@ def meta_module(value: Any, cache: dict) -> Any:
     torch = _torch()
     memo: dict = {}
     try:
-        for tensor in [*value.parameters(), *value.buffers()]:
+        for tensor in [*_base().parameters(value), *_base().buffers(value)]:
             fake = torch.empty(tuple(tensor.shape), dtype=tensor.dtype, device="meta")
             if isinstance(tensor, torch.nn.Parameter):
                 fake = torch.nn.Parameter(fake, requires_grad=tensor.requires_grad)
@@ -145,7 +151,7 @@ def module_device(value: Any) -> str | None:
     if is_abstract(value, "module"):
         return value.device
     try:
-        for param in value.parameters():
+        for param in _base().parameters(value):
             return str(param.device)
     except Exception:
         return None

@@ -211,20 +211,32 @@ def _mro_modules(obj: object) -> tuple[str, ...]:
     return tuple(getattr(c, "__module__", "") or "" for c in type(obj).__mro__)
 
 
-def _is_instance_of(obj: object, module: str, name: str) -> bool:
+def _is_instance_of(obj: object, module: str, name: str,
+                    roots: tuple[str, ...] | None = None) -> bool:
+    """``obj`` is an instance of ``module.name``, of a class a library defines (``roots``):
+    a user's subclass may override what the rules read (``columns``, ``shape``), so it is
+    not recognised and no rule reads it."""
     mod = sys.modules.get(module)
     cls = getattr(mod, name, None) if mod is not None else None
-    return isinstance(cls, type) and isinstance(obj, cls)
+    if not isinstance(cls, type) or not issubclass(type(obj), cls):
+        return False
+    if roots is None:
+        return True
+    owner = type.__getattribute__(type(obj), "__module__")
+    return isinstance(owner, str) and owner.partition(".")[0] in roots
+
+
+_ESTIMATOR_ROOTS = ("sklearn", "xgboost", "lightgbm", "catboost", "imblearn")
 
 
 def is_frame(obj: object) -> bool:
-    """A live pandas DataFrame."""
-    return _is_instance_of(obj, "pandas", "DataFrame")
+    """A live pandas DataFrame (pandas' own class, not a user's subclass)."""
+    return _is_instance_of(obj, "pandas", "DataFrame", ("pandas",))
 
 
 def is_series(obj: object) -> bool:
-    """A live pandas Series."""
-    return _is_instance_of(obj, "pandas", "Series")
+    """A live pandas Series (pandas' own class, not a user's subclass)."""
+    return _is_instance_of(obj, "pandas", "Series", ("pandas",))
 
 
 def is_ndarray(obj: object) -> bool:
@@ -235,13 +247,15 @@ def is_ndarray(obj: object) -> bool:
 
 
 def is_tensor(obj: object) -> bool:
-    """A live torch tensor."""
-    return _is_instance_of(obj, "torch", "Tensor")
+    """A live torch tensor (torch's classes, such as Parameter; not a user's subclass)."""
+    return _is_instance_of(obj, "torch", "Tensor", ("torch",))
 
 
 def is_estimator(obj: object) -> bool:
-    """A scikit-learn estimator instance (not the class)."""
-    return not isinstance(obj, type) and _is_instance_of(obj, "sklearn.base", "BaseEstimator")
+    """A scikit-learn estimator instance (not the class) of a library's class: a user's
+    estimator class is never recognised, so none of its methods or properties run."""
+    return not isinstance(obj, type) and _is_instance_of(obj, "sklearn.base", "BaseEstimator",
+                                                         _ESTIMATOR_ROOTS)
 
 
 def is_torch_module(obj: object) -> bool:
