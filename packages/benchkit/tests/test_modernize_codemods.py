@@ -269,7 +269,8 @@ _LINES = st.sampled_from(
 def test_codemods_never_break_code_and_are_idempotent(lines):
     source = "\n".join(lines) + "\n"
     new, applied = apply_codemods(source)
-    assert set(applied) <= set(CODEMODS)
+    # the drift knowledge base reports its entries as kb:<id>
+    assert {a for a in applied if not a.startswith("kb:")} <= set(CODEMODS)
     masked = parse_cell(new)
     assert masked is not None  # still Python (magics aside)
     assert apply_codemods(new) == (new, ())
