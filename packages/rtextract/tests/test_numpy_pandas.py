@@ -219,3 +219,19 @@ def test_columns_fact_pairs_every_name_with_its_dtype(ncols):
     # so a one-column frame came out as [["a", "… 1 more"]]
     df = pd.DataFrame({name: [1, 2] for name in "abc"[:ncols]})
     assert describe(df).get("columns") == [[name, "int64"] for name in "abc"[:ncols]]
+
+
+def test_a_small_arrays_facts_do_not_depend_on_the_time_budget():
+    """An LLM prompt is cached by its text: a busy machine must not change a small object's
+    facts (its steps cost next to nothing whatever the budget)."""
+    import numpy as np
+
+    from rtextract import describe
+
+    a = np.ones((2, 3))
+    relaxed = describe(a, budget_ms=1000)
+    starved = describe(a, budget_ms=0)
+    assert starved.to_dict() == relaxed.to_dict()
+    assert {i.key for i in starved.items} >= {"n_unique", "unique_values", "min", "max"}
+    big = describe(np.arange(100_000.0), budget_ms=0)
+    assert any("time budget" in n for n in big.notes)  # large objects still respect it

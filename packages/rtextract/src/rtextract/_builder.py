@@ -33,6 +33,8 @@ __all__ = [
 
 MAX_STR = 80  # characters kept of any string value
 MAX_DEPTH = 2  # children of children are described; their children are not
+#: Steps on at most this many plain (numeric, boolean, text) values run whatever the budget.
+SMALL_ELEMENTS = 1_000
 
 
 class Deadline:
@@ -302,9 +304,15 @@ class Builder:
         if text not in self._notes:
             self._notes.append(_clip(text, 300))
 
-    def step(self, label: str, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run one adapter step unless the budget is spent; turn its errors into notes."""
-        if self.deadline.expired():
+    def step(self, label: str, fn: Callable[..., Any], *args: Any, bounded: bool = False) -> Any:
+        """Run one adapter step unless the budget is spent; turn its errors into notes.
+
+        A ``bounded`` step (library code on at most `SMALL_ELEMENTS` plain values) runs even
+        when the budget is spent: its cost is bounded by its input, and the facts of a small
+        object must not depend on how busy the machine was (an LLM prompt built from them is
+        cached by its text).
+        """
+        if self.deadline.expired() and not bounded:
             self._skipped.append(label)
             return None
         try:

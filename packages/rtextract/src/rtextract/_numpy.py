@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rtextract._builder import Builder, head_index, jsonable
+from rtextract._builder import SMALL_ELEMENTS, Builder, head_index, jsonable
 
 __all__ = ["SAMPLE_ELEMENTS", "describe", "summarise_values"]
 
@@ -57,7 +57,12 @@ def _array(a: Any, b: Builder, np: Any) -> None:
         b.step("mask", lambda: b.add(
             "masked_count", int(np.ma.count_masked(sample)), "V", note))
         sample = sample.compressed()
-    b.step("values", summarise_values, np, sample, b, note)
+    b.step("values", summarise_values, np, sample, b, note, bounded=_small(sample))
+
+
+def _small(sample: Any) -> bool:
+    """Plain values few enough that summarising them costs next to nothing."""
+    return sample.size <= SMALL_ELEMENTS and sample.dtype.kind in "iubfcUSmM"
 
 
 def summarise_values(np: Any, sample: Any, b: Builder, note: str | None) -> None:
@@ -91,13 +96,13 @@ def summarise_values(np: Any, sample: Any, b: Builder, note: str | None) -> None
         b.add("element_types", dict(sorted(counts.items())), "R",
               f"of the first {min(flat.size, b.max_items * 5):,} elements")
     if kind in "iubfUS":
-        b.step("unique", _unique, np, flat, b, note)
+        b.step("unique", _unique, np, flat, b, note, bounded=_small(flat))
     b.add("examples", [jsonable(v) for v in flat[:3].tolist()] if kind != "V" else
           [jsonable(v) for v in flat[:3]], "V")
 
 
 def _unique(np: Any, flat: Any, b: Builder, note: str | None) -> None:
-    if b.deadline.remaining_ms() < 2:
+    if b.deadline.remaining_ms() < 2 and not _small(flat):
         return
     if flat.size > UNIQUE_ELEMENTS:  # np.unique sorts: a shorter head keeps it cheap
         note = f"in first {UNIQUE_ELEMENTS:,} elements"
