@@ -222,3 +222,16 @@ def test_an_output_folder_holding_the_notebook_is_refused(tmp_path):
         with pytest.raises(BenchkitError, match="must not contain the notebook"):
             modernize(notebook, out)
     assert notebook.read_bytes() == before and not (tmp_path / "proj" / "work").exists()
+
+
+def test_a_result_round_trips_through_its_dict(tmp_path):
+    """Folder runs send results from workers as plain dicts; nothing is lost on the way."""
+    from benchkit._modernize._model import ModernizeResult
+
+    nb = tmp_path / "old.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import pandas as pd\ns = pd.Series([1.0, None])\nv = s.valid()")]), nb)
+    result = modernize(nb, tmp_path / "out", settings=ModernizeSettings(timeout=120))
+    assert result.rounds
+    again = ModernizeResult.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert again == result

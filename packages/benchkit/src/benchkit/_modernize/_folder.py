@@ -60,22 +60,6 @@ def _decode(data: dict[str, Any]) -> ModernizeSettings:
     return ModernizeSettings(**data)
 
 
-def _from_dict(data: dict[str, Any]) -> ModernizeResult:
-    from ._model import Classification, CellRun, CodemodApplied, NotebookRun, Round
-
-    rounds = []
-    for r in data.get("rounds", ()):
-        run = dict(r["run"])
-        run["cells"] = tuple(CellRun(**{**c, "lines": tuple(c["lines"])}) for c in run["cells"])
-        cls = dict(r["classification"])
-        cls["lines"] = tuple(cls["lines"])
-        rounds.append(Round(**{**r, "run": NotebookRun(**run), "classification": Classification(**cls),
-                              "codemods": tuple(CodemodApplied(**a) for a in r["codemods"])}))
-    return ModernizeResult(**{**data, "rounds": tuple(rounds),
-                              "differences": tuple(data.get("differences", ())),
-                              "codemods": tuple(data.get("codemods", ()))})
-
-
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
     """One notebook in a worker: plain dict in, the result as a plain dict out."""
     result = modernize(task["notebook"], task["out"], settings=_decode(task["settings"]))
@@ -122,7 +106,7 @@ def modernize_folder(folder: str | os.PathLike[str], out_dir: str | os.PathLike[
     order = {t["notebook"]: k for k, t in enumerate(tasks)}
     results: list[ModernizeResult] = []
     for task, data in executor.run(run_task, tasks, _failed):
-        result = _from_dict(data)
+        result = ModernizeResult.from_dict(data)
         results.append(result)
         if progress is not None:
             progress(len(results), len(tasks), result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -117,6 +118,22 @@ class ModernizeResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (written as ``report.json``)."""
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ModernizeResult:
+        """The result back from its `to_dict` form (a worker's reply, a ``report.json``)."""
+        rounds = []
+        for r in data.get("rounds", ()):
+            run = dict(r["run"])
+            run["cells"] = tuple(CellRun(**{**c, "lines": tuple(c["lines"])}) for c in run["cells"])
+            kind = dict(r["classification"])
+            kind["lines"] = tuple(kind["lines"])
+            rounds.append(Round(**{**r, "run": NotebookRun(**run),
+                                   "classification": Classification(**kind),
+                                   "codemods": tuple(CodemodApplied(**a) for a in r["codemods"])}))
+        return cls(**{**data, "rounds": tuple(rounds),
+                      "differences": tuple(data.get("differences", ())),
+                      "codemods": tuple(data.get("codemods", ()))})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
