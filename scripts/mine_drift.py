@@ -52,6 +52,8 @@ OUT = ROOT / "packages" / "benchkit" / "src" / "benchkit" / "_modernize" / "drif
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from drift_curated import CURATED  # noqa: E402
 
+from benchkit._modernize._resolve import module_distance  # noqa: E402
+
 # (distribution, version, python tag used to pick a wheel, platform, import name)
 RELEASES = [
     ("numpy", "1.24.4", "3.8", "manylinux2014_x86_64", "numpy"),
@@ -557,20 +559,10 @@ def mine_moved_names(miner: Miner, package: str, root: Path, version: str) -> No
             homes = index.get(name, [])
             if not homes:
                 continue
-            home = min(homes, key=lambda m: (_distance(m, module), len(m)))
+            home = min(homes, key=lambda m: (module_distance(m, module), len(m)))
             _add_name(miner, package, f"{module}.{name}", f"{home}.{name}", version,
                       f"mined: {LIBRARY[package]} {version} {module}.__all__ has it; today it "
                       f"lives in {home}")
-
-
-def _distance(a: str, b: str) -> int:
-    pa, pb = a.split("."), b.split(".")
-    common = 0
-    for x, y in zip(pa, pb):
-        if x != y:
-            break
-        common += 1
-    return len(pa) + len(pb) - 2 * common
 
 
 _INDEX: dict[str, dict[str, list[str]]] = {}

@@ -108,7 +108,8 @@ def _index(package: str) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _distance(a: str, b: str) -> int:
+def module_distance(a: str, b: str) -> int:
+    """Steps between two dotted module names through their common prefix."""
     pa, pb = a.split("."), b.split(".")
     common = 0
     for x, y in zip(pa, pb):
@@ -326,12 +327,12 @@ def _moved_name(name: str, module: str, lines) -> Iterator[tuple[str, _Edit]]:
     if not _allowed(package):
         return
     index = _index(package)
-    for home in sorted(index.get(name, ()), key=lambda m: (_distance(m, module), len(m))):
+    for home in sorted(index.get(name, ()), key=lambda m: (module_distance(m, module), len(m))):
         if home != module:
             yield f"import {name} from {home}", _Import(lines, module, name, home, None)
     close = difflib.get_close_matches(name, list(index), n=3, cutoff=0.75)
     for other in close:
-        for home in sorted(index[other], key=lambda m: (_distance(m, module), len(m)))[:1]:
+        for home in sorted(index[other], key=lambda m: (module_distance(m, module), len(m)))[:1]:
             yield f"import {other} from {home} as {name}", _Import(lines, module, name, home, other)
 
 
