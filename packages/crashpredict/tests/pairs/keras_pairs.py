@@ -47,4 +47,29 @@ PAIRS = [
      "model.fit(data, y, epochs=1, verbose=0)",
      "data = np.column_stack([X, np.full(64, 1.0)])[:, 1:].astype('float32')\n"
      "model.fit(data, y, epochs=1, verbose=0)"),
+    ("a model built in the cell for ten features, fitted on eight",
+     "m = keras.Sequential([keras.Input((10,)), keras.layers.Dense(8, activation='relu'),\n"
+     "                      keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)",
+     "m = keras.Sequential([keras.Input((X.shape[1],)), keras.layers.Dense(8, activation='relu'),\n"
+     "                      keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)"),
+    ("a two-unit softmax built in the cell for three classes",
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(2, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)",
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)"),
+    ("integer labels with a categorical loss, model built in the cell",
+     "m = keras.Sequential([keras.layers.Dense(16, activation='relu', input_shape=(8,)),\n"
+     "                      keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)",
+     "m = keras.Sequential([keras.layers.Dense(16, activation='relu', input_shape=(8,)),\n"
+     "                      keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='categorical_crossentropy')\n"
+     "m.fit(X, keras.utils.to_categorical(y, 3), epochs=1, verbose=0)"),
 ]

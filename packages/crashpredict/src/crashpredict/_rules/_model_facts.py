@@ -10,6 +10,7 @@ shape; ``plt.subplots`` gives its grid of axes.
 
 from __future__ import annotations
 
+import ast
 import sys
 import types
 import warnings
@@ -38,7 +39,7 @@ from ._values import (
 from ._walk._types import CallSite
 
 __all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator',
-           'split_arrays']
+           'split_arrays', 'keras_sequential', 'keras_compile', 'KerasFacts']
 
 
 _SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
@@ -255,6 +256,80 @@ def split_arrays(site: CallSite) -> Any:
             parts.append(Abstract("ndarray", shape=(int(rows), *shape[1:]), dtype=array.dtype,
                                   origin=site.text(site.node)))
     return parts
+
+
+class KerasFacts:
+    """What a Keras ``Sequential([...])`` built in the cell will be, read from its layer
+    arguments without building it (building draws weights and names layers)."""
+
+    __slots__ = ("input_shape", "output_shape", "loss", "name")
+
+    def __init__(self, input_shape: tuple | None, units: int | None) -> None:
+        self.input_shape = input_shape
+        self.output_shape = (None, units) if units is not None else None
+        self.loss: Any = None
+        self.name = "Sequential"
+
+
+def _keras_class(value: Any, *names: str) -> bool:
+    return isinstance(value, type) and type_root(value) in ("keras", "tensorflow") and \
+        value.__name__ in names
+
+
+def _int_shape(value: Any) -> tuple | None:
+    if type(value) is int:
+        return (value,)
+    if type(value) in (tuple, list) and all(d is None or type(d) is int for d in value):
+        return tuple(value)
+    return None
+
+
+def keras_sequential(site: CallSite) -> Any:
+    """``keras.Sequential([keras.Input((8,)), Dense(16), ..., Dense(3)])``: the input shape
+    and the last layer's units, from the arguments (only Keras's own layer classes)."""
+    if not _keras_class(site.func, "Sequential") or len(site.node.args) != 1 or \
+            site.node.keywords or not isinstance(site.node.args[0], (ast.List, ast.Tuple)):
+        return None
+    layers = site.node.args[0].elts
+    walker = site.walker
+    if not layers or not all(isinstance(e, ast.Call) and not any(
+            isinstance(a, ast.Starred) for a in e.args) for e in layers):
+        return None
+    classes = [walker.value_of(e.func) for e in layers]  # type: ignore[attr-defined]
+    if not all(type_root(c) in ("keras", "tensorflow") and (isinstance(c, type) or (
+            i == 0 and meta_attr(c, "__name__") == "Input")) for i, c in enumerate(classes)):
+        return None
+    first, cls = layers[0], classes[0]
+    keywords = {k.arg: k.value for k in first.keywords if k.arg}
+    shape = None
+    if meta_attr(cls, "__name__") in ("Input", "InputLayer"):
+        node = first.args[0] if first.args else keywords.get("shape") or keywords.get(
+            "input_shape")
+        shape = _int_shape(walker.value_of(node)) if node is not None else None
+    elif "input_shape" in keywords:
+        shape = _int_shape(walker.value_of(keywords["input_shape"]))
+    elif "input_dim" in keywords:
+        shape = _int_shape(walker.value_of(keywords["input_dim"]))
+    last, units = layers[-1], None
+    if classes[-1].__name__ == "Dense":
+        node = last.args[0] if last.args else {k.arg: k.value for k in last.keywords}.get(
+            "units")
+        value = walker.value_of(node) if node is not None else None
+        units = value if type(value) is int else None
+    if shape is None and units is None:
+        return None
+    return Abstract("keras", meta=KerasFacts((None, *shape) if shape else None, units),
+                    origin=site.text(site.node))
+
+
+def keras_compile(site: CallSite) -> Any:
+    """``model.compile(loss=...)`` on a model built in the cell: remember the loss."""
+    model = site.receiver
+    if not is_abstract(model, "keras") or site.method != "compile" or site.starred:
+        return None
+    loss = site.kwargs.get("loss", site.args[1] if len(site.args) > 1 else None)
+    model.meta.loss = loss if not site.walker.uncertain and isinstance(loss, str) else None
+    return None
 
 
 def keras_predict(site: CallSite) -> Any:

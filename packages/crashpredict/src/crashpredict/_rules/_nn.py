@@ -213,10 +213,15 @@ def _input_shape(model: Any) -> tuple | None:
 def keras_call(site: CallSite) -> Finding | None:
     """model.fit/predict/evaluate with data whose shape the built model cannot take."""
     model = site.receiver
-    if site.method == "compile" and is_known(model) and is_keras_model(model):
+    if is_abstract(model, "keras"):
+        if site.method == "compile":
+            return _compile_arguments(site)
+        model = model.meta  # the facts of a Sequential built in this cell
+    elif site.method == "compile" and is_known(model) and is_keras_model(model):
         return _compile_arguments(site)
-    if site.method not in _KERAS_DATA_METHODS or not is_known(model) or not is_keras_model(
-            model) or site.starred:
+    elif not is_known(model) or not is_keras_model(model):
+        return None
+    if site.method not in _KERAS_DATA_METHODS or site.starred:
         return None
     x = site.args[0] if site.args else site.kwargs.get("x")
     if is_abstract(x) and shape_of(x):
@@ -240,17 +245,23 @@ def keras_call(site: CallSite) -> Finding | None:
     shape = tuple(int(d) for d in x.shape)
     adjusted = _adjust_rank(shape, expected)
     if adjusted is None:
-        return _keras(f"Invalid input shape: {type(model).__name__} expects "
+        return _keras(f"Invalid input shape: {_kind(model)} expects "
                       f"{expected} but {x_name} has shape {shape}",
                       evidence=(f"model.input_shape = {expected}",))
     for axis, (want, got) in enumerate(zip(expected, adjusted)):
         if axis and want is not None and want != got:
-            return _keras(f"Input 0 of {type(model).__name__} is incompatible: expected "
+            return _keras(f"Input 0 of {_kind(model)} is incompatible: expected "
                           f"shape {expected}, but {x_name} has shape {shape} (axis {axis}: "
                           f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
     if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
         return _loss_labels(model, y)
     return None
+
+
+def _kind(model: Any) -> str:
+    """The model's class name; a Sequential built in the cell is known by its facts."""
+    name = type(model).__name__
+    return "Sequential" if name == "KerasFacts" else name
 
 
 def _keras_dtype(x: Any, x_name: str) -> Finding | None:
@@ -281,12 +292,12 @@ def _abstract_input(model: Any, x: Any, site: CallSite) -> Finding | None:
         return None
     adjusted = _adjust_rank(shape, expected)
     if adjusted is None:
-        return _keras(f"Invalid input shape: {type(model).__name__} expects {expected} but "
+        return _keras(f"Invalid input shape: {_kind(model)} expects {expected} but "
                       f"{x_name} has shape {shape}", evidence=(f"model.input_shape = "
                                                                 f"{expected}",))
     for axis, (want, got) in enumerate(zip(expected, adjusted)):
         if axis and want is not None and want != got:
-            return _keras(f"Input 0 of {type(model).__name__} is incompatible: expected "
+            return _keras(f"Input 0 of {_kind(model)} is incompatible: expected "
                           f"shape {expected}, but {x_name} has shape {shape} (axis {axis}: "
                           f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
     return None

@@ -49,7 +49,14 @@ from ._meta import (
     run_function,
     wrap_output,
 )
-from ._model_facts import keras_predict, sklearn_output, split_arrays, subplots_call
+from ._model_facts import (
+    keras_compile,
+    keras_predict,
+    keras_sequential,
+    sklearn_output,
+    split_arrays,
+    subplots_call,
+)
 from ._numpy_facts import numpy_call, numpy_random_call
 from ._torch_facts import loader_batches, tensor_devices, torch_call
 from ._values import (
@@ -77,7 +84,7 @@ _NAN_KEEPING = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 def propagate_call(site: CallSite) -> Any:
     """What a call the walker could not evaluate returns, as facts; None when unknown."""
     for step in (numpy_random_call, numpy_call, torch_call, sklearn_output, keras_predict,
-                 subplots_call, split_arrays):
+                 subplots_call, split_arrays, keras_sequential, keras_compile):
         value = step(site)
         if value is not None:
             return value

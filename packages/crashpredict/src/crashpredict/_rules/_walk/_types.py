@@ -135,5 +135,8 @@ class Walker(Protocol):
     def report(self, finding: Finding | None, node: ast.AST) -> None:
         """Record ``finding`` at ``node``'s line (stops the walk when certain)."""
 
+    def value_of(self, node: ast.expr) -> Any:
+        """Evaluate ``node`` again, quietly (no rule reports), for a propagation step."""
+
     def taint(self, node: ast.AST) -> None:
         """Forget what is known of the names ``node`` refers to (it was changed)."""

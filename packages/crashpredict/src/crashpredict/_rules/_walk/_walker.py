@@ -128,6 +128,15 @@ class CellWalker(StatementWalker):
             self._free = free_names(self.original)
         return self._free
 
+    def value_of(self, node: ast.expr) -> Any:
+        """Evaluate an expression again without reporting (it was walked already)."""
+        saved = self.uncertain
+        self.uncertain += 1
+        try:
+            return self.ev(node)
+        finally:
+            self.uncertain = saved
+
     def fit_state(self, estimator: Any) -> FitState | None:
         """How the estimator was fitted earlier in this cell, if it was."""
         state = self.fitted.get(id(estimator))
