@@ -17,8 +17,10 @@ from ._values import (
     Abstract,
     describe_value,
     is_abstract,
+    is_frame,
     is_known,
     is_ndarray,
+    is_series,
 )
 from ._walk._types import Walker
 
@@ -111,3 +113,29 @@ def to_standin(value: Any, depth: int = 0) -> tuple[bool, Any]:
 
 def short(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def result_fits(op: ast.AST, left: Any, right: Any) -> bool:
+    """The result of ``left op right`` has at most MAX_ELEMENTS elements (checked from the
+    shapes before anything is computed); pandas operands must share their index, since
+    aligning duplicate labels can multiply rows."""
+    if is_series(left) or is_frame(left) or is_series(right) or is_frame(right):
+        indexes = [v.index for v in (left, right) if is_series(v) or is_frame(v)]
+        if len(indexes) == 2 and not (indexes[0] is indexes[1] or indexes[0].equals(
+                indexes[1])):
+            return False
+        return True
+    shapes = [tuple(getattr(v, "shape", ())) for v in (left, right)]
+    np = np_module()
+    try:
+        if isinstance(op, ast.MatMult):
+            a, b = shapes
+            if not a or not b:
+                return True
+            batch = np.broadcast_shapes(a[:-2], b[:-2]) if len(a) > 2 or len(b) > 2 else ()
+            rows = a[-2] if len(a) > 1 else 1
+            cols = b[-1] if len(b) > 1 else 1
+            return math.prod(batch) * rows * cols <= MAX_ELEMENTS
+        return math.prod(np.broadcast_shapes(*shapes)) <= MAX_ELEMENTS
+    except ValueError:
+        return True  # the operation raises at once, before allocating

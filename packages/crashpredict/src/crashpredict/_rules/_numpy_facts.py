@@ -8,11 +8,13 @@ inputs run on stand-ins, so numpy raises what the real call raises.
 
 from __future__ import annotations
 
+import ast
 import types
 import warnings
 from typing import Any
 
 from ._facts import (
+    result_fits,
     abstract_array,
     describe,
     has_nan,
@@ -110,6 +112,8 @@ _NDARRAY_METHODS = frozenset({
     "argmax", "argmin", "std", "var", "astype", "copy", "round", "clip", "swapaxes", "cumsum",
     "argsort", "dot",
 })
+_BROADCASTING = frozenset({"dot", "matmul", "where", "multiply", "add", "subtract", "divide",
+                           "power", "maximum", "minimum"})
 _JOINS = frozenset({"concatenate", "stack", "vstack", "hstack", "column_stack"})
 
 
@@ -140,6 +144,12 @@ def numpy_call(site: CallSite) -> Any:
     kw = {k: to_standin(v) for k, v in site.kwargs.items()}
     if not all(ok for ok, _ in converted) or not all(ok for ok, _ in kw.values()):
         return None
+    operands = [v for _, v in converted]
+    if receiver is not None and is_abstract(receiver):
+        operands = [to_standin(receiver)[1], *operands]
+    if func_name in _BROADCASTING and len(operands) >= 2 and not result_fits(
+            ast.MatMult() if func_name in ("dot", "matmul") else ast.Add(), *operands[:2]):
+        return None  # the result would be too large to compute on stand-ins
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")

@@ -31,6 +31,7 @@ from typing import Any
 
 from ._facts import (
     MAX_ELEMENTS,
+    result_fits,
     abstract_array,
     describe,
     has_nan,
@@ -255,6 +256,8 @@ def propagate_binop(op: ast.operator, left: Any, right: Any, node: ast.AST,
         return None
     np = np_module()
     tensor = "tensor" in (lk, rk)
+    if not tensor and not result_fits(op, ls, rs):
+        return None  # stand-ins would allocate the whole (huge) result
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -301,6 +304,8 @@ def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -
     scalars = [v for v in (left, right) if _scalar(v)]
     if not arrays or len(arrays) + len(scalars) != 2:
         return None
+    if not result_fits(next(k for k, f in _ARITH.items() if f is fn)(), left, right):
+        return None
     np = np_module()
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -328,7 +333,8 @@ def propagate_compare(op: ast.cmpop, left: Any, right: Any, node: ast.AST,
         arrays = [v for v in (left, right) if _bounded_array(v)]
         if not arrays or any(is_frame(a) for a in arrays):
             return None
-        if not all(_bounded_array(v) or _scalar(v) for v in (left, right)):
+        if not all(_bounded_array(v) or _scalar(v) for v in (left, right)) or not \
+                result_fits(op, left, right):
             return None
         np = np_module()
         try:
@@ -341,6 +347,8 @@ def propagate_compare(op: ast.cmpop, left: Any, right: Any, node: ast.AST,
     if lk is None or rk is None or {lk, rk} == {"ndarray", "tensor"}:
         return None
     tensor = "tensor" in (lk, rk)
+    if not tensor and not result_fits(op, ls, rs):
+        return None
     try:
         np = np_module()
         with warnings.catch_warnings(), np.errstate(all="ignore"):
