@@ -263,6 +263,8 @@ def evaluate_call(site: CallSite) -> tuple[str, Any]:
     if not all(_bounded(v) for v in values) or any(callable(v) and not isinstance(
             v, type) and not _library_callable(v) for v in values[1:]):
         return "skip", UNKNOWN
+    if _may_explode(site, values):
+        return "skip", UNKNOWN
     func = site.func
     kwargs = dict(site.kwargs)
     if kwargs.get("inplace") is True:
@@ -289,6 +291,27 @@ def evaluate_call(site: CallSite) -> tuple[str, Any]:
     if isinstance(value, (types.GeneratorType, map, filter, zip, enumerate, reversed)):
         return "pure", UNKNOWN  # one-shot iterators: a second pass would see nothing
     return "pure", value
+
+
+#: Calls whose result can be as large as the product of their inputs' sizes.
+_MULTIPLYING = frozenset({"dot", "matmul", "mm", "bmm", "outer", "inner", "einsum", "tile",
+                          "repeat", "kron", "meshgrid", "cross"})
+
+
+def _may_explode(site: CallSite, values: list[Any]) -> bool:
+    """``np.dot(a, b)`` of a (1e6, 1) and a (1, 1e6) array would allocate 1e12 elements in
+    the user's kernel: such calls are tried only when the product of the input sizes is
+    bounded."""
+    name = site.method or meta_attr(site.func, "__name__")
+    if name not in _MULTIPLYING:
+        return False
+    product = 1
+    for value in values:
+        for item in (value if type(value) in (list, tuple) else (value,)):
+            if is_ndarray(item) or is_tensor(item):
+                size = int(item.numel()) if is_tensor(item) else int(item.size)
+                product *= max(size, 1)
+    return product > MAX_ELEMENTS
 
 
 def _library_callable(value: Any) -> bool:
