@@ -263,8 +263,8 @@ def evaluate_call(site: CallSite) -> tuple[str, Any]:
     if not all(_bounded(v) for v in values) or any(callable(v) and not isinstance(
             v, type) and not _library_callable(v) for v in values[1:]):
         return "skip", UNKNOWN
-    if _may_explode(site, values):
-        return "skip", UNKNOWN
+    if _may_explode(site, values) or "out" in site.kwargs or site.kwargs.get("copy") is False:
+        return "skip", UNKNOWN  # out= and copy=False write into the user's arrays
     func = site.func
     kwargs = dict(site.kwargs)
     if kwargs.get("inplace") is True:
