@@ -448,10 +448,6 @@ def test_rules_abstain_quietly_on_an_object_whose_getattribute_raises():
     assert verdict.crash is not True and "failed" not in verdict.explanation
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the rule engine reads a frame subclass's own `columns` and `shape` overrides "
-    "(_rules/_keys.py, _rules/_misc.py, _rules/_values.py static_lookup/describe_value); "
-    "reported to the lead: read data facts through rtextract.safe_view(obj)"))
 def test_rules_run_none_of_a_frame_subclass_overrides():
     from crashpredict import predict as crashpredict_predict
 
