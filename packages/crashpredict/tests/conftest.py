@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +18,23 @@ def kernel(tmp_path_factory: pytest.TempPathFactory):
     """One real Jupyter kernel shared by the tests of a module (kernels are slow to start)."""
     with KernelSession(tmp_path_factory.mktemp("kernel"), timeout=300) as session:
         yield session
+
+
+def _children() -> set[int]:
+    """The pids of this process's live (or zombie) children, from /proc."""
+    pids: set[int] = set()
+    for path in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
+        with open(path) as fh:
+            pids.update(int(p) for p in fh.read().split())
+    return pids
+
+
+@pytest.fixture
+def no_new_children():
+    """Fail when a test leaves a child process (running or zombie) behind."""
+    before = _children()
+    yield
+    assert _children() - before == set()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import glob
 import math
 import os
 import random
@@ -27,23 +26,6 @@ from crashpredict._dryrun._shrink import shrink_namespace
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
-
-
-def children() -> set[int]:
-    """The pids of this process's live (or zombie) children, from /proc."""
-    pids: set[int] = set()
-    for path in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
-        with open(path) as fh:
-            pids.update(int(p) for p in fh.read().split())
-    return pids
-
-
-@pytest.fixture
-def no_new_children():
-    """Fail when a test leaves a child process (running or zombie) behind."""
-    before = children()
-    yield
-    assert children() - before == set()
 
 
 pytestmark = pytest.mark.usefixtures("no_new_children")

@@ -8,7 +8,6 @@ is checked to be active where the kernel has it.
 
 from __future__ import annotations
 
-import glob
 import mmap
 import os
 import signal
@@ -22,20 +21,7 @@ from crashpredict._dryrun._confine import ERRNO_BLOCKED, seccomp_program
 np = pytest.importorskip("numpy")
 
 
-def children() -> set[int]:
-    pids: set[int] = set()
-    for path in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
-        with open(path) as fh:
-            pids.update(int(p) for p in fh.read().split())
-    return pids
-
-
-@pytest.fixture(autouse=True)
-def no_new_children():
-    before = children()
-    yield
-    assert children() - before == set()
-
+pytestmark = pytest.mark.usefixtures("no_new_children")
 
 LIBC = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
 RAISE_ERRNO = "raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n"
