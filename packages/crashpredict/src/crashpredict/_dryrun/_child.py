@@ -9,6 +9,7 @@ ZeroMQ sockets it shares with the parent.
 from __future__ import annotations
 
 import builtins
+import errno
 import inspect
 import json
 import os
@@ -21,11 +22,11 @@ import time
 import traceback
 from typing import Any
 
-from . import _confine, _probes, _sandbox
+from . import _confine, _jail, _probes, _sandbox
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
-__all__ = ["message_of", "report_failure", "run_child"]
+__all__ = ["jailed", "message_of", "report_failure", "run_child"]
 
 _MAX_MESSAGE = 1000
 _MAX_FRAMES = 10
@@ -157,7 +158,8 @@ def _execute(code: Any, namespace: dict[str, Any], policy: Any, filename: str,
                 "reason": f"a side effect was blocked: {policy.blocked}"}
     if caught is None:
         return {"outcome": "completed"}
-    kernel_refusal = _confine.blocked_errno(caught) or _landlock_refusal(caught, policy)
+    kernel_refusal = (_confine.blocked_errno(caught) or _landlock_refusal(caught, policy)
+                      or _jail_difference(caught))
     if kernel_refusal is not None:
         return {"outcome": "inconclusive", "blocked": kernel_refusal,
                 "reason": f"a side effect was blocked by the kernel layer: {kernel_refusal}"}
@@ -169,6 +171,29 @@ def _execute(code: Any, namespace: dict[str, Any], policy: Any, filename: str,
     return {"outcome": "crashed", "exception": type(caught).__name__,
             "message": message_of(caught), "line": line, "traceback": frames,
             "library": _library(caught, modules)}
+
+
+#: errno values that the jail itself can cause where the real run would not fail.
+_JAIL_ERRNOS = {
+    errno.ESRCH: "a process outside the dry run (its PID namespace shows no other process)",
+    errno.EROFS: "a write to a file system the dry run shows read-only",
+    errno.ENOSPC: "more data written than the dry run's in-memory overlay holds",
+}
+
+
+def _jail_difference(exc: BaseException | None) -> str | None:
+    """What the jail refused, when ``exc`` (or its cause/context) is such an error."""
+    seen = 0
+    while exc is not None and seen < 10:
+        code = getattr(exc, "errno", None)
+        if code in _JAIL_ERRNOS:
+            return _JAIL_ERRNOS[code]
+        if type(exc).__name__ in ("NoSuchProcess", "AccessDenied") and \
+                type(exc).__module__.startswith("psutil"):
+            return _JAIL_ERRNOS[errno.ESRCH]
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
 
 
 def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
@@ -196,15 +221,84 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
     return None
 
 
+def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any) -> None:
+    """Right after the fork: put the child in its jail (`_jail`), then call ``body()``.
+
+    The child leads a process group of its own (the parent kills the group), snapshots
+    its inherited descriptors, enters new namespaces and forks: the grandchild is pid 1
+    of the new PID namespace and builds the copy-on-write root, then forks the process
+    that replaces the descriptors, drops its capabilities and runs ``body``. The two
+    above it only wait and end as it ended. A kernel without the namespaces gets an inconclusive report
+    naming what was refused (``jail``), and nothing runs.
+    """
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    keep = {write_fd, answer_fd}
+    try:
+        snaps = _jail.snapshot_fds(keep)
+        copies = _jail.copy_unreachable(snaps)
+        _jail.unshare_namespaces()
+        pid = os.fork()
+    except OSError as exc:
+        return _report(write_fd, _jail_refused(exc))
+    if pid:
+        _mirror(pid, decode=True)
+    _jail.die_with_parent()
+    try:
+        # pid 1 of the namespace builds the root (its /proc), then runs the cell in a child
+        # of its own: pid 1 ignores the signals a cell sends itself, pid 2 does not.
+        _jail.build_root(private_dir)
+        pid = os.fork()
+    except OSError as exc:
+        return _report(write_fd, _jail_refused(exc))
+    if pid:
+        _mirror(pid)
+    _jail.die_with_parent()
+    try:
+        _jail.replace_fds(snaps, copies)
+        _jail.drop_capabilities()
+    except OSError as exc:
+        return _report(write_fd, _jail_refused(exc))
+    body()
+
+
+def _mirror(pid: int, *, decode: bool = False) -> None:
+    """Hold no descriptor, wait for ``pid`` and end as it ended (exit code or signal).
+
+    pid 1 cannot die of a signal it sends itself, so it ends with 128 + the signal, and
+    the process above it (``decode``) turns that back into the signal.
+    """
+    os.closerange(0, 1 << 16)  # the pipes stay with the cell's process: EOF comes from it
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        _EXIT_NOW(1)
+    code = os.waitstatus_to_exitcode(status)
+    sig = -code if code < 0 else (code - 128 if decode and 128 < code < 128 + 65 else 0)
+    if sig and os.getpid() != 1:
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    _EXIT_NOW(128 + sig if sig else code & 0xFF)
+
+
+def _jail_refused(exc: OSError) -> dict[str, Any]:
+    why = message_of(exc)
+    return {"outcome": "inconclusive", "jail": why,
+            "reason": f"the kernel refused the dry run's isolation ({why}): it does not run "
+            "unconfined"}
+
+
+_EXIT_NOW = os._exit
+
+
 def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
               rng_state: Any, reads: tuple[str, ...] | None = None,
               answer_fd: int = -1) -> None:
-    """The body of the forked child; its caller ends the process with os._exit."""
-    try:
-        os.setpgid(0, 0)  # its own group, so the parent can kill whatever it starts
-    except OSError:
-        pass
+    """The body of the forked child (in its jail, see `jailed`); its caller ends the
+    process with os._exit."""
     _write_all(write_fd, b"R")
     _silence()
     random.setstate(rng_state)  # random reseeds itself in a forked child; undo that
@@ -222,6 +316,8 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     if isinstance(sandbox, dict):
         return _report(write_fd, sandbox)
     overlay, policy, layers = sandbox
+    _jail.run_saved_child_hooks()  # the fork skipped them; here they run confined
+    random.setstate(rng_state)
     _watch_thread_pools(write_fd, deadline)
     result = _execute(code, namespace, policy, filename, deadline, budget_s)
     result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
@@ -243,7 +339,7 @@ def _enter_sandbox(write_fd: int, private_dir: str,
         with _REPORT_LOCK:
             _write_all(write_fd, frame)
 
-    _probes.answer_probes(request, answer_fd, private_dir)
+    _probes.answer_probes(request, answer_fd)
     policy = _sandbox.install(private_dir, overlay)
     left = _confine.privatise_shared_mappings()
     if left:
@@ -262,7 +358,7 @@ def _enter_sandbox(write_fd: int, private_dir: str,
     builtins.input = no_input
     if "getpass" in sys.modules:
         sys.modules["getpass"].getpass = no_input
-    layers = [name for name, on in (("seccomp", confinement.seccomp),
+    layers = ["namespaces"] + [name for name, on in (("seccomp", confinement.seccomp),
                                     ("landlock", confinement.landlock)) if on]
     return overlay, policy, layers
 

@@ -33,7 +33,8 @@ from nbdeps import ipython_to_python
 
 from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
-from ._child import message_of, report_failure, run_child
+from . import _jail
+from ._child import jailed, message_of, report_failure, run_child
 from ._probes import serve_request
 
 __all__ = [
@@ -148,6 +149,10 @@ def _gui_loop() -> str | None:
     return None
 
 
+#: Why the kernel refused the jail (`_jail`), once seen: later dry runs do not try again.
+_JAIL_REFUSED: list[str] = []
+
+
 def fork_refusal() -> str | None:
     """Return why this process must not be forked for a dry run, or None when it may be.
 
@@ -157,6 +162,8 @@ def fork_refusal() -> str | None:
     """
     if not hasattr(os, "fork"):
         return "os.fork is not available on this platform, so no dry run"
+    if _JAIL_REFUSED:
+        return _JAIL_REFUSED[0]
     torch = sys.modules.get("torch")
     try:
         if torch is not None and torch.cuda.is_initialized():
@@ -189,8 +196,23 @@ def _compile(cell_source: str, filename: str) -> Any:
                    flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
 
 
-def _kill_and_reap(pid: int) -> int | None:
-    """SIGKILL the child's group (a zombie ignores it) and reap it; return its exit code."""
+def _kill_and_reap(pid: int, grace_s: float = 0.0) -> int | None:
+    """SIGKILL the child's group (a zombie ignores it) and reap it; return its exit code.
+
+    With ``grace_s``, a child that is ending anyway (its report is in) gets that long to
+    end by itself first, so its own exit code is what is reported.
+    """
+    end = time.perf_counter() + grace_s
+    while grace_s:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.perf_counter() >= end:
+            break
+        time.sleep(0.002)
     for kill in (os.killpg, os.kill):
         try:
             kill(pid, signal.SIGKILL)
@@ -207,22 +229,32 @@ def _kill_and_reap(pid: int) -> int | None:
 _EXIT = os._exit
 
 
-def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | None, bool, int | None]:
+def _fork_and_wait(budget_s: float, *, jail: bool = True,
+                   **child_args: Any) -> tuple[bytes, float | None, bool, int | None]:
     """Fork, wait for the child's report until the deadline; return (data, startup, timed_out, code).
 
-    Meanwhile, answer the child's probe requests (``Q`` frames, see `_probes`).
+    Meanwhile, answer the child's probe requests (``Q`` frames, see `_probes`). ``jail``
+    False skips the namespaces (`_jail`): only the benchmark of the jail's cost, as its
+    peer, runs a child without them.
     """
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
     started = time.perf_counter()
     deadline = started + budget_s
-    pid = os.fork()
+    with _jail.suspended_fork_hooks():
+        pid = os.fork()
     if pid == 0:  # the child: never return into the caller's code
         try:
             os.close(read_fd)
             os.close(answer_write)
-            run_child(write_fd, deadline=deadline, budget_s=budget_s, answer_fd=answer_read,
-                      **child_args)
+            def body() -> None:
+                run_child(write_fd, deadline=deadline, budget_s=budget_s,
+                          answer_fd=answer_read, **child_args)
+            if jail:
+                jailed(write_fd, answer_read, child_args["private_dir"], body)
+            else:
+                os.setpgid(0, 0)
+                body()
         except BaseException as exc:  # noqa: BLE001 - whatever happens, report and leave
             try:
                 report_failure(write_fd, exc)
@@ -236,7 +268,8 @@ def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | N
         os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
     except OSError:
         pass
-    frames = _Frames(child_args["private_dir"], answer_write)
+    frames = _Frames()
+    os.set_blocking(answer_write, False)  # a child that stops reading cannot block us
     startup, timed_out = None, False
     try:
         while True:
@@ -244,7 +277,16 @@ def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | N
             if left <= 0:
                 timed_out = True
                 break
-            ready, _, _ = select.select([read_fd], [], [], left)
+            writers = [answer_write] if frames.pending else []
+            ready, writable, _ = select.select([read_fd], writers, [], left)
+            if writable:
+                try:
+                    sent = os.write(answer_write, frames.pending)
+                    del frames.pending[:sent]
+                except BlockingIOError:
+                    pass
+                except OSError:  # the child is gone
+                    frames.pending.clear()
             if not ready:
                 continue
             chunk = os.read(read_fd, 1 << 16)
@@ -252,48 +294,71 @@ def _fork_and_wait(budget_s: float, **child_args: Any) -> tuple[bytes, float | N
                 break
             if startup is None:
                 startup = time.perf_counter() - started
-            frames.feed(chunk)
+            if not frames.feed(chunk):
+                break  # over the report's size limit: the child is not to be believed
     finally:
         os.close(read_fd)
         os.close(answer_write)
-        code = _kill_and_reap(pid)
+        code = _kill_and_reap(pid, 0.0 if timed_out else 0.2)
     return bytes(frames.payload), startup, timed_out, code
 
 
+#: Bytes of the child's report the parent keeps; a longer one is no report.
+MAX_REPORT_BYTES = 4 << 20
+#: Bytes of one probe request.
+MAX_REQUEST_BYTES = 64 << 10
+
+
 class _Frames:
-    """The parent's reader of the child's pipe: ``R`` (ready), ``Q`` frames, then the JSON."""
+    """The parent's reader of the child's pipe: ``R`` (ready), ``Q`` frames, then the JSON.
 
-    def __init__(self, answer_dir: str, answer_fd: int) -> None:
-        self.buffer, self.payload = bytearray(), bytearray()
-        self.answer_dir, self.answer_fd, self.served = answer_dir, answer_fd, 0
+    Bounded: a report over `MAX_REPORT_BYTES` or a request over `MAX_REQUEST_BYTES`
+    ends the reading (`feed` returns False) and leaves no payload.
+    """
 
-    def feed(self, chunk: bytes) -> None:
+    def __init__(self) -> None:
+        self.buffer, self.payload, self.pending = bytearray(), bytearray(), bytearray()
+        self.served = 0
+
+    def feed(self, chunk: bytes) -> bool:
         if self.payload:
             self.payload += chunk
-            return
+            return self._within()
         self.buffer += chunk
         if self.buffer[:1] == b"R":
             del self.buffer[:1]
         while self.buffer[:1] == b"Q" and len(self.buffer) >= 9:
             size = int.from_bytes(self.buffer[1:9], "big")
+            if size > MAX_REQUEST_BYTES or self.served >= 256:
+                self.buffer.clear()
+                return False
             if len(self.buffer) < 9 + size:
-                return
+                return True
             request = bytes(self.buffer[9:9 + size])
             del self.buffer[:9 + size]
-            serve_request(request, self.answer_dir, self.answer_fd, self.served)
+            self.pending += serve_request(request)
             self.served += 1
         if self.buffer and self.buffer[:1] not in (b"Q", b"R"):
             self.payload += self.buffer
             self.buffer.clear()
+        return self._within()
+
+    def _within(self) -> bool:
+        if len(self.payload) > MAX_REPORT_BYTES:
+            self.payload.clear()
+            return False
+        return True
 
 
 def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> dict[str, Any]:
     payload = data
     if payload:
         try:
-            return json.loads(payload)
-        except ValueError:
-            pass
+            fields = _checked(json.loads(payload))
+        except (ValueError, RecursionError):
+            fields = None
+        if fields is not None:
+            return fields
     if timed_out:
         hint = ""
         context = sys.modules.get("tensorflow.python.eager.context")
@@ -308,6 +373,31 @@ def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> 
                 "(the cell may kill the kernel, or a library is not fork-safe)"}
     return {"outcome": "inconclusive",
             "reason": f"the dry run's process ended without a result (exit code {code})"}
+
+
+_FIELD_TYPES: dict[str, Any] = {
+    "exception": str, "message": str, "line": int, "library": str, "blocked": str,
+    "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
+    "over_budget": bool,
+}
+_LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers")
+
+
+def _checked(data: Any) -> dict[str, Any] | None:
+    """The child's report with every field of the expected type, or None: the child runs
+    the cell, so its report is data from the cell, never trusted to be well formed."""
+    if not isinstance(data, dict) or data.get("outcome") not in OUTCOMES:
+        return None
+    fields: dict[str, Any] = {"outcome": data["outcome"]}
+    for key, kind in _FIELD_TYPES.items():
+        value = data.get(key)
+        if isinstance(value, kind) and (kind is not int or not isinstance(value, bool)):
+            fields[key] = value[:4000] if isinstance(value, str) else value
+    for key in _LIST_FIELDS:
+        value = data.get(key)
+        if isinstance(value, list):
+            fields[key] = [str(v)[:1000] for v in value[:200] if isinstance(v, str)]
+    return fields
 
 
 def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float = DEFAULT_BUDGET_S,
@@ -384,6 +474,8 @@ def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int
     finally:
         shutil.rmtree(private_dir, ignore_errors=True)
     fields = _result(data, timed_out, exit_code, budget_s)
+    if fields.pop("jail", None) and not _JAIL_REFUSED:
+        _JAIL_REFUSED.append(fields.get("reason", "the kernel refused the dry run's isolation"))
     fields["startup_s"] = startup
     return fields
 

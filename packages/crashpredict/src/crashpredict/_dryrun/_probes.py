@@ -11,8 +11,11 @@ audit hook and seccomp refuse it), and giving up on such a cell would make every
 - any other program on `ALLOWED` (read-only tools, by name, with any arguments) is run by
   the **parent**, outside the sandbox, at most once per distinct command line per process
   (`run_probe` caches it), and its output is handed to the child's ``subprocess.Popen``
-  as if the child had run it. The child asks through its report pipe (a ``Q`` frame) and
-  waits for one byte on an answer pipe; the answer itself is a file in the private dir.
+  as if the child had run it. The program is found by its name alone on `TRUSTED_PATH`
+  (never a path or a ``PATH`` the child chose: a program the cell wrote is never run), with
+  the parent's environment, and its output is cut at `MAX_PROBE_OUTPUT`. The child asks
+  through its report pipe (a ``Q`` frame) and reads the answer, length-prefixed JSON, from
+  an answer pipe the parent writes without blocking: no file passes between them.
 
 Everything else a cell runs stays blocked.
 """
@@ -24,6 +27,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import struct
 import subprocess
 import sys
@@ -40,6 +44,10 @@ ALLOWED = frozenset({"fc-list", "fc-match", "uname", "nproc", "lscpu", "getconf"
 _LDCONFIG_READS = {("-p",), ("--print-cache",)}
 _SHELL_SIGNS = set(";|&<>$`(){}*?\n")
 _PROBE_TIMEOUT_S = 5.0
+#: Where the parent looks for a probe program, whatever the child's PATH says.
+TRUSTED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#: Bytes of a probe's stdout (and of its stderr) handed to the child.
+MAX_PROBE_OUTPUT = 1 << 20
 _ANSWERS: dict[tuple[str, ...], dict[str, Any]] = {}
 
 
@@ -72,12 +80,17 @@ def run_probe(argv: tuple[str, ...]) -> dict[str, Any]:
     if probe_argv(list(argv), None, False) is None:
         return {"refused": True}
     if argv not in _ANSWERS:
+        program = shutil.which(os.path.basename(argv[0]), path=TRUSTED_PATH)
+        if program is None:
+            _ANSWERS[argv] = {"missing": True}
+            return _ANSWERS[argv]
         try:
-            done = subprocess.run(list(argv), capture_output=True, stdin=subprocess.DEVNULL,
-                                  timeout=_PROBE_TIMEOUT_S, env={**os.environ, "LC_ALL": "C"})
+            done = subprocess.run([program, *argv[1:]], capture_output=True,
+                                  stdin=subprocess.DEVNULL, timeout=_PROBE_TIMEOUT_S,
+                                  env={**os.environ, "LC_ALL": "C"}, cwd="/")
             _ANSWERS[argv] = {"rc": done.returncode,
-                              "out": base64.b64encode(done.stdout).decode(),
-                              "err": base64.b64encode(done.stderr).decode()}
+                              "out": base64.b64encode(done.stdout[:MAX_PROBE_OUTPUT]).decode(),
+                              "err": base64.b64encode(done.stderr[:MAX_PROBE_OUTPUT]).decode()}
         except FileNotFoundError:
             _ANSWERS[argv] = {"missing": True}
         except (OSError, subprocess.SubprocessError) as exc:
@@ -85,36 +98,40 @@ def run_probe(argv: tuple[str, ...]) -> dict[str, Any]:
     return _ANSWERS[argv]
 
 
-def serve_request(request: bytes, answer_dir: str, answer_fd: int, serial: int) -> None:
-    """Parent side: answer one ``Q`` frame of the child (the file first, then one byte)."""
+def serve_request(request: bytes) -> bytes:
+    """Parent side: the answer frame (8-byte length, JSON) to one ``Q`` frame of the child."""
     try:
         argv = tuple(str(a) for a in json.loads(request)["argv"])
-        answer = run_probe(argv)
-    except (ValueError, KeyError, TypeError):
+        answer = run_probe(argv) if argv else {"refused": True}
+    except (ValueError, KeyError, TypeError, RecursionError):
         answer = {"refused": True}
-    path = os.path.join(answer_dir, f"probe-{serial}.json")
-    with open(path, "w") as fh:
-        json.dump(answer, fh)
-    try:
-        os.write(answer_fd, b"A")
-    except OSError:  # the child is gone
-        pass
+    body = json.dumps(answer).encode()
+    return struct.pack(">Q", len(body)) + body
 
 
 # ---- the child's side ----------------------------------------------------------------------
 
-def _asker(write: Callable[[bytes], None], answer_fd: int, answer_dir: str) -> Callable[..., Any]:
-    serial = [0]
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = bytearray()
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
 
+
+def _asker(write: Callable[[bytes], None], answer_fd: int) -> Callable[..., Any]:
     def ask(argv: tuple[str, ...]) -> dict[str, Any]:
         body = json.dumps({"argv": list(argv)}).encode()
         write(b"Q" + struct.pack(">Q", len(body)) + body)
-        if os.read(answer_fd, 1) != b"A":
+        head = _read_exactly(answer_fd, 8)
+        if len(head) != 8:
             return {"failed": "the parent did not answer"}
-        path = os.path.join(answer_dir, f"probe-{serial[0]}.json")
-        serial[0] += 1
-        with open(path) as fh:
-            return json.load(fh)
+        try:
+            return json.loads(_read_exactly(answer_fd, struct.unpack(">Q", head)[0]))
+        except ValueError:
+            return {"failed": "the parent's answer was cut"}
     return ask
 
 
@@ -210,7 +227,7 @@ def find_library_without_exec(name: str) -> str | None:
     return None
 
 
-def answer_probes(write: Callable[[bytes], None], answer_fd: int, answer_dir: str) -> None:
+def answer_probes(write: Callable[[bytes], None], answer_fd: int) -> None:
     """In the child: answer library probes without starting a process there."""
     util = sys.modules.get("ctypes.util")
     if util is None:
@@ -220,4 +237,4 @@ def answer_probes(write: Callable[[bytes], None], answer_fd: int, answer_dir: st
     if processor is not None:
         machine = os.uname().machine
         processor.get = classmethod(lambda cls: machine)
-    _answer_popen(_asker(write, answer_fd, answer_dir))
+    _answer_popen(_asker(write, answer_fd))
