@@ -177,7 +177,10 @@ def test_a_file_write_from_c_outside_the_overlay_is_refused(tmp_path):
 def test_a_real_permission_error_is_still_a_crash(tmp_path):
     if os.geteuid() == 0:
         pytest.skip("root may write anywhere")
-    result = dry_run("open('/proc/1/environ').read()", {})
+    secret = tmp_path / "secret"
+    secret.write_text("x")
+    secret.chmod(0)
+    result = dry_run(f"open({str(secret)!r}).read()", {})
     assert (result.outcome, result.exception) == ("crashed", "PermissionError")
 
 
