@@ -3,18 +3,27 @@
 Not a test module: the LLM test modules load it by path (pytest runs in importlib mode).
 The real ``openai`` client talks to it over HTTP, so the tests exercise the SDK, the
 retries and the timeouts for real, without any network beyond the loopback interface.
+
+Hostile answers (`Stream`: `endless`, `trickle`, `stall`, `gzip_bomb`) are written piece by
+piece; each is bounded in bytes and seconds and ends by itself, or when the server stops.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
+import struct
 import threading
+import time
+import zlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,91 @@ def error(status: int, message: str = "scripted error", *, headers: dict[str, st
                     headers=headers or {}, delay=delay)
 
 
+@dataclass(frozen=True)
+class Stream:
+    """An answer written by hand: ``head`` (status line and headers) after ``head_delay``
+    seconds, then the pieces ``body()`` yields with ``gap`` seconds between them, then the
+    connection is held open ``hold`` seconds and closed. The whole answer ends after
+    ``limit_s`` seconds at the latest; the bytes written are counted in `FakeChatServer.sent`.
+    """
+
+    head: bytes
+    body: Callable[[], Iterator[bytes]] = lambda: iter(())
+    head_delay: float = 0.0
+    gap: float = 0.0
+    hold: float = 0.0
+    limit_s: float = 10.0
+
+
+def head(status: int = 200, **headers: str) -> bytes:
+    """A status line and headers (``Content_Length="5"`` -> ``Content-Length: 5``), with
+    ``Connection: close``: without a length the body runs until the connection closes."""
+    lines = [f"HTTP/1.1 {status} Scripted", "Content-Type: application/json", "Connection: close"]
+    lines += [f"{name.replace('_', '-')}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def endless(*, length: int | None = None, piece: int = 64 * 1024, limit_bytes: int = 64 * MIB,
+            limit_s: float = 5.0) -> Stream:
+    """A JSON-looking body that goes on (up to ``limit_bytes``), announced with
+    ``Content-Length: length`` or with no length at all."""
+    headers = {} if length is None else {"Content_Length": str(length)}
+
+    def body() -> Iterator[bytes]:
+        yield b'{"id": "chatcmpl-endless", "padding": "'
+        for _ in range(limit_bytes // piece):
+            yield b"a" * piece
+
+    return Stream(head=head(**headers), body=body, limit_s=limit_s)
+
+
+def trickle(*, every: float = 1.0, length: int = 1000, limit_s: float = 8.0) -> Stream:
+    """Headers at once, then one byte of a ``length``-byte body every ``every`` seconds."""
+    def body() -> Iterator[bytes]:
+        yield b"{"
+        for _ in range(length - 1):
+            yield b" "
+
+    return Stream(head=head(Content_Length=str(length)), body=body, gap=every, limit_s=limit_s)
+
+
+def stall(*, after: float, limit_s: float = 10.0) -> Stream:
+    """Nothing for ``after`` seconds, then the headers of a 100-byte body, then nothing."""
+    return Stream(head=head(Content_Length="100"), head_delay=after, hold=limit_s,
+                  limit_s=limit_s)
+
+
+def gzip_stream(expanded_mib: int) -> Iterator[bytes]:
+    """A valid gzip member of ``expanded_mib`` MiB of zeros, made piece by piece (about
+    1 KiB per MiB): each MiB is deflated once and its bytes repeated, which a full flush
+    makes exact. The CRC at the end is computed only if a reader gets that far."""
+    zeros = bytes(MIB)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    block = deflate.compress(zeros) + deflate.flush(zlib.Z_FULL_FLUSH)
+    yield b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"  # magic, deflate, no flags, no mtime
+    for _ in range(expanded_mib):
+        yield block
+    yield deflate.flush(zlib.Z_FINISH)
+    crc = 0
+    for _ in range(expanded_mib):
+        crc = zlib.crc32(zeros, crc)
+    yield struct.pack("<II", crc, (expanded_mib * MIB) & 0xFFFFFFFF)
+
+
+def gzip_bomb(*, expanded_mib: int = 1100, limit_s: float = 5.0) -> Stream:
+    """A ``Content-Encoding: gzip`` answer of about 1 MB that expands to 1.1 GiB."""
+    return Stream(head=head(Content_Encoding="gzip"), body=lambda: gzip_stream(expanded_mib),
+                  limit_s=limit_s)
+
+
+def gzipped(response: Response, *, encoding: str = "gzip") -> Stream:
+    """``response`` (a JSON body) compressed with gzip or deflate (zlib format)."""
+    payload = json.dumps(response.body).encode("utf-8")
+    data = gzip.compress(payload) if encoding == "gzip" else zlib.compress(payload)
+    return Stream(head=head(Content_Encoding=encoding, Content_Length=str(len(data))),
+                  body=lambda: iter((data,)))
+
+
 @dataclass
 class Request:
     """What the server received."""
@@ -72,16 +166,21 @@ class FakeChatServer:
     """Answers POST /v1/chat/completions from a script; records every request.
 
     ``script`` is consumed in order; when empty, ``fallback`` (a Response, or a function of
-    the request body returning one) answers.
+    the request body returning one) answers. Requests with other methods are recorded too
+    and answered 405; ``connections`` counts the TCP connections accepted, ``sent`` the
+    bytes each `Stream` answer managed to write.
     """
 
     def __init__(self) -> None:
         self.requests: list[Request] = []
-        self.script: deque[Response] = deque()
-        self.fallback: Response | Callable[[dict[str, Any]], Response] = answer(False)
+        self.script: deque[Response | Stream] = deque()
+        self.fallback: Response | Stream | Callable[[dict[str, Any]], Response | Stream] = answer(False)
         self.stopping = threading.Event()
-        self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.connections = 0
+        self.sent: list[int] = []
+        self._writing = 0
+        self._lock = threading.Condition()
+        self._httpd = _CountingServer(("127.0.0.1", 0), _handler(self), owner=self)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
                                         daemon=True)
@@ -91,12 +190,12 @@ class FakeChatServer:
         """The base URL to give the client (``.../v1``)."""
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
-    def push(self, *responses: Response) -> FakeChatServer:
+    def push(self, *responses: Response | Stream) -> FakeChatServer:
         """Queue answers for the next requests."""
         self.script.extend(responses)
         return self
 
-    def next_response(self, body: dict[str, Any]) -> Response:
+    def next_response(self, body: dict[str, Any]) -> Response | Stream:
         with self._lock:
             if self.script:
                 return self.script.popleft()
@@ -105,6 +204,48 @@ class FakeChatServer:
     def record(self, request: Request) -> None:
         with self._lock:
             self.requests.append(request)
+
+    def wait_written(self, timeout: float = 5.0) -> list[int]:
+        """Wait until no `Stream` answer is being written (at most ``timeout`` s); return `sent`."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while self._writing and (left := end - time.monotonic()) > 0:
+                self._lock.wait(left)
+            return list(self.sent)
+
+    def write_stream(self, stream: Stream, wfile: Any) -> None:
+        """Write ``stream`` to ``wfile`` within its limits, counting what was written."""
+        with self._lock:
+            index, self._writing = len(self.sent), self._writing + 1
+            self.sent.append(0)
+        end = time.monotonic() + stream.limit_s
+
+        def wait(seconds: float) -> bool:  # False once the time is up or the server stops
+            seconds = min(seconds, end - time.monotonic())
+            return seconds >= 0 and not self.stopping.wait(seconds)
+
+        def write(data: bytes) -> bool:
+            try:
+                wfile.write(data)
+            except OSError:  # the client hung up: exactly what the bounded tests expect
+                return False
+            with self._lock:
+                self.sent[index] += len(data)
+            return True
+
+        try:
+            if not (wait(stream.head_delay) and write(stream.head)):
+                return
+            for number, piece in enumerate(stream.body()):
+                if (number and stream.gap and not wait(stream.gap)) or not write(piece):
+                    return
+                if time.monotonic() > end or self.stopping.is_set():
+                    return
+            wait(stream.hold)
+        finally:
+            with self._lock:
+                self._writing -= 1
+                self._lock.notify_all()
 
     def start(self) -> FakeChatServer:
         self._thread.start()
@@ -118,8 +259,26 @@ class FakeChatServer:
         self._httpd.server_close()
 
 
+class _CountingServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type, *, owner: FakeChatServer) -> None:
+        self.owner = owner
+        super().__init__(address, handler)
+
+    def verify_request(self, request: Any, client_address: Any) -> bool:
+        with self.owner._lock:
+            self.owner.connections += 1
+        return True
+
+
 def _handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        def _other(self) -> None:
+            server.record(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, {}))
+            self._send(error(405, f"no {self.command} here"))
+
+        do_GET = do_PUT = do_DELETE = do_HEAD = do_PATCH = _other  # noqa: N815
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
@@ -132,6 +291,10 @@ def _handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
                 self._send(error(404, f"no route {self.path}"))
                 return
             response = server.next_response(body)
+            if isinstance(response, Stream):
+                self.close_connection = True
+                server.write_stream(response, self.wfile)
+                return
             if response.delay and server.stopping.wait(response.delay):
                 return
             self._send(response)

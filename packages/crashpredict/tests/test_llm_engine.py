@@ -82,8 +82,8 @@ def test_garbage_reply_is_an_unknown_verdict_with_the_raw_text(server):
     assert "unparseable reply: I'm sorry, I cannot help with notebooks today." in verdict.evidence
 
 
-def test_a_ten_megabyte_answer_gives_a_small_verdict(server):
-    huge = 10_000_000
+def test_a_six_megabyte_answer_gives_a_small_verdict(server):
+    huge = 1_500_000  # four such fields: 6 MB, under the client's 8 MiB reply cap
     server.push(fake.chat(json.dumps({**KEY_ERROR, "detection": True, "reasoning": "r" * huge,
                                       "explanation": "e" * huge, "exception": "E" * huge}),
                           model="m" * huge))

@@ -24,6 +24,7 @@ from crashpredict.llm._errors import (
     LLMConnectionError,
     LLMError,
     LLMRequestError,
+    LLMResponseError,
     LLMRetriesExhaustedError,
     LLMSDKMissingError,
     LLMTimeoutError,
@@ -47,5 +48,5 @@ __all__ = [
     "Redactor",
     # errors
     "LLMError", "LLMConfigError", "LLMSDKMissingError", "LLMConnectionError",
-    "LLMTimeoutError", "LLMRequestError", "LLMRetriesExhaustedError",
+    "LLMTimeoutError", "LLMRequestError", "LLMResponseError", "LLMRetriesExhaustedError",
 ]  # fmt: skip

@@ -4,6 +4,8 @@ It wraps the ``openai`` SDK (imported lazily, so crashpredict works without it) 
 what the SDK leaves to callers: a bounded total time for retries with exponential backoff
 and jitter, a one-line error naming the URL when nothing listens there, JSON mode with a
 fallback for servers that reject it, redaction of secrets, and an on-disk reply cache.
+The SDK's HTTP goes through `_transport` (a wall-clock deadline per request, replies of at
+most ``MAX_REPLY_BYTES`` before and after decompression, no redirect to another origin).
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ from __future__ import annotations
 import errno
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from dataclasses import replace as _replace
+from typing import Any, TypeVar
 
 from crashpredict.llm._cache import ReplyCache, cache_key
 from crashpredict.llm._errors import (
     LLMConfigError,
     LLMConnectionError,
     LLMRequestError,
+    LLMResponseError,
     LLMRetriesExhaustedError,
     LLMSDKMissingError,
     LLMTimeoutError,
@@ -27,10 +31,12 @@ from crashpredict.llm._errors import (
 from crashpredict.llm._prices import PriceTable, Usage
 from crashpredict.llm._redact import Redactor
 from crashpredict.llm._settings import DEFAULT_BASE_URL, LLMSettings
+from crashpredict.llm._transport import MAX_REDIRECTS, deadline, http_client, http_libraries
 
 __all__ = ["ChatClient", "LLMReply", "import_openai"]
 
 INSTALL_HINT = "pip install 'crashpredict[llm]'"
+_E = TypeVar("_E", bound=BaseException)
 
 
 def import_openai() -> Any:
@@ -78,20 +84,37 @@ class _Retry(Exception):
         self.retry_after = retry_after
 
 
-def _refused(exc: BaseException) -> str | None:
-    """Return why no connection could be made (refused, unknown host), else None."""
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and the exceptions it was raised from, innermost last."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
         seen.add(id(cause))
+        yield cause
+        cause = cause.__cause__ or cause.__context__
+
+
+def _cause(exc: BaseException, kind: type[_E]) -> _E | None:
+    return next((c for c in _causes(exc) if isinstance(c, kind)), None)
+
+
+def _refused(exc: BaseException) -> str | None:
+    """Return why no connection could be made (refused, unknown host), else None."""
+    for cause in _causes(exc):
         if isinstance(cause, ConnectionRefusedError) or (
                 isinstance(cause, OSError) and cause.errno == errno.ECONNREFUSED):
             return "connection refused"
         if type(cause).__name__ == "ConnectError":  # httpx/httpx2: no TCP connection made
             text = str(cause)
             return "connection refused" if "refused" in text.lower() else (text or "cannot connect")
-        cause = cause.__cause__ or cause.__context__
     return None
+
+
+def _tokens(value: Any) -> int:
+    """A token count as a server reported it, or 0 when it is not a plausible count."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    return int(value) if 0 <= value < 1e15 else 0
 
 
 def _retry_after(response: Any) -> float | None:
@@ -151,6 +174,9 @@ class ChatClient:
             LLMTimeoutError / LLMRetriesExhaustedError: timeouts, 429 or 5xx until the
                 retry count or ``total_budget_s`` ran out.
             LLMRequestError: the server rejected the request (4xx other than 429).
+            LLMResponseError: the answer broke a bound: a body over ``MAX_REPLY_BYTES``
+                (before or after decompression), an encoding other than gzip/deflate, a
+                redirect to another origin or more than ``MAX_REDIRECTS`` redirects.
             LLMConfigError: no API key for the default OpenAI endpoint.
             LLMSDKMissingError: openai is not installed.
         """
@@ -162,13 +188,8 @@ class ChatClient:
             "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens,
             "json_mode": json_mode, "sample": sample,
         })
-        if self._cache is not None and (hit := self._cache.get(key)) is not None:
-            return LLMReply(
-                text=str(hit.get("text", "")), model=str(hit.get("model", self.settings.model)),
-                usage=Usage(prompt_tokens=int(hit.get("prompt_tokens", 0)),
-                            completion_tokens=int(hit.get("completion_tokens", 0))),
-                cached=True, latency_s=self._clock() - start, attempts=0,
-            )
+        if self._cache is not None and (hit := self._cached(key)) is not None:
+            return _replace(hit, latency_s=self._clock() - start)
         reply = self._request(chat, json_mode, start)
         # An empty reply is more likely a glitch than an answer: ask again next time.
         if self._cache is not None and reply.text.strip():
@@ -177,6 +198,20 @@ class ChatClient:
                 "completion_tokens": reply.usage.completion_tokens,
             })
         return reply
+
+    def _cached(self, key: str) -> LLMReply | None:
+        """The cached reply under ``key``; an entry of the wrong shape is a miss, not an error."""
+        hit = self._cache.get(key) if self._cache is not None else None
+        if hit is None:
+            return None
+        text, model = hit.get("text"), hit.get("model", self.settings.model)
+        tokens = hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0)
+        if not (isinstance(text, str) and isinstance(model, str)
+                and all(type(t) is int and _tokens(t) == t for t in tokens)):
+            return None
+        return LLMReply(text=text, model=model[:_MAX_MODEL],
+                        usage=Usage(prompt_tokens=tokens[0], completion_tokens=tokens[1]),
+                        cached=True, attempts=0)
 
     def _sdk(self) -> Any:
         if self._sdk_client is None:
@@ -187,10 +222,13 @@ class ChatClient:
                     f"no API key for {self.settings.base_url}: set {self.settings.api_key_env} "
                     "(or name another variable with --llm-api-key-env)"
                 )
+            http, core = http_libraries(openai)
             # Local servers (llama.cpp, vLLM, Ollama) accept any key, but the SDK wants one.
             self._sdk_client = openai.OpenAI(
                 base_url=self.settings.base_url, api_key=key or "no-key",
                 timeout=self.settings.timeout, max_retries=0,
+                http_client=http_client(self.settings.base_url, timeout=self.settings.timeout,
+                                        http=http, core=core),
             )
         return self._sdk_client
 
@@ -224,13 +262,20 @@ class ChatClient:
             kwargs["response_format"] = {"type": "json_object"}
         sdk = self._sdk()  # outside the try: its LLMConfigError is a ValueError too
         try:
-            return sdk.chat.completions.create(**kwargs)
+            with deadline(timeout):  # connect, headers and body: all of it within `timeout`
+                return sdk.chat.completions.create(**kwargs)
+        except LLMResponseError as exc:  # a bound of the transport (openai >= 3 lets it through)
+            raise LLMResponseError(f"{self.url}: {exc}") from None
         except openai.APITimeoutError:
             raise _Retry(f"no answer within {timeout:.3g} s", timeout=True) from None
         except openai.APIConnectionError as exc:
+            if (bound := _cause(exc, LLMResponseError)) is not None:  # older SDKs wrap it
+                raise LLMResponseError(f"{self.url}: {bound}") from None
             if (why := _refused(exc)) is not None:
                 raise LLMConnectionError(f"cannot reach the LLM server at {self.url}: {why}") from None
-            raise _Retry(f"connection error: {exc}") from None
+            if any(type(c).__name__ == "TooManyRedirects" for c in _causes(exc)):
+                raise LLMResponseError(f"{self.url}: more than {MAX_REDIRECTS} redirects") from None
+            raise _Retry(f"connection error: {_short(exc.__cause__ or exc)}") from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status == 429 or status >= 500:
@@ -242,6 +287,8 @@ class ChatClient:
             raise LLMRequestError(f"{self.url}: {type(exc).__name__}: {_short(exc)}") from None
         except ValueError as exc:  # a 200 whose body is not JSON (a proxy's HTML page)
             raise _Retry(f"malformed response body: {_short(exc)}") from None
+        except RecursionError:  # JSON nested deeper than the parser's recursion limit
+            raise _Retry("malformed response body: JSON nested too deeply") from None
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         """Exponential backoff with equal jitter, or the server's Retry-After, both capped."""
@@ -264,8 +311,8 @@ class ChatClient:
         usage = getattr(completion, "usage", None)
         return LLMReply(
             text=str(getattr(message, "content", None) or ""),
-            usage=Usage(prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-                        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0)),
+            usage=Usage(prompt_tokens=_tokens(getattr(usage, "prompt_tokens", 0)),
+                        completion_tokens=_tokens(getattr(usage, "completion_tokens", 0))),
             # a server's model name is shown in every verdict: keep it a name, not a payload
             model=str(getattr(completion, "model", None) or self.settings.model)[:_MAX_MODEL],
             cached=False, latency_s=self._clock() - start, attempts=attempts,

@@ -11,6 +11,7 @@ __all__ = [
     "LLMConnectionError",
     "LLMTimeoutError",
     "LLMRequestError",
+    "LLMResponseError",
     "LLMRetriesExhaustedError",
 ]
 
@@ -37,6 +38,12 @@ class LLMTimeoutError(LLMError, TimeoutError):
 
 class LLMRequestError(LLMError, RuntimeError):
     """The server rejected the request (400, 401, 404...): retrying cannot help."""
+
+
+class LLMResponseError(LLMError, RuntimeError):
+    """The server's answer broke a bound of the client: a body over ``MAX_REPLY_BYTES``
+    (before or after decompression), a content encoding that cannot be bounded, a redirect
+    to another origin or too many redirects. Not retried: the same server answers the same."""
 
 
 class LLMRetriesExhaustedError(LLMError, RuntimeError):

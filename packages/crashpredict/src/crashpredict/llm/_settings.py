@@ -51,8 +51,10 @@ class LLMSettings:
     ``categories`` selects the runtime fact categories sent (the ablation variant: "" for
     code only, "S", "SR", "SRV"...); ``no_values`` drops V whatever ``categories`` says;
     ``include_rules`` adds the rule engine's findings to the prompt. ``cache_dir=None``
-    disables the on-disk cache. Times are seconds; ``fact_tokens`` bounds the runtime block
-    (at ~4 characters per token).
+    disables the on-disk cache. Times are seconds: ``timeout`` is a wall clock on each HTTP
+    request (connect, headers and the whole body), ``total_budget_s`` on the whole call with
+    its retries and backoff. ``fact_tokens`` bounds the runtime block (at ~4 characters per
+    token).
     """
 
     model: str = DEFAULT_MODEL
