@@ -11,6 +11,9 @@ from __future__ import annotations
 import fcntl
 import os
 import resource
+import shutil
+import subprocess
+import sys
 import socket
 import stat
 import tempfile
@@ -266,3 +269,34 @@ def test_writes_stay_in_memory_and_the_disk_is_unchanged(tmp_path):
     assert not os.path.exists("/opt/crashpredict-jail-test")
     assert list(tmp_path.iterdir()) == []
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+REFUSED = """
+from crashpredict._dryrun import dry_run, fork_refusal
+import os
+result = dry_run("open({marker!r}, 'w').write('ran')", {{}})
+assert result.outcome == "inconclusive", result
+assert "refused the dry run's isolation" in result.reason, result.reason
+assert "user namespaces" in result.reason, result.reason
+assert fork_refusal() == result.reason
+again = dry_run("x = 1", {{}})
+assert again.outcome == "inconclusive" and again.startup_s is None
+print("refused as expected")
+"""
+
+
+def test_without_user_namespaces_the_dry_run_refuses_rather_than_runs_unconfined(tmp_path):
+    if shutil.which("unshare") is None:
+        pytest.skip("util-linux's unshare is not installed")
+    marker = tmp_path / "ran-unconfined"
+    # A user namespace of its own in which no further user namespace may be made: the
+    # kernel refuses the jail there, as on a system that forbids unprivileged namespaces.
+    script = ("echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" -c \"$1\"")
+    done = subprocess.run(["unshare", "--user", "--map-root-user", "sh", "-c", script,
+                           sys.executable, REFUSED.format(marker=str(marker))],
+                          capture_output=True, text=True, timeout=120)
+    if "max_user_namespaces" in done.stderr:
+        pytest.skip(f"cannot limit user namespaces here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert "refused as expected" in done.stdout
+    assert not marker.exists()

@@ -284,7 +284,7 @@ def _mirror(pid: int, *, decode: bool = False) -> None:
 
 
 def _jail_refused(exc: OSError) -> dict[str, Any]:
-    why = message_of(exc)
+    why = exc.strerror if isinstance(exc.strerror, str) and exc.strerror else message_of(exc)
     return {"outcome": "inconclusive", "jail": why,
             "reason": f"the kernel refused the dry run's isolation ({why}): it does not run "
             "unconfined"}

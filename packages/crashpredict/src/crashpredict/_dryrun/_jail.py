@@ -13,7 +13,7 @@ and nsjail's way), closing whole classes of side effects rather than listing nam
    an overlayfs over the real one with a private tmpfs as its upper layer, so every write
    by any code (Python, C, a subprocess) lands in memory that vanishes with the namespace;
    a fresh ``/proc`` (this PID namespace only), ``/sys`` read-only, a ``/dev`` holding only
-   ``null``, ``zero``, ``full``, ``random``, ``urandom``, ``tty`` and an overlaid ``shm``.
+   ``null``, ``zero``, ``full``, ``random``, ``urandom`` and an overlaid ``shm`` (no terminal).
    ``pivot_root`` then detaches the old root: no path reaches the real file system.
 3. `snapshot_fds` (before the root changes) and `replace_fds` (after): every inherited
    descriptor is closed or replaced by a private copy. Regular files and folders are
@@ -60,7 +60,7 @@ TMPFS_SIZE = "50%"
 #: (deleted files, memfds) or are open for writing; larger ones become sparse copies.
 COPY_LIMIT = 64 << 20
 #: Device nodes the jail's /dev offers (bind mounts of the real ones).
-DEV_NODES = ("null", "zero", "full", "random", "urandom", "tty")
+DEV_NODES = ("null", "zero", "full", "random", "urandom")
 _SPECIAL = ("/proc", "/sys", "/dev")
 
 
