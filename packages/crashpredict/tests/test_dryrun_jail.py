@@ -300,3 +300,27 @@ def test_without_user_namespaces_the_dry_run_refuses_rather_than_runs_unconfined
     assert done.returncode == 0, done.stderr
     assert "refused as expected" in done.stdout
     assert not marker.exists()
+
+
+def test_the_processes_above_the_cell_cannot_be_read_or_written():
+    # pid 1 of the jail is a copy of the kernel without seccomp: the cell may not reach
+    # its memory (it is not dumpable; Landlock scopes ptrace too), not even to read it.
+    cell = ("for name in ('mem', 'environ'):\n"
+            "    try:\n"
+            "        with open(f'/proc/1/{name}', 'rb') as fh:\n"
+            "            fh.read(1)\n"
+            "    except PermissionError:\n"
+            "        continue\n"
+            "    raise AssertionError('read /proc/1/' + name)\n")
+    result = dry_run(cell, {})
+    assert result.outcome == "completed", result
+
+
+def test_many_probe_requests_end_at_the_deadline_or_the_cap():
+    cell = ("import subprocess\n"
+            "for i in range(200):\n"
+            "    subprocess.run(['getconf', f'NO_SUCH_{i}'], capture_output=True)\n")
+    started = time.perf_counter()
+    result = dry_run(cell, {}, budget_s=3, retry_rows=None)
+    assert time.perf_counter() - started < 3 + _fork.KILL_MARGIN_S + 2
+    assert result.outcome in ("completed", "inconclusive")

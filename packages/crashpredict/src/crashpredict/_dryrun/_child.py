@@ -271,6 +271,7 @@ def _mirror(pid: int, *, decode: bool = False) -> None:
     the process above it (``decode``) turns that back into the signal.
     """
     os.closerange(0, 1 << 16)  # the pipes stay with the cell's process: EOF comes from it
+    _jail.undumpable()  # the cell's process may not read or write this one's memory
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:

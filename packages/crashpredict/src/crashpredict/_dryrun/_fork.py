@@ -268,7 +268,7 @@ def _fork_and_wait(budget_s: float, *, jail: bool = True,
         os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
     except OSError:
         pass
-    frames = _Frames()
+    frames = _Frames(deadline)
     os.set_blocking(answer_write, False)  # a child that stops reading cannot block us
     startup, timed_out = None, False
     try:
@@ -307,18 +307,21 @@ def _fork_and_wait(budget_s: float, *, jail: bool = True,
 MAX_REPORT_BYTES = 4 << 20
 #: Bytes of one probe request.
 MAX_REQUEST_BYTES = 64 << 10
+#: Probe requests answered per dry run (each distinct program run once per process).
+MAX_PROBES = 32
 
 
 class _Frames:
     """The parent's reader of the child's pipe: ``R`` (ready), ``Q`` frames, then the JSON.
 
-    Bounded: a report over `MAX_REPORT_BYTES` or a request over `MAX_REQUEST_BYTES`
-    ends the reading (`feed` returns False) and leaves no payload.
+    Bounded: a report over `MAX_REPORT_BYTES`, a request over `MAX_REQUEST_BYTES` or
+    more than `MAX_PROBES` requests end the reading (`feed` returns False) and leave no
+    payload; no probe starts after the deadline (each may take `_probes` 5 s).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float = math.inf) -> None:
         self.buffer, self.payload, self.pending = bytearray(), bytearray(), bytearray()
-        self.served = 0
+        self.served, self.deadline = 0, deadline
 
     def feed(self, chunk: bytes) -> bool:
         if self.payload:
@@ -329,7 +332,8 @@ class _Frames:
             del self.buffer[:1]
         while self.buffer[:1] == b"Q" and len(self.buffer) >= 9:
             size = int.from_bytes(self.buffer[1:9], "big")
-            if size > MAX_REQUEST_BYTES or self.served >= 256:
+            if size > MAX_REQUEST_BYTES or self.served >= MAX_PROBES or \
+                    time.perf_counter() >= self.deadline:
                 self.buffer.clear()
                 return False
             if len(self.buffer) < 9 + size:

@@ -53,9 +53,9 @@ _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
 _MNT_DETACH = 2
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 _SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
-_PR_SET_PDEATHSIG, _PR_CAPBSET_DROP = 1, 24
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
 #: The tmpfs that holds every upper layer: a share of memory, not the disk.
-TMPFS_SIZE = "50%"
+TMPFS_SIZE = "25%"
 #: Inherited files up to this size are copied whole when they cannot be reopened by path
 #: (deleted files, memfds) or are open for writing; larger ones become sparse copies.
 COPY_LIMIT = 64 << 20
@@ -103,6 +103,11 @@ def unshare_namespaces() -> None:
         except OSError as exc:
             if name != "setgroups":  # older kernels have no setgroups file
                 raise JailError(exc.errno or errno.EPERM, f"user namespace {name}: {exc}") from exc
+
+
+def undumpable() -> None:
+    """No process of the same user may ptrace this one or open its /proc/PID/mem."""
+    _libc().prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def die_with_parent() -> None:
