@@ -281,3 +281,107 @@ def test_interrupted_pipe_is_not_a_traceback(nb, tmp_path):
     start = time.monotonic()
     assert proc.wait(timeout=60) in (0, 1) and time.monotonic() - start < 60
     assert b"Traceback" not in proc.stderr.read()
+
+
+# --- 22: bounded inputs and safe writers ------------------------------------------------------
+# a regression would block in open() on a FIFO or read /dev/zero forever: fail, not hang
+
+def _fifo(folder: Path, name: str) -> Path:
+    path = folder / name
+    os.mkfifo(path)
+    return path
+
+
+def _sparse(folder: Path, name: str, size: int) -> Path:
+    path = folder / name
+    with path.open("wb") as fh:
+        fh.truncate(size)  # costs no disk
+    return path
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("make", "reason"), [
+    (lambda d: _fifo(d, "nb.ipynb"), "cannot read: is a named pipe (FIFO), not a regular file"),
+    (lambda d: Path("/dev/zero"), "cannot read: is a character device, not a regular file"),
+    (lambda d: _sparse(d, "huge.ipynb", 300 << 20),
+     "cannot read: 300 MiB, over the 256 MiB limit for a notebook"),
+], ids=["fifo", "dev-zero", "300-MiB"])
+def test_unbounded_notebook_inputs_are_refused_unread(nb, tmp_path, capsys, make, reason):
+    path = make(tmp_path)
+    other = _write(nb("x = 1"), tmp_path / "b.ipynb")
+    for argv in (["diff", str(other), str(path)], ["similarity", str(path), str(other)],
+                 ["apply", str(path), str(other)]):
+        assert main(argv) == 2
+        assert _error_line(capsys) == f"nbpatch {argv[0]}: error: {path}: {reason}\n"
+    with pytest.raises(nbpatch.NotebookError):
+        nbpatch.read_notebook(path)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("reply", [False, True], ids=["patch", "reply"])
+def test_unbounded_patch_and_reply_files_are_refused_unread(patch_file, tmp_path, capsys, reply):
+    a, _ = patch_file
+    flag = ["--reply"] if reply else []
+    for path, kind in ((_fifo(tmp_path, "p.fifo"), "is a named pipe (FIFO), not a regular file"),
+                       (Path("/dev/zero"), "is a character device, not a regular file")):
+        assert main(["apply", str(a), str(path), *flag]) == 2
+        assert _error_line(capsys) == f"nbpatch apply: error: {path}: cannot read: {kind}\n"
+    limit, what = (16 << 20, "reply") if reply else (256 << 20, "patch")
+    huge = _sparse(tmp_path, "big.txt", limit + (1 << 20))
+    assert main(["apply", str(a), str(huge), *flag]) == 2
+    assert _error_line(capsys) == (f"nbpatch apply: error: {huge}: cannot read: "
+                                   f"{(limit >> 20) + 1} MiB, over the {limit >> 20} MiB limit "
+                                   f"for a {what}\n")
+
+
+@pytest.mark.parametrize(("data", "where"), [
+    ({"nbformat": "4", "nbformat_minor": 5, "metadata": {}, "cells": []},
+     "not a Jupyter notebook ('nbformat' is '4', not a version number)"),
+    ({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "# t"},
+        {"cell_type": "code", "id": "c2", "metadata": {}, "source": ["x = 1\n", 7],
+         "outputs": [], "execution_count": None}]},
+     "cell 2 (id c2): 'source' line 2 is not text (int)"),
+    ({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "source": None, "outputs": []}]},
+     "cell 1: 'source' is neither text nor a list of lines (NoneType)"),
+], ids=["nbformat-string", "source-int", "source-null"])
+def test_malformed_fields_name_the_file_and_cell(nb, tmp_path, capsys, data, where):
+    path = tmp_path / "bad.ipynb"
+    path.write_text(json.dumps(data))
+    other = _write(nb("x = 1"), tmp_path / "b.ipynb")
+    assert main(["diff", str(other), str(path)]) == 2
+    assert _error_line(capsys) == f"nbpatch diff: error: {path}: {where}\n"
+    with pytest.raises(nbpatch.NotebookError, match="not"):
+        nbpatch.diff(data, other)  # a dict is checked as a file is
+
+
+def test_non_utf8_bytes_are_named(nb, tmp_path, capsys):
+    path = tmp_path / "bin.ipynb"
+    path.write_bytes(b'{"cells": "\xff"}')
+    assert main(["diff", str(path), str(path)]) == 2
+    assert _error_line(capsys) == (f"nbpatch diff: error: {path}: cannot read (not UTF-8 text: "
+                                   "byte 11 is 0xff)\n")
+
+
+def test_apply_does_not_replace_a_fifo(nb, patch_file, tmp_path, capsys):
+    a, p = patch_file
+    out = _fifo(tmp_path, "out.ipynb")
+    before = a.read_bytes()
+    assert main(["apply", str(a), str(p), "-o", str(out)]) == 2
+    assert _error_line(capsys) == (f"nbpatch apply: error: {out}: cannot write: is a named pipe "
+                                   "(FIFO), not a regular file (left as it was)\n")
+    assert stat.S_ISFIFO(os.lstat(out).st_mode) and a.read_bytes() == before
+    assert _leftovers(tmp_path) == []
+    with pytest.raises(nbpatch.NotebookError, match="named pipe"):
+        nbpatch.write_notebook(nb("x = 1"), out)
+
+
+def test_apply_does_not_replace_dev_null(patch_file, capsys):
+    # runs as root in CI: a broken writer WOULD replace /dev/null (the FIFO test above guards it)
+    a, p = patch_file
+    assert main(["apply", str(a), str(p), "-o", "/dev/null"]) == 2
+    assert _error_line(capsys) == ("nbpatch apply: error: /dev/null: cannot write: is a character "
+                                   "device, not a regular file (left as it was)\n")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert not [n for n in os.listdir("/dev") if n.startswith(".null.")]

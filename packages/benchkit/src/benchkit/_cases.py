@@ -10,18 +10,24 @@ or from JunoBench's ``benchmark_desc.xlsx`` / a CSV with the same columns at the
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
 import nbformat
+from nbdeps import NOTEBOOK_LIMIT, file_kind, read_bounded
 
 from benchkit._xlsx import read_xlsx_rows
 from benchkit.errors import CaseError
 
 VERSIONS = ("reproduced", "fixed")
+#: bytes a label file (case.json, a labels CSV) may have; JunoBench's sheet has ~100 rows
+LABELS_LIMIT = 16 << 20
 
 # JunoBench's spreadsheet columns, and the names used in case.json, mapped to ours.
 _LABEL_COLUMNS = {
@@ -129,19 +135,17 @@ def load_cases(root: str | Path, *, names: Iterable[str] | None = None) -> tuple
     cases = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         name = folder.name
-        reproduced = folder / f"{name}_reproduced.ipynb"
-        if not reproduced.is_file() or (wanted is not None and name not in wanted):
+        reproduced = _notebook_file(folder / f"{name}_reproduced.ipynb")
+        if reproduced is None or (wanted is not None and name not in wanted):
             continue
-        fixed = folder / f"{name}_fixed.ipynb"
-        original = folder / f"{name}_original.ipynb"
         row = _case_json(folder) or table.get(name) or {}
         cases.append(
             Case(
                 name=name,
                 folder=folder,
                 reproduced=reproduced,
-                fixed=fixed if fixed.is_file() else None,
-                original=original if original.is_file() else None,
+                fixed=_notebook_file(folder / f"{name}_fixed.ipynb"),
+                original=_notebook_file(folder / f"{name}_original.ipynb"),
                 labels=Labels.from_mapping(row, case_name=name),
             )
         )
@@ -150,17 +154,56 @@ def load_cases(root: str | Path, *, names: Iterable[str] | None = None) -> tuple
     return tuple(cases)
 
 
+def _notebook_file(path: Path) -> Path | None:
+    """``path`` when it is a regular file, None when nothing is there; anything else (a FIFO,
+    a device, a folder) is refused rather than silently taken for a missing notebook."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CaseError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        raise CaseError(f"{path}: is {file_kind(mode)}, not a regular file")
+    return path
+
+
+def _label_text(path: Path) -> str:
+    data = read_bounded(path, limit=LABELS_LIMIT, what="label file", error=CaseError)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CaseError(f"{path}: unreadable labels: not UTF-8 text (byte {exc.start})") from None
+
+
 def _case_json(folder: Path) -> Mapping[str, object] | None:
     path = folder / "case.json"
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         return None
+    text = _label_text(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(text)
+    except RecursionError:
+        raise CaseError(f"{path}: unreadable labels: JSON nested too deeply") from None
+    except ValueError as exc:
         raise CaseError(f"{path}: unreadable labels: {exc}") from None
     if not isinstance(data, dict):
-        raise CaseError(f"{path}: labels must be a JSON object")
+        raise CaseError(f"{path}: labels must be a JSON object, not a {type(data).__name__}")
     return data
+
+
+def _label_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a labels CSV as dicts keyed by its header.
+
+    Raises:
+        CaseError: the file is not a regular file, over `LABELS_LIMIT` bytes, not UTF-8,
+            or not CSV; the message names the file (and the line).
+    """
+    reader = csv.DictReader(io.StringIO(_label_text(path), newline=""))
+    try:
+        return list(reader)
+    except csv.Error as exc:
+        raise CaseError(f"{path}:{reader.reader.line_num}: unreadable labels: {exc}") from None
 
 
 def _label_table(root: Path) -> Mapping[str, Mapping[str, object]]:
@@ -169,8 +212,7 @@ def _label_table(root: Path) -> Mapping[str, Mapping[str, object]]:
     for path in sorted(root.glob("*.xlsx")):
         rows.extend(read_xlsx_rows(path))
     for path in sorted(root.glob("*.csv")):
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            rows.extend(csv.DictReader(fh))
+        rows.extend(_label_rows(path))
     table: dict[str, Mapping[str, object]] = {}
     for row in rows:
         for column in _NAME_COLUMNS:
@@ -182,8 +224,15 @@ def _label_table(root: Path) -> Mapping[str, Mapping[str, object]]:
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
+    data = read_bounded(path, limit=NOTEBOOK_LIMIT, what="notebook", error=CaseError)
     try:
-        nb = nbformat.read(str(path), as_version=4)
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CaseError(f"{path}: not a readable notebook: not UTF-8 text (byte {exc.start})") from None
+    try:
+        nb = nbformat.reads(text, as_version=4)
+    except RecursionError:
+        raise CaseError(f"{path}: not a readable notebook: JSON nested too deeply") from None
     except Exception as exc:  # nbformat raises many kinds; all mean "not a notebook"
         raise CaseError(f"{path}: not a readable notebook: {type(exc).__name__}: {exc}") from None
     if not isinstance(nb.get("cells"), list):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from nbdeps import read_bounded
 
 from benchkit._metrics import detection_metrics
 from benchkit._model import Record
@@ -18,6 +21,8 @@ _VERSION = ("version", "variant")
 _PREDICTED = ("predicted_crash", "predicted", "prediction", "detection", "crash")
 _TRUE = {"1", "true", "yes", "y", "crash", "t"}
 _FALSE = {"0", "false", "no", "n", "no crash", "f", ""}
+#: bytes a baseline CSV may have
+BASELINE_LIMIT = 16 << 20
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,18 +55,27 @@ def load_baseline(path: str | Path, labels: dict[str, dict[str, str]] | None = N
 
     Labels for the breakdowns come from ``labels`` (case -> labels), usually taken from
     the runs it is compared with.
+
+    Raises:
+        ResultsError: the file is not a regular file, over `BASELINE_LIMIT` bytes, not
+            UTF-8 or not CSV, or lacks a column or a valid value; the message names the
+            file (and the line).
     """
     path = Path(path)
+    data = read_bounded(path, limit=BASELINE_LIMIT, what="baseline", error=ResultsError)
     try:
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            header = reader.fieldnames or []
-            case_col = _column(header, _CASE, path)
-            version_col = _column(header, _VERSION, path)
-            pred_col = _column(header, _PREDICTED, path)
-            rows = list(reader)
-    except OSError as exc:
-        raise ResultsError(f"{path}: cannot read baseline: {exc}") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: cannot read baseline: not UTF-8 text (byte {exc.start})") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        header = reader.fieldnames or []
+        case_col = _column(header, _CASE, path)
+        version_col = _column(header, _VERSION, path)
+        pred_col = _column(header, _PREDICTED, path)
+        rows = list(reader)
+    except csv.Error as exc:
+        raise ResultsError(f"{path}:{reader.reader.line_num}: cannot read baseline: {exc}") from None
     records = []
     for number, row in enumerate(rows, 2):
         value = (row.get(pred_col) or "").strip().lower()

@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from typing import Any
+
+from nbdeps import file_kind, read_bounded
 
 from benchkit._model import Record
 from benchkit.errors import ResultsError
 
 RESULTS = "results.jsonl"
+#: bytes a results file may have: 4,000 records at `MAX_RECORD` characters each
+RESULTS_LIMIT = 256 << 20
 #: characters kept of any one text field of a stored record
 MAX_TEXT = 4000
 #: entries kept of any one list or mapping of a stored record
@@ -67,25 +72,39 @@ def read_records(path: str | Path) -> tuple[Record, ...]:
     earlier ones.
 
     Raises:
-        ResultsError: the file is missing or a complete line is not a record.
+        ResultsError: the file is missing, not a regular file, over `RESULTS_LIMIT` bytes
+            or not UTF-8, or a complete line is not a record.
     """
     path = results_path(path)
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise ResultsError(f"{path}: no results file")
+    data = read_bounded(path, limit=RESULTS_LIMIT, what="results file", error=ResultsError)
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: not a results file (not UTF-8 text at byte {exc.start})") from None
     latest: dict[tuple[str, str, str], Record] = {}
-    lines = path.read_text(encoding="utf-8").split("\n")
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            record = Record.from_dict(data)
+            record = _record(line)
         except (ValueError, TypeError) as exc:
             if number == len(lines):  # torn last line of an interrupted run
                 continue
             raise ResultsError(f"{path}:{number}: not a result record: {exc}") from None
         latest[(record.task, record.case, record.version)] = record
     return tuple(latest.values())
+
+
+def _record(line: str) -> Record:
+    try:
+        data = json.loads(line)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"a JSON {type(data).__name__}, not an object")
+    return Record.from_dict(data)
 
 
 def record_line(record: Record) -> str:
@@ -103,7 +122,15 @@ class ResultStore:
 
     def __init__(self, out_dir: str | Path, *, task: str, force: bool = False) -> None:
         self.path = results_path(out_dir)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ResultsError(f"{self.path.parent}: cannot make the results folder "
+                               f"({exc.strerror or exc})") from None
+        mode = self.path.stat().st_mode if self.path.exists() else stat.S_IFREG
+        if not stat.S_ISREG(mode):  # appending to a FIFO would block, to a device lose it all
+            raise ResultsError(f"{self.path}: is {file_kind(mode)}, not a regular file; "
+                               "results are kept in a regular file only")
         self.task = task
         self._done: set[tuple[str, str]] = set()
         if self.path.exists() and not force:
@@ -114,7 +141,7 @@ class ResultStore:
         # a run killed mid-write leaves a partial last line: cut it off so appends stay lines
         if not self.path.exists():
             return
-        data = self.path.read_bytes()
+        data = read_bounded(self.path, limit=RESULTS_LIMIT, what="results file", error=ResultsError)
         if data and not data.endswith(b"\n"):
             with self.path.open("r+b") as fh:
                 fh.truncate(data.rfind(b"\n") + 1)

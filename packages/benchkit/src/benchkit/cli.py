@@ -26,6 +26,7 @@ from benchkit._store import read_records, results_path
 from benchkit.errors import BenchkitError
 from crashpredict import CrashPredictError
 from crashpredict import ENGINE_FLAGS, engine_options
+from nbdeps import file_kind, replace_file
 
 
 def _progress(done: int, total: int, record: Record) -> None:
@@ -40,14 +41,26 @@ def _progress(done: int, total: int, record: Record) -> None:
 
 
 def _write(path: str | None, text: str) -> None:
+    """Write a report whole or not at all; a FIFO or a device (``/dev/null``) is refused."""
     if not path:
         return
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BenchkitError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    replace_file(target, text.encode("utf-8", "backslashreplace"), error=BenchkitError)
     print(f"wrote {target}", file=sys.stderr)
+
+
+def _refuse_outputs(*paths: str | None) -> None:
+    """Refuse output paths that exist and are not regular files (a FIFO, ``/dev/null``)
+    before a run starts, rather than after it; `_write` would refuse them anyway."""
+    for path in paths:
+        if path and os.path.exists(path) and not os.path.isfile(path):
+            mode = os.stat(path).st_mode
+            raise BenchkitError(f"{path}: cannot write: is {file_kind(mode)}, not a regular file "
+                                "(left as it was)")
 
 
 def _add_run_options(p: argparse.ArgumentParser, default_out: str) -> None:
@@ -136,6 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BenchkitError, CrashPredictError) as exc:
         print(f"benchkit: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # an output folder that cannot be made (`-o /dev/null`), a full disk
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"benchkit: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("benchkit: interrupted; finished cases are kept in the results file", file=sys.stderr)
         return 130
@@ -152,6 +169,7 @@ def _main(args: argparse.Namespace) -> int:
         print(f"fetched {fetched.cases} cases into {fetched.folder} (SHA-256 {fetched.sha256})")
         return 0
     if args.command in ("verify", "detect"):
+        _refuse_outputs(args.html, args.json_out)
         if args.jobs < 1:
             raise BenchkitError(f"-j must be at least 1, not {args.jobs}")
         common = dict(jobs=args.jobs, timeout=args.timeout, force=args.force,
@@ -173,6 +191,7 @@ def _main(args: argparse.Namespace) -> int:
             return 0 if not (summary["verify"]["failed"] or summary["verify"]["malformed"]) else 1
         return 0 if all(r.status == "ok" for r in records) else 1
     if args.command == "compare":
+        _refuse_outputs(args.html)
         runs = [load_run(p) for p in args.results]
         labels = {r.case: r.labels for run in runs for r in run.records}
         runs += [load_baseline(p, labels) for p in args.baseline]
@@ -183,6 +202,7 @@ def _main(args: argparse.Namespace) -> int:
         if args.html:
             _write(args.html, html_report(title="benchkit compare", records=(), comparison=comparison))
         return 0
+    _refuse_outputs(args.output)
     records = read_records(args.results)
     summary = _summaries(records)
     if args.format == "json":

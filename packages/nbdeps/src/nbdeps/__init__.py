@@ -8,6 +8,7 @@
 
 from ._cellinfo import analyze_cell
 from ._checks import CODES, check, runs_top_to_bottom
+from ._files import NOTEBOOK_LIMIT, file_kind, read_bounded, replace_file
 from ._graph import affected_by, build_graph, rerun_order
 from ._load import load_notebook
 from ._model import (
@@ -63,6 +64,11 @@ __all__ = [
     "to_html",
     "to_text",
     "to_sarif",
+    # files: bounded reads and safe replacement, for the command lines built on nbdeps
+    "read_bounded",
+    "replace_file",
+    "file_kind",
+    "NOTEBOOK_LIMIT",
     # errors
     "NbdepsError",
     "NotebookError",

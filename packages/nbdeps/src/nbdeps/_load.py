@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ._files import NOTEBOOK_LIMIT, read_bounded
 from ._model import Cell, Notebook
 from .errors import NotebookError
 
@@ -31,7 +32,8 @@ def load_notebook(src: NotebookSource) -> Notebook:
 
     Raises:
         NotebookError: the input is not a readable Python notebook; the message names the
-            file and what is wrong.
+            file and what is wrong. A path must name a regular file (never a FIFO or a
+            device, which are refused unopened or unread) of at most `NOTEBOOK_LIMIT` bytes.
 
     Example:
         >>> nb = load_notebook([("x = 1", 1), ("print(x)", 2)])
@@ -51,14 +53,7 @@ def load_notebook(src: NotebookSource) -> Notebook:
 
 def _from_path(path: Path) -> Notebook:
     name = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise NotebookError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise NotebookError(f"{name}: is a directory, not a notebook file") from None
-    except OSError as exc:
-        raise NotebookError(f"{name}: cannot read the file ({exc.strerror})") from None
+    raw = read_bounded(path, limit=NOTEBOOK_LIMIT, what="notebook", error=NotebookError)
     if not raw.strip():
         raise NotebookError(f"{name}: empty file, not a notebook")
     try:
@@ -90,6 +85,9 @@ def _from_dict(data: Mapping[str, Any], name: str) -> Notebook:
     major = data.get("nbformat")
     if "cells" not in data and "worksheets" not in data:
         raise NotebookError(f"{name}: JSON without 'cells', not a notebook")
+    if major is not None and (not isinstance(major, int) or isinstance(major, bool)):
+        # Jupyter refuses these too ("Unsupported nbformat version 4" for the string "4")
+        raise NotebookError(f"{name}: 'nbformat' is {major!r}, not a version number")
     if "worksheets" in data or (isinstance(major, int) and major < 4):
         data = _upgrade(data, name)
     elif isinstance(major, int) and major > 4:
@@ -202,7 +200,11 @@ def _text(source: Any, where: str) -> str:
         return source
     if isinstance(source, list) and all(isinstance(s, str) for s in source):
         return "".join(source)
-    raise NotebookError(f"{where}: 'source' is neither text nor a list of lines")
+    if isinstance(source, list):
+        line, item = next((n, s) for n, s in enumerate(source, 1) if not isinstance(s, str))
+        raise NotebookError(f"{where}: 'source' line {line} is not text ({type(item).__name__})")
+    raise NotebookError(f"{where}: 'source' is neither text nor a list of lines "
+                        f"({type(source).__name__})")
 
 
 def _from_sequence(items: Sequence[Any]) -> Notebook:

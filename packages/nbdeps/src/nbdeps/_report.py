@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-
 from ._checks import CODES
+from ._files import NOTEBOOK_LIMIT, read_bounded
 from ._model import Finding
+from .errors import NbdepsError
 
 __all__ = ["to_sarif", "to_text", "findings_json"]
 
@@ -106,9 +106,9 @@ def _cell_lines(path: str) -> dict[int, tuple[int, bool]]:
     """cell index -> (1-based file line of its `"source"` key, one JSON line per source
     line?) when the file lays cells out as Jupyter writes them; else empty."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_bounded(path, limit=NOTEBOOK_LIMIT, what="notebook").decode("utf-8-sig")
         cells = json.loads(text).get("cells")
-    except (OSError, ValueError, AttributeError, RecursionError):
+    except (NbdepsError, ValueError, AttributeError, RecursionError):
         return {}
     keys = list(_SOURCE_KEY.finditer(text))
     if not isinstance(cells, list) or len(keys) != len(cells):

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__
 from ._checks import check, runs_top_to_bottom
+from ._files import replace_file
 from ._graph import build_graph, rerun_order
 from ._load import load_notebook
 from ._render import to_dot, to_html, to_json, to_mermaid, to_png, to_svg
@@ -151,7 +150,7 @@ def _graph(args: argparse.Namespace) -> int:
     graph = build_graph(nb, args.order, history=args.history)
     findings = check(nb, history=args.history)
     if suffix == ".png":
-        write = lambda tmp: to_png(graph, tmp, findings)  # noqa: E731
+        content: bytes | Callable[[str], object] = lambda tmp: to_png(graph, tmp, findings)
     else:
         text = {
             ".svg": lambda: to_svg(graph, findings),
@@ -161,33 +160,9 @@ def _graph(args: argparse.Namespace) -> int:
             ".mmd": lambda: to_mermaid(graph, findings),
             ".json": lambda: to_json(graph),
         }[suffix]()
-        data = text.encode("utf-8", "backslashreplace")  # a lone surrogate shows as \ud800
-        write = lambda tmp: Path(tmp).write_bytes(data)  # noqa: E731
-    try:
-        _write_atomically(out, write)
-    except OSError as exc:
-        print(f"nbdeps: {out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
-        return 2
+        content = text.encode("utf-8", "backslashreplace")  # a lone surrogate shows as \ud800
+    # whole or not at all; a FIFO or a device such as /dev/null is refused, never replaced
+    replace_file(out, content)
     print(f"wrote {out} ({len(graph.sequence)} cells, {len(graph.edges)} edges, "
           f"{len(graph.backward_edges)} from cells below)")
     return 0
-
-
-def _write_atomically(out: Path, write: Callable[[str], object]) -> None:
-    """Write through a temporary file in the same folder, then rename it over `out`, so
-    that `out` is either the old file or the whole new one; the temporary file is removed
-    whatever happens."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent if str(out.parent) else ".")
-    os.close(fd)
-    try:
-        write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a picture is not
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

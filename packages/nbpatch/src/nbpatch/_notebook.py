@@ -16,6 +16,7 @@ from typing import Any
 import nbformat
 from nbformat import NotebookNode
 
+from ._files import NOTEBOOK_LIMIT, read_bounded, refuse_non_regular
 from .errors import NotebookError
 
 __all__ = [
@@ -41,9 +42,26 @@ def source_of(cell: Mapping[str, Any]) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
+def _source_problem(source: Any) -> str | None:
+    """Why a cell's ``source`` is not text or a list of text lines; None when it is."""
+    if isinstance(source, str):
+        return None
+    if not isinstance(source, list):
+        return f"'source' is neither text nor a list of lines ({type(source).__name__})"
+    for line, item in enumerate(source, 1):
+        if not isinstance(item, str):
+            return f"'source' line {line} is not text ({type(item).__name__})"
+    return None
+
+
 def _from_dict(data: Any, where: str) -> NotebookNode:
     if not isinstance(data, Mapping):
         raise NotebookError(f"{where}: not a Jupyter notebook (not a JSON object)")
+    major = data.get("nbformat")
+    if major is not None and (not isinstance(major, int) or isinstance(major, bool)):
+        # Jupyter refuses these too ("Unsupported nbformat version 4" for the string "4")
+        raise NotebookError(f"{where}: not a Jupyter notebook ('nbformat' is {major!r}, "
+                            "not a version number)")
     try:
         nb = nbformat.from_dict(copy.deepcopy(dict(data)))
         if isinstance(nb.get("nbformat"), int) and nb["nbformat"] < 4:
@@ -56,7 +74,10 @@ def _from_dict(data: Any, where: str) -> NotebookNode:
         raise NotebookError(f"{where}: not a Jupyter notebook (no 'cells' list)")
     for index, cell in enumerate(nb.cells):
         if not isinstance(cell, Mapping) or cell.get("cell_type") not in ("code", "markdown", "raw"):
-            raise NotebookError(f"{where}: cell {index} has no valid cell_type")
+            raise NotebookError(f"{where}: cell {index + 1} has no valid cell_type")
+        problem = _source_problem(cell.get("source", ""))
+        if problem:
+            raise NotebookError(f"{where}: {cell_label(nb.cells, index)}: {problem}")
         cell["source"] = source_of(cell)
         cell.setdefault("metadata", NotebookNode())
         if cell["cell_type"] == "code":
@@ -126,16 +147,20 @@ def unicode_problem(nb: Mapping[str, Any]) -> str | None:
 def read_notebook(path: str | os.PathLike[str]) -> NotebookNode:
     """Read a notebook file; raises ``NotebookError`` naming the file when it is not one.
 
-    A UTF-8 byte-order mark is accepted. Refused, naming the file (and the cell): unreadable
-    files, text that is not JSON or nests deeper than Python's recursion limit allows, and
-    strings holding lone surrogates (valid JSON escapes that are not Unicode text, which no
-    tool can write back).
+    A UTF-8 byte-order mark is accepted. Refused, naming the file (and the cell): missing or
+    unreadable files, anything but a regular file (a FIFO or a device is never read), files
+    over ``NOTEBOOK_LIMIT`` bytes, bytes that are not UTF-8, text that is not JSON or nests
+    deeper than Python's recursion limit allows, an ``nbformat`` that is not a number, a
+    ``source`` that is not text, and strings holding lone surrogates (valid JSON escapes that
+    are not Unicode text, which no tool can write back).
     """
     where = os.fspath(path)
+    raw = read_bounded(path, limit=NOTEBOOK_LIMIT, what="notebook", error=NotebookError)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NotebookError(f"{where}: cannot read ({exc})") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NotebookError(f"{where}: cannot read (not UTF-8 text: byte {exc.start} is "
+                            f"{raw[exc.start]:#04x})") from None
     try:
         data = json.loads(text)
     except RecursionError:
@@ -166,7 +191,7 @@ def view_notebook(value: NotebookLike, *, name: str = "notebook") -> Mapping[str
     if (isinstance(value, Mapping) and value.get("nbformat") == 4
             and isinstance(value.get("cells"), list) and isinstance(value.get("metadata"), Mapping)
             and all(isinstance(c, Mapping) and c.get("cell_type") in ("code", "markdown", "raw")
-                    for c in value["cells"])):
+                    and _source_problem(c.get("source", "")) is None for c in value["cells"])):
         return value
     return _from_dict(value, name)
 
@@ -218,6 +243,7 @@ def clean_stale_temporaries(folder: str | os.PathLike[str]) -> tuple[Path, ...]:
 def _writable_target(target: Path, force: bool) -> None:
     if target.is_dir():
         raise NotebookError(f"{target}: is a folder, not a notebook file")
+    refuse_non_regular(target, NotebookError)  # a rename would replace a FIFO or /dev/null
     if not target.parent.is_dir():
         raise NotebookError(f"{target}: cannot write (folder {target.parent} does not exist)")
     if target.exists() and not force:
@@ -239,7 +265,8 @@ def write_notebook(nb: Mapping[str, Any], path: str | os.PathLike[str], *,
 
     Raises:
         NotebookError: ``nb`` is not a valid notebook or holds text UTF-8 cannot encode;
-            the target is a folder, read-only, or in a missing or unwritable folder.
+            the target is a folder, a FIFO or a device (never replaced), read-only, or in a
+            missing or unwritable folder.
 
     Example:
         >>> write_notebook(nbformat.v4.new_notebook(), "out.ipynb")  # doctest: +SKIP

@@ -13,11 +13,11 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 
 from . import __version__
 from ._apply import apply
 from ._diff import diff
+from ._files import NOTEBOOK_LIMIT, REPLY_LIMIT, read_bounded
 from ._model import Patch
 from ._notebook import read_notebook, write_notebook
 from ._render import render_patch
@@ -107,10 +107,12 @@ def _naming(path: str, *kinds: type[NbpatchError]) -> Iterator[None]:
 
 def _apply(args: argparse.Namespace) -> int:
     nb = read_notebook(args.notebook)
+    limit = REPLY_LIMIT if args.reply else NOTEBOOK_LIMIT  # a patch may carry a whole notebook
+    raw = read_bounded(args.patch, limit=limit, what="reply" if args.reply else "patch")
     try:
-        text = Path(args.patch).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NbpatchError(f"{args.patch}: cannot read ({exc})") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NbpatchError(f"{args.patch}: cannot read (not UTF-8 text: byte {exc.start})") from None
     cell = _cell_option(args.cell, nb)
     with _naming(args.patch, ReplyError, PatchError):
         if args.reply:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from nbdeps import replace_file
+
 from benchkit.errors import BenchkitError
 
 from ._folder import modernize_folder
@@ -83,7 +85,8 @@ def run_modernize(args: argparse.Namespace) -> int:
     out = Path(args.out) / path.stem
     result = modernize(path, out, settings=settings, progress=say)
     print(result_text(result))
-    (out / "report.html").write_text(html_report([result], title=f"benchkit modernize: {path}"),
-                                     encoding="utf-8")
+    replace_file(out / "report.html",
+                 html_report([result], title=f"benchkit modernize: {path}").encode("utf-8"),
+                 error=BenchkitError)
     say(f"report: {out / 'report.json'}, {out / 'report.html'}")
     return 0 if result.reproduced else 1

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from nbdeps import replace_file
+
 from benchkit._executor import make_executor
-from benchkit.errors import CaseError
+from benchkit.errors import BenchkitError, CaseError
 
 from ._loop import modernize
 from ._model import FolderResult, ModernizeResult, ModernizeSettings
@@ -113,12 +115,15 @@ def modernize_folder(folder: str | os.PathLike[str], out_dir: str | os.PathLike[
     results.sort(key=lambda r: order[r.notebook])
     out.mkdir(parents=True, exist_ok=True)
     totals = summary(results)
-    (out / "summary.json").write_text(json.dumps(
-        {"summary": totals, "notebooks": [r.to_dict() for r in results]}, indent=1) + "\n",
-        encoding="utf-8")
-    (out / "summary.txt").write_text(summary_text(results) + "\n", encoding="utf-8")
+    # whole or not at all, and never over a FIFO or a device left in the output folder
+    replace_file(out / "summary.json", (json.dumps(
+        {"summary": totals, "notebooks": [r.to_dict() for r in results]}, indent=1) + "\n"
+        ).encode("utf-8"), error=BenchkitError)
+    replace_file(out / "summary.txt", (summary_text(results) + "\n").encode("utf-8"),
+                 error=BenchkitError)
     report = out / "report.html"
-    report.write_text(html_report(results, title=f"benchkit modernize: {root}"), encoding="utf-8")
+    replace_file(report, html_report(results, title=f"benchkit modernize: {root}").encode("utf-8"),
+                 error=BenchkitError)
     return FolderResult(results=tuple(results), out_dir=str(out), report_html=str(report),
                         summary=totals)
 

@@ -37,7 +37,7 @@ Progress = Callable[[str], None]
 
 
 def _read(path: Path) -> NotebookNode:
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():  # a FIFO or a device: nbpatch refuses it
         raise CaseError(f"{path}: no such notebook")
     try:
         return nbpatch.read_notebook(path)

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import nbpatch
+from nbdeps import replace_file
 
-from benchkit.errors import CaseError
+from benchkit.errors import BenchkitError, CaseError
 
 from ._model import ModernizeResult, Round
 
@@ -93,7 +94,6 @@ class Trajectory:
             handle.write(json.dumps(record) + "\n")
 
     def finish(self, result: ModernizeResult) -> None:
-        path = self.out_dir / "report.json"
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        replace_file(self.out_dir / "report.json",
+                     (json.dumps(result.to_dict(), indent=1) + "\n").encode("utf-8"),
+                     error=BenchkitError)
