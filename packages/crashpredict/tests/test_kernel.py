@@ -76,3 +76,46 @@ def test_extension_warns_and_strict_refuses_in_a_kernel(kernel: KernelSession) -
     assert kernel.run("fine = frame['a'].sum()").ok
     assert kernel.run("%crashpredict off").ok
     assert kernel.run("frame['zz']").ename == "KeyError"
+
+
+def test_the_kernel_is_jailed_by_default(kernel: KernelSession, tmp_path) -> None:
+    outside = tmp_path / "written-by-the-kernel.txt"
+    assert kernel.jailed
+    run = kernel.run(
+        "import os, socket, subprocess\n"
+        "assert (os.getpid(), os.getppid()) == (2, 1)  # its own PID namespace\n"
+        f"open({str(outside)!r}, 'w').write('x')\n"
+        f"subprocess.run(['touch', {str(outside)!r} + '.2'], check=True)\n"
+        f"assert os.path.exists({str(outside)!r} + '.2')  # the kernel sees its writes\n"
+        "try:\n    socket.create_connection(('127.0.0.1', 9), timeout=2)\n"
+        "except OSError as exc:\n    print(type(exc).__name__)\n")
+    assert run.ok, run.evalue
+    assert run.stdout.strip() in ("OSError", "ConnectionRefusedError")  # no network
+    assert not outside.exists() and not (tmp_path / "written-by-the-kernel.txt.2").exists()
+
+
+def test_run_watched_names_what_the_jail_changes(kernel: KernelSession) -> None:
+    run, tried = kernel.run_watched(
+        "import socket\ntry:\n    socket.getaddrinfo('example.com', 443)\nexcept OSError:\n"
+        "    pass")
+    assert run.ok and tried == "the network (a name look-up of 'example.com')"
+    run, tried = kernel.run_watched("import os\nos.kill(os.getppid(), 0)")
+    assert run.ok and tried == "a signal to a process outside the kernel (os.kill(1, 0))"
+    run, tried = kernel.run_watched("x = 1")
+    assert run.ok and tried is None
+
+
+def test_run_watched_needs_a_jailed_kernel() -> None:
+    with pytest.raises(KernelError, match="needs a jailed kernel"):
+        KernelSession(".", jail=False).run_watched("1")
+
+
+def test_pid_1_of_the_jail_reaps_orphans(kernel: KernelSession) -> None:
+    run = kernel.run(
+        "import glob, subprocess, time\n"
+        "subprocess.run(['sh', '-c', 'sleep 0.2 & exit 0'], check=True)  # orphans a sleep\n"
+        "time.sleep(1.5)\n"
+        "states = [open(p).read().rsplit(')', 1)[1].split()[0]\n"
+        "          for p in glob.glob('/proc/[0-9]*/stat')]\n"
+        "assert 'Z' not in states, states")
+    assert run.ok, run.evalue

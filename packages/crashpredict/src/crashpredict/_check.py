@@ -17,7 +17,7 @@ from ._kernel import KernelSession
 from ._model import CERTAIN, CheckResult, Verdict, WalkResult, WalkStep
 from ._options import DEFAULT_DRYRUN_BUDGET_S
 from ._workdir import WorkCopy, private_copy
-from .errors import CellNotFoundError, NotebookReadError, ReplayError
+from .errors import CellNotFoundError, KernelError, NotebookReadError, ReplayError
 
 __all__ = ["check_notebook", "walk_notebook", "read_code_cells", "plan_check", "plan_note",
            "CodeCell", "DEFAULT_ENGINES"]
@@ -237,7 +237,8 @@ def _replay_folder(path: Path, in_place: bool) -> Iterator[tuple[Path | WorkCopy
     """Where the kernel runs: a private copy of the notebook's folder, or the folder itself."""
     folder = path.resolve().parent
     if in_place:
-        yield folder, f"in place in {folder} (--in-place: files the cells write are kept)"
+        yield folder, (f"in place in {folder} (--in-place: an unconfined kernel; files the "
+                       f"cells write are kept)")
         return
     with private_copy(folder) as work:
         yield work, work.describe()
@@ -254,9 +255,54 @@ def _after(cwd: Path | WorkCopy, where: str) -> str:
 
 def _dry_run_unanswered(verdict: Verdict, names: Sequence[str]) -> bool:
     """The dry run was asked but did not decide, and no later engine will."""
-    decided = "dryrun" in verdict.engine.split("+") or (
+    decided = _dry_run_reason(verdict) is None and "dryrun" in verdict.engine.split("+") or (
         verdict.crash is True and verdict.confidence >= CERTAIN)
     return "dryrun" in names and "llm" not in names and not decided
+
+
+_UNDECIDED = "dry run inconclusive: "
+
+
+def _dry_run_reason(verdict: Verdict) -> str | None:
+    """Why the dry run did not decide, as the verdict carries it (`_dryrun._verdict`: its
+    explanation when the dry run alone spoke, else a ``dry run: ...`` evidence line)."""
+    if verdict.explanation.startswith(_UNDECIDED):
+        return verdict.explanation[len(_UNDECIDED):]
+    for line in verdict.evidence:
+        if line.startswith("dry run: " + _UNDECIDED):
+            return line[len("dry run: " + _UNDECIDED):]
+    return None
+
+
+#: Reasons of an undecided dry run that a live kernel fixes: a library's thread pool that
+#: died in the fork (TensorFlow's), the budget (and a crash seen only by the retry over
+#: budget, on rows it kept or after loops it cut short). Any other reason (a side effect
+#: refused, the jail refused, the fork refused, the fork's process died) never sends the
+#: cell to the replay kernel.
+_LIVE_KERNEL_FIXES = ("thread pool did not survive the fork", " s budget",
+                      "was raised only on data cut to its first rows",
+                      "was raised after a loop was cut short")
+#: Reasons that say the cell tried something the dry run refused.
+_REFUSED_EFFECT = re.compile(r"^a side effect was blocked(?: by the kernel layer)?: (.+)$", re.S)
+
+
+def _live_kernel_fixes(reason: str) -> bool:
+    return _REFUSED_EFFECT.match(reason) is None and any(k in reason for k in _LIVE_KERNEL_FIXES)
+
+
+def _refused(verdict: Verdict, effect: str, where: str) -> Verdict:
+    """The verdict of a cell that tried ``effect``, which is never run for real: unknown,
+    unless the rules predicted a crash (theirs stands), with the effect named."""
+    note = (f"blocked: {effect} ({where}; crashpredict never runs such a cell for real, "
+            f"so it cannot say what the cell does next)")
+    if verdict.crash is True:
+        return dataclasses.replace(verdict, evidence=(*verdict.evidence, note))
+    prior = (f"{verdict.engine}: {verdict.explanation}",) \
+        if verdict.explanation and not verdict.explanation.startswith(_UNDECIDED) else ()
+    return dataclasses.replace(
+        verdict, crash=None, confidence=0.0, exception=None, line=None, crash_type=None,
+        explanation=f"inconclusive: the cell tries a side effect that is refused ({effect})",
+        evidence=(note, *(e for e in verdict.evidence if e != f"blocked: {effect}"), *prior))
 
 
 _CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
@@ -264,24 +310,53 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _LIBRARY_FRAME = re.compile(r"site-packages/(\w+)/")
 
 
+def _answer_undecided(kernel: KernelSession, source: str, verdict: Verdict,
+                      options: Mapping[str, Mapping[str, Any]] | None,
+                      progress: Progress, name: str) -> Verdict:
+    """What `check_notebook` makes of a verdict the dry run did not decide.
+
+    A cell that tried a refused side effect is reported as such and never run; one the
+    fork could not finish for a reason a live kernel fixes runs in the jailed replay
+    kernel (`_run_in_replay_kernel`); any other verdict stands.
+    """
+    reason = _dry_run_reason(verdict) or ""
+    refused = _REFUSED_EFFECT.match(reason)
+    if refused:
+        return _refused(verdict, refused.group(1).strip(), "refused in the dry run")
+    if not kernel.jailed or not _live_kernel_fixes(reason):
+        return verdict
+    if progress:
+        progress(f"the fork could not answer: running {name} in the jailed replay kernel "
+                 f"(discarded afterwards)")
+    return _run_in_replay_kernel(kernel, source, verdict, options)
+
+
 def _run_in_replay_kernel(kernel: KernelSession, source: str, verdict: Verdict,
                           options: Mapping[str, Mapping[str, Any]] | None) -> Verdict:
-    """Run the target for real in the replay kernel, the dry run's witness of last resort.
+    """Run the target in the jailed replay kernel, the dry run's witness of last resort.
 
-    That kernel is disposable (it runs in a private copy of the folder and is shut down
-    next), so when a fork cannot run the cell (TensorFlow's thread pool after fork, CUDA,
-    a fork refused) the cell runs there, within the dry run's budget, and its outcome
-    counts as the dry run's.
+    Only a jailed kernel runs it (`KernelSession.run_watched`: no write reaches the disk,
+    no network, no process outside the jail), and only for a reason a live kernel fixes
+    (TensorFlow's thread pool after fork, the budget), within the dry run's budget; its
+    outcome counts as the dry run's. The kernel is disposable: `check_notebook` shuts it
+    down next. A cell that tried something whose outcome the jail changes (the network,
+    a signal to a process outside it) is reported as refused, whatever it did there.
     """
+    if not kernel.jailed:
+        raise ValueError("the target runs only in a jailed replay kernel")
     budget = float((options or {}).get("dryrun", {}).get("budget_s") or DEFAULT_DRYRUN_BUDGET_S)
     kept, kernel.timeout = kernel.timeout, budget
     started = time.perf_counter()
+    where = "in the jailed replay kernel (the fork could not run it)"
     try:
-        run = kernel.run(source)
+        run, tried = kernel.run_watched(source)
+    except KernelError as exc:
+        return dataclasses.replace(verdict, evidence=(*verdict.evidence, f"not run {where}: {exc}"))
     finally:
         kernel.timeout = kept
     elapsed = time.perf_counter() - started
-    where = "in the replay kernel (a private copy of the folder; the fork could not run it)"
+    if tried:
+        return _refused(verdict, tried, f"tried {where}, where the jail changes its outcome")
     if run.status in ("timeout", "died"):
         note = f"ran {where}: {run.evalue}"
         return dataclasses.replace(verdict, evidence=(*verdict.evidence, note))
@@ -341,16 +416,14 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
     with _replay_folder(path, in_place) as (cwd, where):
         if progress:
             progress(f"replaying in {where}")
-        with KernelSession(cwd, timeout=timeout) as kernel:
+        with KernelSession(cwd, timeout=timeout, jail=not in_place) as kernel:
             _replay(kernel, before, progress, path)
             if progress:
                 progress(f"predicting {target.name}")
             verdict = kernel.predict(target.source, names, options=options)
-            if not in_place and _dry_run_unanswered(verdict, names):
-                if progress:
-                    progress(f"the fork could not answer: running {target.name} in the replay "
-                             f"kernel (a private copy, discarded afterwards)")
-                verdict = _run_in_replay_kernel(kernel, target.source, verdict, options)
+            if _dry_run_unanswered(verdict, names):
+                verdict = _answer_undecided(kernel, target.source, verdict, options, progress,
+                                            target.name)
         where = _after(cwd, where)
     return CheckResult(path=str(path), target_index=target.index, target_id=target.id,
                        target_source=target.source, replayed=tuple(c.index for c in before),
@@ -383,7 +456,7 @@ def walk_notebook(path: Path | str, *, order: str = "notebook",
     with _replay_folder(path, in_place) as (cwd, where):
         if progress:
             progress(f"running in {where}")
-        with KernelSession(cwd, timeout=timeout) as kernel:
+        with KernelSession(cwd, timeout=timeout, jail=not in_place) as kernel:
             for n, c in enumerate(walk, 1):
                 if progress:
                     progress(f"{c.name} ({n}/{len(walk)})")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import queue
+import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,10 +31,21 @@ MAX_OUTPUT = 1_000_000
 
 
 class KernelSession:
-    """A context manager over a real kernel started in ``cwd``.
+    """A context manager over a real kernel started in ``cwd``, jailed by default.
+
+    The jail (`crashpredict._dryrun._jailkernel`) gives the kernel a copy-on-write view of
+    the whole file system whose writes stay in memory, no network and no process outside
+    its own PID namespace: what replayed cells do (files, subprocesses, signals) never
+    reaches the user's files or processes. The client talks to it over ZeroMQ's ``ipc``
+    transport, through Unix sockets in a private runtime folder the jail lets the kernel
+    write; a `WorkCopy` ``cwd`` is writable as it is too (it is disposable). ``jail=False``
+    starts it unconfined, as jupyter_client does (``crashpredict check --in-place``).
 
     When ``cwd`` is a `WorkCopy` (`crashpredict.private_copy`), the kernel also gets the
     guard that keeps writes off the copy's links to the original files.
+
+    Raises `KernelError` on entry when the kernel cannot start, or when the system refuses
+    the jail (no user namespaces): it never falls back to an unconfined kernel.
 
     Example:
         >>> with KernelSession(Path("case")) as kernel:
@@ -41,28 +55,33 @@ class KernelSession:
     """
 
     def __init__(self, cwd: Path | str | WorkCopy, *, timeout: float = 600,
-                 kernel_name: str = "python3") -> None:
+                 kernel_name: str = "python3", jail: bool = True) -> None:
         # in a private work copy (crashpredict.private_copy), a guard keeps writes off the
         # linked originals
         self.work = cwd if isinstance(cwd, WorkCopy) else None
         self.cwd = Path(cwd)
         self.timeout = timeout
         self.kernel_name = kernel_name
+        #: whether the kernel runs in the jail (see the class docstring)
+        self.jailed = jail
         self._km: Any = None
         self._kc: Any = None
+        self._runtime: str | None = None  # the jailed kernel's sockets, launcher log, layers
+        self._log: Any = None
         #: sources of the cells that ran successfully in this session, in order
         self.executed: list[str] = []
 
     def __enter__(self) -> KernelSession:
-        from jupyter_client import KernelManager
         env = dict(os.environ)
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         env.setdefault("PYTHONWARNINGS", "ignore")
         try:
-            self._km = KernelManager(kernel_name=self.kernel_name)
-            # The kernel's own log lines (TCP warning, TensorFlow banners) are not ours to show.
+            self._km = self._manager()
+            # The kernel's own log lines (TCP warning, TensorFlow banners) are not ours to
+            # show; the jail's launcher says on stderr (its log) why it refused.
             self._km.start_kernel(cwd=str(self.cwd), env=env, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+                                  stderr=self._log if self._log is not None
+                                  else subprocess.DEVNULL)
             self._kc = self._km.client()
             self._kc.start_channels()
             self._kc.wait_for_ready(timeout=_START_TIMEOUT)
@@ -71,17 +90,64 @@ class KernelSession:
                 if result.get("status") != "ok":
                     raise KernelError(f"{result.get('ename')}: {result.get('evalue')}")
         except Exception as exc:
+            refusal = self._jail_refusal()
             self.close()
-            raise KernelError(f"could not start kernel {self.kernel_name!r} in {self.cwd}: "
+            if refusal is not None:
+                raise KernelError(
+                    f"the replay kernel could not be jailed ({refusal}); crashpredict does "
+                    f"not run a notebook's cells unconfined: `crashpredict check --in-place` "
+                    f"(KernelSession(..., jail=False)) replays in the notebook's own folder "
+                    f"without the jail") from None
+            raise KernelError(f"could not start kernel {self.kernel_name!r} in {self.cwd}"
+                              f"{' (jailed)' if self.jailed else ''}: "
                               f"{type(exc).__name__}: {exc}") from exc
         return self
+
+    def _manager(self) -> Any:
+        """A jupyter_client KernelManager; for a jailed kernel, one that starts the kernel
+        through the jail's launcher and connects over Unix sockets in a private folder."""
+        from jupyter_client import KernelManager
+
+        if not self.jailed:
+            return KernelManager(kernel_name=self.kernel_name)
+        from ._dryrun._jailkernel import launcher_argv
+
+        self._runtime = tempfile.mkdtemp(prefix="crashpredict-kernel-")
+        ipc, private = os.path.join(self._runtime, "ipc"), os.path.join(self._runtime, "jail")
+        os.mkdir(ipc, 0o700)
+        os.mkdir(private, 0o700)
+        self._log = open(os.path.join(self._runtime, "launcher.log"), "wb")  # noqa: SIM115
+        # the private copy is disposable: written as it is (large outputs go to its disk,
+        # not to the jail's memory); everything else is copy-on-write
+        writable = [str(self.work.path)] if self.work is not None else []
+        prefix = launcher_argv(private=private, ipc=ipc, cwd=str(Path(self.cwd).resolve()),
+                               writable=writable)
+        return _jailed_manager_class()(
+            prefix, kernel_name=self.kernel_name, transport="ipc",
+            ip=os.path.join(ipc, "s"), connection_file=os.path.join(ipc, "kernel.json"))
+
+    def _jail_refusal(self) -> str | None:
+        """The launcher's reason when it refused the jail (read from its log), else None."""
+        if self._runtime is None:
+            return None
+        from ._dryrun._jailkernel import REFUSAL_PREFIX
+
+        try:
+            with open(os.path.join(self._runtime, "launcher.log"), "rb") as fh:
+                text = fh.read(1 << 16).decode(errors="replace")
+        except OSError:
+            return None
+        for line in text.splitlines():
+            if line.startswith(REFUSAL_PREFIX):
+                return line[len(REFUSAL_PREFIX):].strip() or "refused"
+        return None
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
 
     def close(self) -> None:
-        """Stop the kernel (safe to call twice)."""
+        """Stop the kernel, and with a jailed one everything in its jail (safe to call twice)."""
         if self._kc is not None:
             try:
                 self._kc.stop_channels()
@@ -94,6 +160,12 @@ class KernelSession:
             except Exception:
                 pass
             self._km = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._runtime is not None:
+            shutil.rmtree(self._runtime, ignore_errors=True)
+            self._runtime = None
 
     def _client(self) -> Any:
         if self._kc is None:
@@ -151,6 +223,34 @@ class KernelSession:
         error = error or content
         return CellRun(ok=False, ename=error.get("ename"), evalue=error.get("evalue"),
                        traceback=tuple(error.get("traceback", ())), stdout="".join(out))
+
+    def run_watched(self, source: str) -> tuple[CellRun, str | None]:
+        """Run a cell as `run` does, in a jailed kernel, and name the first thing it tried
+        whose outcome the jail changes (the network, a signal to a process outside the
+        jail; `crashpredict._dryrun._jailkernel.watch_effects`), or None.
+
+        The watch keeps a careless cell's jailed outcome from passing for the real one; it
+        is no boundary (the cell runs in the kernel and could switch it off): the jail is.
+        A watch that does not answer counts as something tried.
+
+        Raises:
+            KernelError: the kernel is not jailed (an unconfined kernel has nothing to
+                change the outcome, and `check` never runs a target there).
+        """
+        if not self.jailed:
+            raise KernelError("run_watched needs a jailed kernel (KernelSession(jail=True))")
+        watch = "__import__('crashpredict._dryrun._jailkernel', fromlist=['_']).watch_effects"
+        if self._expression(f"{watch}(True)").get("status") != "ok":
+            raise KernelError("the jailed kernel could not watch the cell")
+        run = self.run(source)
+        if run.status == "died":
+            return run, None
+        result = self._expression(f"{watch}(False)")
+        try:
+            tried = ast.literal_eval(result["data"]["text/plain"])
+        except (KeyError, TypeError, ValueError, SyntaxError, RecursionError, MemoryError):
+            tried = "something unknown (the kernel's watch did not answer)"
+        return run, tried[:300] if isinstance(tried, str) else None
 
     def _settle(self, msg_id: str, replied: bool, grace: float = 10.0) -> None:
         """After an interrupt, wait (briefly) until the kernel is done with ``msg_id``.
@@ -253,3 +353,20 @@ class KernelSession:
             if not run.ok:
                 return ReplayResult(ok=False, ran=i, failed_index=i, failure=run)
         return ReplayResult(ok=True, ran=len(sources))
+
+
+@functools.cache
+def _jailed_manager_class() -> Any:
+    """jupyter_client's KernelManager, with the jail's launcher in front of the kernel's
+    command (every start and restart goes through ``format_kernel_cmd``)."""
+    from jupyter_client import KernelManager
+
+    class JailedKernelManager(KernelManager):  # type: ignore[misc,valid-type]
+        def __init__(self, launcher: list[str], **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.launcher = list(launcher)
+
+        def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+            return [*self.launcher, *super().format_kernel_cmd(extra_arguments)]
+
+    return JailedKernelManager

@@ -37,8 +37,9 @@ def _parser() -> argparse.ArgumentParser:
                             "(default: rules,dryrun; rules alone never runs the target); "
                             "they combine (see docs/crashpredict.md)")
         p.add_argument("--in-place", action="store_true",
-                       help="replay in the notebook's own folder, keeping whatever the cells "
-                            "write (default: a private copy, removed afterwards)")
+                       help="replay unconfined in the notebook's own folder, keeping whatever "
+                            "the cells write (default: a jailed kernel in a private copy, "
+                            "whose writes are discarded)")
         _add_engine_flags(p)
         p.add_argument("--format", choices=("text", "json"), default="text")
         p.add_argument("--order", choices=("history", "notebook"),

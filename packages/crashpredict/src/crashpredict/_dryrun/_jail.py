@@ -21,7 +21,8 @@ and nsjail's way), closing whole classes of side effects rather than listing nam
    description: the kernel's offsets and ``flock`` locks are not shared); deleted files and
    memfds become private copies; pipes, sockets, eventfds, epoll and every other kind
    (the kernel's ZeroMQ sockets among them) become ``/dev/null``.
-4. `drop_capabilities`: the capabilities the new user namespace gave are dropped.
+4. `drop_capabilities`: the capabilities the new user namespace gave are dropped (a root
+   kernel keeps its power over files, `ROOT_FILE_CAPS`, which reaches only the overlay).
 
 `suspended_fork_hooks` keeps ``os.register_at_fork`` hooks from running around the
 dry run's fork: in the parent (user code in the kernel) and in the child before any of
@@ -54,6 +55,7 @@ _MNT_DETACH = 2
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 _SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 #: The tmpfs that holds every upper layer: a share of memory, not the disk.
 TMPFS_SIZE = "25%"
 #: Inherited files up to this size are copied whole when they cannot be reopened by path
@@ -146,8 +148,12 @@ class _Builder:
         os.mkdir(work)
         escaped = lower.replace("\\", "\\\\").replace(",", "\\,").replace(":", "\\:")
         options = f"lowerdir={escaped},upperdir={upper},workdir={work}"
-        if _mount(self.libc, "overlay", target, "overlay", _MS_NOSUID, options) == 0:
-            return
+        # userxattr: overlayfs in a user namespace keeps its metadata in user.* xattrs;
+        # without them removing a lower folder fails (EIO) and renaming one fails (EXDEV)
+        for extra in (",userxattr", ""):
+            if _mount(self.libc, "overlay", target, "overlay", _MS_NOSUID,
+                      options + extra) == 0:
+                return
         code = ctypes.get_errno()
         # A file system overlayfs cannot stack on: visible, read-only.
         if _mount(self.libc, lower, target, None, _MS_BIND | _MS_REC) == 0:
@@ -203,6 +209,20 @@ class _Builder:
         if _mount(self.libc, path, target, None, _MS_BIND) == 0:
             _mount(self.libc, None, target, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY)
 
+    def gpu_devices(self, target: str) -> None:
+        import glob
+
+        for pattern in GPU_DEVICES:
+            for node in glob.glob(f"/dev/{pattern}"):
+                if not os.path.exists(node) or os.path.isdir(node):
+                    continue
+                copy = target + node[len("/dev"):]
+                os.makedirs(os.path.dirname(copy), exist_ok=True)
+                with open(copy, "w"):
+                    pass
+                if _mount(self.libc, node, copy, None, _MS_BIND) != 0:
+                    os.unlink(copy)
+
     def dev(self, target: str) -> None:
         os.mkdir(target, 0o755)
         _check(_mount(self.libc, "tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NOEXEC,
@@ -226,13 +246,18 @@ class _Builder:
                    "mode=1777")
 
 
+#: Device nodes of GPUs, passed to the replay kernel (never to a dry run's child).
+GPU_DEVICES = ("nvidia*", "nvidia-caps/*", "dri/*", "kfd")
+
+
 def build_root(private_dir: str, *, cwd: str | None = None,
-               writable: Sequence[str] = ()) -> tuple[str, ...]:
+               writable: Sequence[str] = (), gpu: bool = False) -> tuple[str, ...]:
     """Make a copy-on-write view of the whole file system the root of this mount namespace.
 
     Call after `unshare_namespaces`, in the PID namespace's first process (``/proc`` is
     mounted for it). ``writable`` folders are bind-mounted as they are (the replay kernel's
-    socket folder); everything else is an overlay whose writes stay in memory.
+    socket folder); everything else is an overlay whose writes stay in memory. ``gpu``
+    passes the GPU device nodes (`GPU_DEVICES`) through to ``/dev``.
     Returns notes on what could not be overlaid. Raises `JailError`.
     """
     libc = _libc()
@@ -265,6 +290,8 @@ def build_root(private_dir: str, *, cwd: str | None = None,
               _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC) != 0:
         notes.append(f"/sys: hidden ({os.strerror(ctypes.get_errno())})")
     builder.dev(f"{root}/dev")
+    if gpu:
+        builder.gpu_devices(f"{root}/dev")
     for folder in writable:
         target = root + os.path.abspath(folder)
         os.makedirs(target, exist_ok=True)
@@ -438,18 +465,35 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def drop_capabilities() -> None:
-    """Drop the bounding set and every capability of this process (in its user namespace)."""
+#: What root may do to files, kept by a root kernel in its jail so that its writes (all
+#: into the overlay) succeed or fail as they would for real: chown, dac_override,
+#: dac_read_search, fowner, fsetid.
+ROOT_FILE_CAPS = (0, 1, 2, 3, 4)
+
+
+def drop_capabilities(keep: Sequence[int] = ()) -> None:
+    """Drop the bounding set and every capability of this process (in its user namespace)
+    but ``keep`` (numbers below 32); the ambient set is cleared. Raises `JailError`."""
     libc = _libc()
     for cap in range(64):
-        if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == errno.EINVAL:
-            break
+        if cap in keep:
+            continue
+        if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            if ctypes.get_errno() == errno.EINVAL:  # past the last capability
+                break
+            code = ctypes.get_errno()
+            raise JailError(code, f"dropping capability {cap}: {os.strerror(code)}")
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     number = _SYS_CAPSET.get(os.uname().machine)
     if number is None:
         return
     header = _CapHeader(0x20080522, 0)
     data = (_CapData * 2)()
-    libc.syscall(number, ctypes.byref(header), ctypes.byref(data))
+    mask = sum(1 << cap for cap in keep if cap < 32)
+    data[0].effective = data[0].permitted = mask
+    if libc.syscall(number, ctypes.byref(header), ctypes.byref(data)) != 0:
+        code = ctypes.get_errno()
+        raise JailError(code, f"capset: {os.strerror(code)}")
 
 
 # ---- fork hooks ---------------------------------------------------------------------------------

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import errno
 import os
 import resource
 import select
@@ -70,8 +69,6 @@ REFUSAL_PREFIX = "crashpredict: the replay kernel's jail was refused: "
 _EXEC_FAILED = 127
 #: The one capability a root kernel keeps (see `_drop_capabilities`).
 CAP_SETFCAP = 31
-_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
-_CAP_VERSION_3 = 0x20080522
 _MS_NOSUID, _MS_NOEXEC = 2, 8
 
 
@@ -109,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     the two above it exit as it ended."""
     args = _parse(sys.argv[1:] if argv is None else argv)
     client = _pidfd(os.getppid())
+    if client is None:  # no pidfd: the thread that started the launcher must live as long
+        _jail.die_with_parent()
     try:
         _jail.unshare_namespaces()
         pid = os.fork()
@@ -119,7 +118,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     _close(client)
     _jail.die_with_parent()
     try:
-        _jail.build_root(args.private, cwd=args.cwd, writable=[args.ipc, *args.writable])
+        _jail.build_root(args.private, cwd=args.cwd, writable=[args.ipc, *args.writable],
+                         gpu=True)
         _terminals()
         pid = os.fork()
     except OSError as exc:
@@ -155,7 +155,9 @@ def _terminals() -> None:
 
 
 def _drop_capabilities() -> None:
-    """Drop every capability, bounding set included; a root kernel keeps `CAP_SETFCAP`.
+    """Drop every capability, bounding set included, but what root may do to files
+    (`_jail.ROOT_FILE_CAPS`: a root kernel's writes, all into the overlay, succeed or fail
+    as they would for real) and `CAP_SETFCAP`, for a root kernel.
 
     The dry run in the kernel jails its fork in user namespaces of its own and maps root
     there, which Linux (5.12 on) allows only when the creator holds ``CAP_SETFCAP``
@@ -166,28 +168,7 @@ def _drop_capabilities() -> None:
     if os.geteuid() != 0:
         _jail.drop_capabilities()
         return
-    libc = ctypes.CDLL(None, use_errno=True)
-    for cap in range(64):
-        if cap != CAP_SETFCAP and libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            if ctypes.get_errno() == errno.EINVAL:  # past the last capability
-                break
-            raise _jail.JailError(ctypes.get_errno(), f"dropping capability {cap}")
-    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-    header = _CapHeader(_CAP_VERSION_3, 0)
-    data = (_CapData * 2)()
-    data[0].effective = data[0].permitted = 1 << CAP_SETFCAP
-    if libc.capset(ctypes.byref(header), ctypes.byref(data)) != 0:
-        code = ctypes.get_errno()
-        raise _jail.JailError(code, f"capset: {os.strerror(code)}")
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
+    _jail.drop_capabilities((*_jail.ROOT_FILE_CAPS, CAP_SETFCAP))
 
 
 def _refuse(exc: OSError) -> NoReturn:
@@ -241,13 +222,16 @@ def _close(fd: int | None) -> None:
 def _supervise(pid: int, *, decode: bool = False, client: int | None = None) -> NoReturn:
     """Wait for ``pid`` and end as it ended; forward SIGTERM to it, ignore SIGINT.
 
-    With ``client``, a pidfd of the launcher's parent: when the parent ends first, ``pid``
-    (pid 1 of the namespace) is killed, and with it the namespace.
+    Holds no descriptor of the kernel's (its sockets, the client's pipes) and is not
+    dumpable (no core dump; the kernel, of the same user, cannot ptrace it). Reaps every
+    child, as pid 1 of a namespace must (orphans of the jail are its children). With
+    ``client``, a pidfd of the launcher's parent: when the parent ends first, ``pid`` (pid 1
+    of the namespace) is killed, and with it the namespace.
     """
-    keep = {client} if client is not None else set()
-    for fd in range(0, 1 << 10):  # hold nothing of the kernel's: sockets, log files
-        if fd not in keep:
-            _close(fd)
+    keep = client if client is not None else -1
+    os.closerange(0, max(keep, 0))
+    os.closerange(keep + 1, 1 << 16)
+    _jail.undumpable()  # the kernel may not ptrace pid 1, which holds the namespace's powers
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the group's interrupt is the kernel's
 
     def forward(signum: int, _frame: object) -> None:
@@ -266,11 +250,13 @@ def _supervise(pid: int, *, decode: bool = False, client: int | None = None) -> 
             if client in ready:  # the client is gone: so is the kernel
                 forward(signal.SIGKILL, None)
                 break
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        os._exit(1)
-    _end_as(os.waitstatus_to_exitcode(status), decode=decode)
+    while True:
+        try:
+            done, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(1)
+        if done == pid:
+            _end_as(os.waitstatus_to_exitcode(status), decode=decode)
 
 
 def _end_as(code: int, *, decode: bool) -> NoReturn:
