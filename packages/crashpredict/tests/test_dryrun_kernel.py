@@ -174,11 +174,21 @@ def test_kernel_torch_and_keras_training_cells_answer(kernel):
     assert (torch_bad["outcome"], torch_bad["exception"]) == ("crashed", "IndexError")
 
 
-def test_kernel_cell_over_budget_is_answered_on_shrunk_data(kernel):
+def test_kernel_cell_over_budget_is_answered_fast_forwarded_or_on_shrunk_data(kernel):
     _, errors = kernel.run("import numpy as np, pandas as pd, time\n"
-                           "df = pd.DataFrame({'a': np.arange(50_000.0)})")
+                           "df = pd.DataFrame({'a': np.arange(50_000.0)})\n"
+                           "def scale(frame):\n    for v in frame['a']:\n        time.sleep(0.001)\n"
+                           "    return frame")
     assert not errors
-    slow = "for v in df['a']:\n    time.sleep(0.001)\ndf['b']"
+    looped = kernel.dry_run("for v in df['a']:\n    time.sleep(0.001)\ndf['b']", budget_s=2)
+    assert (looped["outcome"], looped["exception"], looped["fast_forwarded"]) == (
+        "crashed", "KeyError", True), looped
+    assert looped["cuts"] == ["for v in df['a'] (line 1 of the cell): ran 3 of 50,000 iterations"]
+    # a function defined in an earlier cell: its source comes from IPython's cell cache
+    called = kernel.dry_run("scaled = scale(df)\ndf['b']", budget_s=2)
+    assert (called["exception"], called["fast_forwarded"]) == ("KeyError", True), called
+    assert "of function scale" in called["cuts"][0]
+    slow = "_ = df['a'].apply(lambda v: time.sleep(0.001))\ndf['b']"
     result = kernel.dry_run(slow, budget_s=2)
     assert (result["outcome"], result["exception"], result["shrunk_names"]) == (
         "crashed", "KeyError", ["df"]), result

@@ -22,7 +22,7 @@ import time
 import traceback
 from typing import Any
 
-from . import _confine, _jail, _probes, _sandbox
+from . import _confine, _fastforward, _jail, _probes, _sandbox
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
@@ -130,7 +130,7 @@ def message_of(exc: BaseException) -> str:
 
 
 def _execute(code: Any, namespace: dict[str, Any], policy: Any, filename: str,
-             deadline: float, budget_s: float) -> dict[str, Any]:
+             deadline: float, budget_s: float, judge: Any = None) -> dict[str, Any]:
     """Run the compiled cell under the alarm; return the result dict sent to the parent."""
     remaining = deadline - time.perf_counter()
     if remaining <= 0:
@@ -168,9 +168,12 @@ def _execute(code: Any, namespace: dict[str, Any], policy: Any, filename: str,
         where = f" (at line {line})" if line else ""
         return {"outcome": "inconclusive", "line": line, "over_budget": True,
                 "reason": f"the cell was still running after the {budget_s:g} s budget{where}"}
-    return {"outcome": "crashed", "exception": type(caught).__name__,
-            "message": message_of(caught), "line": line, "traceback": frames,
-            "library": _library(caught, modules)}
+    crashed = {"outcome": "crashed", "exception": type(caught).__name__,
+               "message": message_of(caught), "line": line, "traceback": frames,
+               "library": _library(caught, modules)}
+    if judge is not None:
+        crashed.update(judge(caught, line))
+    return crashed
 
 
 #: errno values that the jail itself can cause where the real run would not fail.
@@ -258,7 +261,7 @@ def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any) -> None:
     _jail.die_with_parent()
     try:
         _jail.replace_fds(snaps, copies)
-        _jail.drop_capabilities()
+        _jail.drop_capabilities(_jail.ROOT_FILE_CAPS if os.geteuid() == 0 else ())
     except OSError as exc:
         return _report(write_fd, _jail_refused(exc))
     body()
@@ -279,7 +282,10 @@ def _mirror(pid: int, *, decode: bool = False) -> None:
     code = os.waitstatus_to_exitcode(status)
     sig = -code if code < 0 else (code - 128 if decode and 128 < code < 128 + 65 else 0)
     if sig and os.getpid() != 1:
-        signal.signal(sig, signal.SIG_DFL)
+        try:
+            signal.signal(sig, signal.SIG_DFL)  # SIGKILL's cannot be set, nor need be
+        except (OSError, ValueError):
+            pass
         os.kill(os.getpid(), sig)
     _EXIT_NOW(128 + sig if sig else code & 0xFF)
 
@@ -297,7 +303,7 @@ _EXIT_NOW = os._exit
 def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
               rng_state: Any, reads: tuple[str, ...] | None = None,
-              answer_fd: int = -1) -> None:
+              answer_fd: int = -1, fast_forward: Any = None) -> None:
     """The body of the forked child (in its jail, see `jailed`); its caller ends the
     process with os._exit."""
     _write_all(write_fd, b"R")
@@ -319,8 +325,19 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     overlay, policy, layers = sandbox
     _jail.run_saved_child_hooks()  # the fork skipped them; here they run confined
     random.setstate(rng_state)
+    cutter: _fastforward.Cutter | None = None
+    if fast_forward is not None:
+        code, cutter = _fast_forwarded(fast_forward, code, namespace, filename)
+
+    def judge(exc: BaseException, line: int | None) -> dict[str, Any]:
+        if cutter is None:
+            return {}
+        return {"cut_before_crash": bool(cutter.cut or cutter.library_cuts),
+                "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)
-    result = _execute(code, namespace, policy, filename, deadline, budget_s)
+    result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
+    if cutter is not None:
+        result.update(fast_forwarded=True, cuts=cutter.evidence())
     result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
                   layers=layers)
     return _report(write_fd, result)
@@ -362,6 +379,23 @@ def _enter_sandbox(write_fd: int, private_dir: str,
     layers = ["namespaces"] + [name for name, on in (("seccomp", confinement.seccomp),
                                     ("landlock", confinement.landlock)) if on]
     return overlay, policy, layers
+
+
+def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any],
+                    filename: str) -> tuple[Any, _fastforward.Cutter]:
+    """The cell's code with its loops (and those of the functions it calls) cut short."""
+    import ast
+    import copy
+
+    loops: dict[int, _fastforward.LoopInfo] = {}
+    rewritten = _fastforward.rewrite_cell(copy.deepcopy(tree), loops)
+    functions = _fastforward.rewrite_functions(code, namespace, loops)
+    cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree)
+    namespace[_fastforward.HELPER] = cutter
+    _fastforward.cap_libraries(cutter)
+    new_code = compile(rewritten, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                       dont_inherit=True)
+    return new_code, cutter
 
 
 def _report(write_fd: int, result: dict[str, Any]) -> None:

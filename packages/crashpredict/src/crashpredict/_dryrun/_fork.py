@@ -35,6 +35,7 @@ from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
 from ._child import jailed, message_of, report_failure, run_child
+from ._fastforward import called_functions, has_loops, has_loops_in
 from ._probes import serve_request
 
 __all__ = [
@@ -67,7 +68,11 @@ class DryRun:
     have written (the overlay's report); ``layers`` the kernel layers that were active;
     ``stuck_in`` names the library whose dead thread pool stopped the run (a disposable
     kernel could run such a cell for real instead); ``startup_s`` is the time from the
-    fork to the child's first signal of life.
+    fork to the child's first signal of life. A run over budget is retried
+    fast-forwarded (`_fastforward`): ``fast_forwarded``, ``cuts`` (what was cut, e.g.
+    "for epoch in range(50) (line 3 of the cell): ran 3 iterations of 50 in all"),
+    ``cut_before_crash`` (a cut had taken effect when the cell raised) and
+    ``cut_may_cause`` (the crashing statement reads what a cut loop makes).
     """
 
     outcome: str
@@ -86,6 +91,10 @@ class DryRun:
     layers: tuple[str, ...] = ()
     retry_reason: str = ""
     stuck_in: str | None = None
+    fast_forwarded: bool = False
+    cuts: tuple[str, ...] = ()
+    cut_before_crash: bool = False
+    cut_may_cause: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
@@ -109,7 +118,7 @@ class DryRun:
         return cls(**kwargs)
 
 
-_TUPLES = ("traceback", "shrunk_names", "writes", "layers")
+_TUPLES = ("traceback", "shrunk_names", "writes", "layers", "cuts")
 
 
 # ---- refusing where a fork is unsafe -------------------------------------------------------
@@ -382,9 +391,10 @@ def _result(data: bytes, timed_out: bool, code: int | None, budget_s: float) -> 
 _FIELD_TYPES: dict[str, Any] = {
     "exception": str, "message": str, "line": int, "library": str, "blocked": str,
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
-    "over_budget": bool,
+    "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
+    "cut_may_cause": bool,
 }
-_LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers")
+_LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers", "cuts")
 
 
 def _checked(data: Any) -> dict[str, Any] | None:
@@ -406,7 +416,7 @@ def _checked(data: Any) -> dict[str, Any] | None:
 
 def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float = DEFAULT_BUDGET_S,
             shrink: int | None = None, filename: str = "<cell>",
-            retry_rows: int | None = RETRY_ROWS) -> DryRun:
+            retry_rows: int | None = RETRY_ROWS, fast_forward: bool = True) -> DryRun:
     """Run ``cell_source`` on a fork of this process and report what happened.
 
     The cell runs in the child's copy-on-write copy of ``namespace`` (usually the kernel's
@@ -422,9 +432,13 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
         shrink: when set, DataFrames, Series, arrays and tensors longer than this many rows
             are cut to their first rows in the child before the cell runs.
         filename: the name the cell's code gets in tracebacks.
-        retry_rows: when the run on full data is over budget, it is run again (with the same
-            budget) on the first ``retry_rows`` rows of the objects the cell reads; the
-            result says so (``shrunk``, ``retry_reason``). None: no retry.
+        retry_rows: when the run on full data is over budget (and the fast-forwarded one
+            too), it is run again (with the same budget) on the first ``retry_rows`` rows of
+            the objects the cell reads; the result says so (``shrunk``, ``retry_reason``).
+            None: no shrunk retry.
+        fast_forward: when the run is over budget and the cell (or a function of the
+            notebook it calls) has loops, or trains a Keras model, run it again with each
+            loop cut to its first iterations (`_fastforward`).
 
     Returns:
         A `DryRun`: "crashed", "completed" or "inconclusive" (with the reason).
@@ -456,25 +470,49 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
                       line=exc.lineno, traceback=(f"{filename}:{exc.lineno}",), library="python",
                       elapsed_s=time.perf_counter() - started)
     fields = _run_once(code, namespace, float(budget_s), shrink, filename, None)
-    if fields.pop("over_budget", False) and shrink is None and retry_rows:
+    over = fields.pop("over_budget", False)
+    tree = None
+    if over and shrink is None and fast_forward:
+        tree = _loop_tree(cell_source, code, namespace)
+    if tree is not None:
+        cut = _run_once(code, namespace, float(budget_s), None, filename, None, tree)
+        over = cut.pop("over_budget", False)
+        cut.update(retry_reason=fields.get("reason", ""), startup_s=fields.get("startup_s"))
+        fields = cut
+    if over and shrink is None and retry_rows:
         retry = _run_once(code, namespace, float(budget_s), retry_rows, filename,
-                          _names_read(code, namespace))
+                          _names_read(code, namespace), tree)
         retry.pop("over_budget", None)
         if retry.get("shrunk"):
-            retry.update(retry_reason=fields.get("reason", ""),
+            retry.update(retry_reason=fields.get("retry_reason") or fields.get("reason", ""),
                          startup_s=fields.get("startup_s"))
             fields = retry
     fields["elapsed_s"] = time.perf_counter() - started
     return DryRun.from_dict(fields)
 
 
+def _loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.Module | None:
+    """The cell's syntax tree when fast-forwarding can shorten it, else None."""
+    try:
+        tree = ast.parse(ipython_to_python(cell_source))
+    except SyntaxError:
+        return None
+    if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
+                              called_functions(code, namespace)):
+        return tree
+    keras = any(m in sys.modules for m in ("keras", "tf_keras"))
+    return tree if keras and "fit" in _names_read(code, namespace) else None
+
+
 def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int | None,
-              filename: str, reads: tuple[str, ...] | None) -> dict[str, Any]:
+              filename: str, reads: tuple[str, ...] | None,
+              tree: ast.Module | None = None) -> dict[str, Any]:
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
         data, startup, timed_out, exit_code = _fork_and_wait(
             budget_s, code=code, namespace=namespace, shrink=shrink, reads=reads,
-            private_dir=private_dir, filename=filename, rng_state=random.getstate())
+            private_dir=private_dir, filename=filename, rng_state=random.getstate(),
+            fast_forward=tree)
     finally:
         shutil.rmtree(private_dir, ignore_errors=True)
     fields = _result(data, timed_out, exit_code, budget_s)

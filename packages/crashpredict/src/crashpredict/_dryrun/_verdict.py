@@ -68,8 +68,20 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     """
     shrunk = f" on data cut to its first rows ({', '.join(result.shrunk_names)})" \
         if result.shrunk else ""
+    if result.fast_forwarded and result.cuts:
+        shrunk += f"{' and' if shrunk else ''} with its loops cut short"
     extra = _evidence_of(result)
     crash_type = crash_type_of(result.exception, result.message, result.library)
+    if result.outcome == "crashed" and result.cut_before_crash and (
+            result.cut_may_cause or not shrinking_cannot_cause(crash_type, result.message)):
+        why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
+            "is of a kind the cut itself can cause"
+        return Verdict(crash=None, confidence=0.0,
+                       explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
+                                   f"was raised after a loop was cut short, and the failing "
+                                   f"statement {why}",
+                       evidence=(f"fast-forwarded dry run raised {result.exception}: "
+                                 f"{result.message[:300]}", *extra), engine="dryrun")
     if result.outcome == "crashed" and result.shrunk and \
             not shrinking_cannot_cause(crash_type, result.message):
         return Verdict(crash=None, confidence=0.0,
@@ -83,8 +95,9 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
         quoted = lines[result.line - 1].strip() if result.line and result.line <= len(lines) else ""
         evidence = (f"dry run raised {result.exception} at line {result.line}: {quoted}",) \
             if quoted else ()
+        weaker = result.shrunk or result.cut_before_crash
         return Verdict(
-            crash=True, confidence=0.9 if result.shrunk else 1.0, exception=result.exception,
+            crash=True, confidence=0.9 if weaker else 1.0, exception=result.exception,
             line=result.line, library=result.library,
             crash_type=crash_type,
             explanation=f"{result.message} (raised in a dry run{shrunk})",
@@ -92,8 +105,10 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     if result.outcome == "completed":
         caveat = ("; a crash that needs the rows past the head (a NaN, an unseen label, a "
                   "length mismatch) is not ruled out") if result.shrunk else ""
+        if result.fast_forwarded and result.cuts:
+            caveat += "; a crash that needs the iterations that were cut is not ruled out"
         return Verdict(crash=False,
-                       confidence=SHRUNK_CLEAN_CONFIDENCE if result.shrunk else 0.95,
+                       confidence=SHRUNK_CLEAN_CONFIDENCE if _weak(result) else 0.95,
                        explanation=f"the cell ran to completion in a dry run{shrunk} "
                                    f"({result.elapsed_s:.2f} s){caveat}",
                        evidence=extra, engine="dryrun")
@@ -102,11 +117,19 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
                    evidence=evidence, engine="dryrun")
 
 
+def _weak(result: DryRun) -> bool:
+    """A clean run that saw only part of the data or of the iterations."""
+    return result.shrunk or bool(result.fast_forwarded and result.cuts)
+
+
 def _evidence_of(result: DryRun) -> tuple[str, ...]:
     lines = []
-    if result.retry_reason:
+    if result.retry_reason and result.shrunk:
         lines.append(f"retried on the first rows of {', '.join(result.shrunk_names)}: the run "
                      f"on full data stopped ({result.retry_reason})")
+    elif result.retry_reason and result.fast_forwarded:
+        lines.append(f"retried fast-forwarded: the full run stopped ({result.retry_reason})")
+    lines += [f"cut short: {c}" for c in result.cuts]
     lines += [f"would have: {w}" for w in result.writes]
     return tuple(lines)
 
@@ -151,8 +174,8 @@ def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
             return dataclasses.replace(
                 rule_verdict, confidence=max(rule_verdict.confidence, dry_verdict.confidence),
                 engine="rules+dryrun", evidence=rule_verdict.evidence + (note,))
-        threshold = CLEAN_SHRUNK_OVERRIDES_BELOW if dry.shrunk else CLEAN_OVERRIDES_BELOW
-        if dry.shrunk and rule_verdict.crash is True and \
+        threshold = CLEAN_SHRUNK_OVERRIDES_BELOW if _weak(dry) else CLEAN_OVERRIDES_BELOW
+        if _weak(dry) and rule_verdict.crash is True and \
                 (rule_verdict.crash_type or "unknown") not in SHRUNK_CAN_CLEAR:
             threshold = 0.0  # the crash may sit in rows the shrunk run never saw
         if rule_verdict.crash is True and rule_verdict.confidence >= threshold:

@@ -1,0 +1,419 @@
+"""Fast-forward: the dry run of a long cell with its loops cut short.
+
+A training loop over epochs and batches, a loop over files, a long preprocessing loop:
+run for real, the cell takes minutes and its crash comes at the end. Fast-forwarded, each
+``for``/``while`` loop of the cell, and of the notebook's own functions that the cell
+calls, runs its first `KEEP_ITERATIONS` iterations and then goes on after the loop as if
+it had ended (its ``else`` included); Keras ``fit`` runs one epoch of two steps
+(`cap_libraries`). The code is rewritten with `ast` (line numbers kept, so tracebacks
+name the cell's lines); library code is never rewritten.
+
+Until the first cut takes effect the run is the real run, step for step: a crash there is
+the cell's own. After a cut the state differs (a list built by a cut loop is shorter, a
+name bound in a later iteration is unbound), so `Cutter.judge` tells the parent whether
+the crash may be the cut's doing: it is when the crashing statement reads a name that a
+cut loop binds or grows (or that the cell bound from a call into a function whose loop was
+cut), when it is raised inside such a function, or when a file is missing and a cut loop
+writes files. The parent adds the crash-kind test it uses for shrunk data
+(`shrinking_cannot_cause`: no shape, size, index or row-label errors).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+import textwrap
+import types
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions",
+           "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
+
+#: Iterations each loop keeps in a fast-forwarded run.
+KEEP_ITERATIONS = 3
+#: The name the rewritten code calls the cutter by (in the child's namespace only).
+HELPER = "__crashpredict_fast_forward__"
+#: Mutating methods: a name that receives one of these in a loop is grown by the loop.
+_GROWERS = frozenset({"append", "extend", "insert", "update", "add", "setdefault", "pop",
+                      "remove", "clear", "popitem", "discard", "appendleft", "extendleft",
+                      "__setitem__", "write", "writelines"})
+#: Calls that write files: a file missing after a cut loop that makes one may be its doing.
+_WRITERS = frozenset({"open", "save", "savez", "savez_compressed", "savefig", "to_csv",
+                      "to_pickle", "to_parquet", "to_json", "to_excel", "to_hdf", "to_feather",
+                      "dump", "makedirs", "mkdir", "save_weights", "write_text", "write_bytes",
+                      "imwrite", "copy", "copyfile", "move", "rename", "touch"})
+
+
+@dataclass(slots=True)
+class LoopInfo:
+    """A loop the rewrite wraps: where it is, what it binds, whether it writes files."""
+
+    id: int
+    line: int
+    text: str
+    where: str  # "the cell" or "function NAME"
+    names: frozenset[str] = frozenset()
+    writes_files: bool = False
+
+
+def _loop_text(node: ast.For | ast.While) -> str:
+    try:
+        head = ast.unparse(node.target) + " in " + ast.unparse(node.iter) \
+            if isinstance(node, ast.For) else ast.unparse(node.test)
+    except Exception:  # noqa: BLE001 - only for the evidence
+        head = "..."
+    word = "for" if isinstance(node, ast.For) else "while"
+    return f"{word} {head[:60]}"
+
+
+def _bound_in(body: list[ast.stmt], extra: Iterable[ast.AST] = ()) -> tuple[frozenset[str], bool]:
+    """Names a loop's body binds or grows, and whether it calls a file writer."""
+    names: set[str] = set()
+    writes = False
+    for root in [*body, *extra]:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                names.add(node.id)
+            elif isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                    isinstance(node.ctx, (ast.Store, ast.Del)):
+                base = node.value
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+                if isinstance(base, ast.Name):
+                    names.add(base.id)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else \
+                    func.id if isinstance(func, ast.Name) else ""
+                if called in _WRITERS:
+                    writes = True
+                if isinstance(func, ast.Attribute) and func.attr in _GROWERS:
+                    base = func.value
+                    while isinstance(base, (ast.Subscript, ast.Attribute)):
+                        base = base.value
+                    if isinstance(base, ast.Name):
+                        names.add(base.id)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                names.update(node.names)
+    return frozenset(names), writes
+
+
+class _Rewrite(ast.NodeTransformer):
+    def __init__(self, loops: dict[int, LoopInfo], where: str) -> None:
+        self.loops, self.where = loops, where
+
+    def _register(self, node: ast.For | ast.While) -> int:
+        loop_id = len(self.loops)
+        extra = [node.target] if isinstance(node, ast.For) else []
+        names, writes = _bound_in(node.body, extra)
+        self.loops[loop_id] = LoopInfo(loop_id, node.lineno, _loop_text(node), self.where,
+                                       names, writes)
+        return loop_id
+
+    def _call(self, method: str, args: list[ast.expr], at: ast.AST) -> ast.Call:
+        call = ast.Call(func=ast.Attribute(value=ast.Name(id=HELPER, ctx=ast.Load()),
+                                           attr=method, ctx=ast.Load()),
+                        args=args, keywords=[])
+        return ast.copy_location(call, at)
+
+    def visit_For(self, node: ast.For) -> ast.For:
+        loop_id = self._register(node)
+        self.generic_visit(node)
+        node.iter = self._call("iterate", [node.iter, ast.Constant(loop_id)], node.iter)
+        return node
+
+    def visit_While(self, node: ast.While) -> ast.While:
+        if _endless(node):  # only an exception ends it for real: cutting it would lie
+            self.generic_visit(node)
+            return node
+        loop_id = self._register(node)
+        self.generic_visit(node)
+        tick = self._call("tick", [ast.Constant(loop_id)], node.test)
+        node.test = ast.copy_location(ast.BoolOp(op=ast.And(), values=[node.test, tick]),
+                                      node.test)
+        return node
+
+
+def _endless(node: ast.While) -> bool:
+    """``while True:`` (any constant truth) with no ``break``, ``return`` or ``yield`` of its own."""
+    if not (isinstance(node.test, ast.Constant) and node.test.value):
+        return False
+    stack = list(node.body) + list(node.orelse)
+    while stack:
+        child = stack.pop()
+        if isinstance(child, (ast.Break, ast.Return, ast.Yield, ast.YieldFrom)):
+            return False
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                              ast.Lambda, ast.For, ast.While, ast.AsyncFor)):
+            if isinstance(child, (ast.For, ast.While, ast.AsyncFor)):
+                # a break there ends the inner loop only; a return ends this one too
+                stack.extend(n for n in ast.walk(child) if isinstance(n, ast.Return))
+            continue
+        stack.extend(ast.iter_child_nodes(child))
+    return True
+
+
+def has_loops(tree: ast.AST) -> bool:
+    return any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(tree))
+
+
+def rewrite_cell(tree: ast.Module, loops: dict[int, LoopInfo]) -> ast.Module:
+    """The cell's module with every loop wrapped (in place; returned for convenience)."""
+    tree = _Rewrite(loops, "the cell").visit(tree)
+    return ast.fix_missing_locations(tree)
+
+
+def has_loops_in(function: Any) -> bool:
+    """Whether a function's own code (or code nested in it) has a loop, from its bytecode
+    (no source needed): a backward jump."""
+    import dis
+
+    stack = [getattr(function, "__code__", None)]
+    while stack:
+        code = stack.pop()
+        if not isinstance(code, types.CodeType):
+            continue
+        if any(i.opname.startswith("JUMP_BACKWARD") or i.opname == "JUMP_ABSOLUTE"
+               for i in dis.get_instructions(code)):
+            return True
+        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return False
+
+
+def called_functions(code: types.CodeType, namespace: Mapping[str, Any]) -> list[str]:
+    """Names of the namespace's own functions the code calls, transitively."""
+    found: list[str] = []
+    stack, seen = [code], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen or len(seen) > 500:
+            continue
+        seen.add(id(current))
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+        for name in current.co_names:
+            value = namespace.get(name)
+            if isinstance(value, types.FunctionType) and value.__globals__ is namespace \
+                    and name not in found:
+                found.append(name)
+                stack.append(value.__code__)
+    return found
+
+
+def rewrite_functions(code: types.CodeType, namespace: dict[str, Any],
+                      loops: dict[int, LoopInfo]) -> dict[str, set[int]]:
+    """Replace, in ``namespace``, the notebook's functions the cell calls that hold loops
+    by fast-forwarded copies; return {function name: its loop ids}.
+
+    Only plain functions whose source is known (IPython keeps every cell's source) are
+    rewritten: no closures, no decorators (re-running a decorator could do anything).
+    """
+    rewritten: dict[str, set[int]] = {}
+    for name in called_functions(code, namespace):
+        function = namespace[name]
+        if function.__closure__:
+            continue
+        try:
+            source = textwrap.dedent(inspect.getsource(function))
+            tree = ast.parse(source)
+        except (OSError, TypeError, SyntaxError, IndentationError):
+            continue
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                node.decorator_list or node.name != function.__name__ or not has_loops(node):
+            continue
+        before = set(loops)
+        _Rewrite(loops, f"function {name}").visit(tree)
+        offset = function.__code__.co_firstlineno - node.lineno
+        for loop_id in set(loops) - before:
+            loops[loop_id].line += offset
+        ast.increment_lineno(tree, offset)
+        ast.fix_missing_locations(tree)
+        scope: dict[str, Any] = {}
+        try:
+            exec(compile(tree, function.__code__.co_filename, "exec"),  # noqa: S102
+                 namespace, scope)
+        except Exception:  # noqa: BLE001 - keep the original function
+            for loop_id in set(loops) - before:
+                del loops[loop_id]
+            continue
+        new = scope.get(function.__name__)
+        if not isinstance(new, types.FunctionType):
+            continue
+        new.__defaults__, new.__kwdefaults__ = function.__defaults__, function.__kwdefaults__
+        new.__dict__.update(function.__dict__)
+        new.__qualname__ = function.__qualname__
+        namespace[name] = new
+        rewritten[name] = set(loops) - before
+    return rewritten
+
+
+def _total(iterable: Any) -> int | None:
+    """len() of the builtins and library containers whose len is C, else None."""
+    module = type(iterable).__module__.partition(".")[0]
+    if isinstance(iterable, (range, list, tuple, dict, str, bytes, set, frozenset)) or \
+            module in ("numpy", "pandas", "torch", "tensorflow", "keras"):
+        try:
+            return len(iterable)
+        except Exception:  # noqa: BLE001
+            return None
+    return None
+
+
+@dataclass(slots=True)
+class Cutter:
+    """The runtime of the rewritten code in the child: counts iterations, cuts, judges."""
+
+    loops: dict[int, LoopInfo]
+    keep: int = KEEP_ITERATIONS
+    functions: dict[str, set[int]] = field(default_factory=dict)
+    cell_tree: ast.Module | None = None
+    counts: dict[int, int] = field(default_factory=dict)
+    entries: dict[int, int] = field(default_factory=dict)
+    totals: dict[int, int | None] = field(default_factory=dict)
+    cut: list[int] = field(default_factory=list)
+    library_cuts: list[str] = field(default_factory=list)
+
+    def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
+        self.totals.setdefault(loop_id, _total(iterable))
+        self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
+        return self._iterate(iter(iterable), loop_id)
+
+    def _iterate(self, iterator: Iterator[Any], loop_id: int) -> Iterator[Any]:
+        done = 0
+        for item in iterator:
+            if done >= self.keep:
+                self._cut(loop_id, done)
+                return
+            done += 1
+            self.counts[loop_id] = self.counts.get(loop_id, 0) + 1
+            yield item
+
+    def tick(self, loop_id: int) -> bool:
+        done = self.counts.get(loop_id, 0)
+        # while loops restart their count each time the loop statement is entered again
+        # are not tracked: a while loop keeps `keep` iterations per run of the cell
+        if done >= self.keep:
+            self._cut(loop_id, done)
+            return False
+        self.counts[loop_id] = done + 1
+        return True
+
+    def _cut(self, loop_id: int, done: int) -> None:
+        if loop_id not in self.cut:
+            self.cut.append(loop_id)
+
+    def evidence(self) -> list[str]:
+        """What was cut: ``for epoch in range(50) (line 3 of the cell): ran 3 of 50``."""
+        lines = []
+        for loop_id in self.cut:
+            info = self.loops[loop_id]
+            total = self.totals.get(loop_id)
+            of = f" of {total:,}" if isinstance(total, int) else ""
+            runs = self.entries.get(loop_id, 1)
+            done = self.counts.get(loop_id, 0)
+            each = f"{min(done, self.keep):,}{of} iterations" + (
+                f", in each of its {runs:,} runs" if runs > 1 else "")
+            lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
+        return lines + self.library_cuts
+
+    def judge(self, exc: BaseException, line: int | None, filename: str) -> bool:
+        """Whether a crash after a cut may be the cut's own doing (see the module doc)."""
+        if not self.cut:
+            return False
+        tainted: set[str] = set()
+        cut_functions = {name for name, ids in self.functions.items() if ids & set(self.cut)}
+        for loop_id in self.cut:
+            tainted |= self.loops[loop_id].names
+        if isinstance(exc, FileNotFoundError) and \
+                any(self.loops[i].writes_files for i in self.cut):
+            return True
+        tb = exc.__traceback__
+        while tb is not None:  # raised inside a function whose loop was cut
+            name = tb.tb_frame.f_code.co_name
+            if tb.tb_frame.f_code.co_filename != filename and name in cut_functions:
+                return True
+            tb = tb.tb_next
+        statement = _statement_at(self.cell_tree, line)
+        if statement is None:
+            return True
+        tainted |= _bound_by_calls(self.cell_tree, cut_functions)
+        read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
+        return bool(read & tainted) or bool(read & cut_functions)
+
+
+def _statement_at(tree: ast.Module | None, line: int | None) -> ast.stmt | None:
+    """The innermost simple statement of the cell that spans ``line``."""
+    if tree is None or line is None:
+        return None
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and not isinstance(
+                node, (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef,
+                       ast.AsyncFunctionDef, ast.ClassDef, ast.AsyncFor, ast.AsyncWith)):
+            end = getattr(node, "end_lineno", node.lineno) or node.lineno
+            if node.lineno <= line <= end:
+                best = node
+    if best is None:  # the crash is in a loop or if header: take its test
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.While, ast.If)) and node.lineno == line:
+                return ast.Expr(value=node.iter if isinstance(node, ast.For) else node.test)
+    return best
+
+
+def _bound_by_calls(tree: ast.Module | None, functions: set[str]) -> set[str]:
+    """Names the cell binds from a statement that calls one of ``functions``."""
+    names: set[str] = set()
+    if tree is None or not functions:
+        return names
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            calls = {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call)
+                     and isinstance(c.func, ast.Name)}
+            if calls & functions:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return names
+
+
+# ---- library calls that loop inside -------------------------------------------------------
+
+def cap_libraries(cutter: Cutter) -> None:
+    """Keras ``fit`` runs one epoch of at most two steps (its input checks, its first
+    batches, its callbacks' first calls); ``evaluate`` and ``predict`` are left whole (their
+    results' sizes are read by the cells that follow)."""
+    for module_name in ("keras", "tf_keras"):
+        module = sys.modules.get(module_name)
+        model = getattr(getattr(module, "Model", None), "fit", None) and module.Model
+        if model is None or getattr(model.fit, "_crashpredict_capped", False):
+            continue
+        original = model.fit
+
+        def fit(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            try:
+                bound = inspect.signature(_original).bind(self, *args, **kwargs)
+            except TypeError:  # let Keras say what is wrong with the call
+                return _original(self, *args, **kwargs)
+            arguments = bound.arguments
+            extra = arguments.get("kwargs") if isinstance(arguments.get("kwargs"), dict) else arguments
+            epochs = arguments.get("epochs", extra.get("epochs", 1))
+            if isinstance(epochs, int) and epochs > 1:
+                cutter.library_cuts.append(f"Keras fit: ran 1 of {epochs:,} epochs, 2 steps")
+                (arguments if "epochs" in arguments else extra)["epochs"] = 1
+                steps = arguments.get("steps_per_epoch", extra.get("steps_per_epoch"))
+                if steps is None and not _is_generator(arguments.get("x")):
+                    extra["steps_per_epoch"] = 2
+            return _original(*bound.args, **bound.kwargs)
+
+        fit._crashpredict_capped = True  # type: ignore[attr-defined]
+        try:
+            model.fit = fit
+        except (AttributeError, TypeError):
+            pass
+
+
+def _is_generator(x: Any) -> bool:
+    return isinstance(x, types.GeneratorType)

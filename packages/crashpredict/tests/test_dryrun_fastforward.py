@@ -1,0 +1,147 @@
+"""Fast-forwarded dry runs: long cells reach their crash within the budget, honestly.
+
+Each cell would run far past the budget for real (its loops sleep); the dry run retries it
+with every loop cut to its first iterations. A crash that the cut cannot have caused is
+reported with what was cut; one the cut may have caused (a list built by the loop, a name
+bound in a later iteration) is inconclusive; a clean run is a weak "no crash".
+"""
+
+from __future__ import annotations
+
+import linecache
+import time
+
+import pytest
+
+from crashpredict._dryrun import dry_run, dryrun_verdict
+from crashpredict._dryrun._fastforward import KEEP_ITERATIONS
+
+pytestmark = pytest.mark.usefixtures("no_new_children")
+
+BUDGET = 1.0
+TRAIN = """
+import time
+history = []
+for epoch in range(50):
+    for batch in range(200):
+        time.sleep(0.002)
+    history.append(epoch)
+"""
+
+
+def _predict(cell: str, namespace: dict | None = None):
+    started = time.perf_counter()
+    result = dry_run(cell, namespace if namespace is not None else {}, budget_s=BUDGET,
+                     retry_rows=None)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 3 * BUDGET + 2, elapsed  # the full run, then the fast-forwarded one
+    return result, dryrun_verdict(result, cell)
+
+
+def test_a_crash_after_a_long_loop_is_reached_and_says_what_was_cut():
+    cell = TRAIN + "scores = {'loss': 0.1}\nprint(scores['val_accuracy'])\n"
+    result, verdict = _predict(cell)
+    assert result.fast_forwarded and result.cut_before_crash and not result.cut_may_cause
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 9)
+    assert verdict.confidence == 0.9
+    assert "for epoch in range(50) (line 4 of the cell): ran 3 of 50 iterations" in result.cuts
+    assert any("in each of its 3 runs" in c for c in result.cuts)
+    assert any(e.startswith("cut short: for epoch") for e in verdict.evidence)
+
+
+@pytest.mark.parametrize("after", [
+    "import numpy as np\nnp.array(history).reshape(50, 1)",  # the loop built a shorter list
+    "print(history[49])",                                      # an index past the cut
+    "print(best)",                                              # bound in a later iteration
+    "totals = {e: 1 for e in history}\nprint(totals[42])",      # a key the cut never made
+])
+def test_a_crash_the_cut_can_cause_is_inconclusive(after):
+    cell = TRAIN.replace("    history.append(epoch)\n",
+                         "    history.append(epoch)\n    if epoch == 40:\n        best = epoch\n")
+    result, verdict = _predict(cell + after + "\n")
+    assert result.outcome == "crashed" and result.cut_before_crash, result
+    assert verdict.crash is None, verdict
+    assert "after a loop was cut short" in verdict.explanation
+
+
+def test_a_clean_fast_forwarded_run_is_a_weak_no_crash():
+    result, verdict = _predict(TRAIN + "print(history[0])\n")
+    assert result.outcome == "completed" and result.cuts
+    assert verdict.crash is False and verdict.confidence == 0.6
+    assert "iterations that were cut is not ruled out" in verdict.explanation
+
+
+def test_while_loops_are_cut_and_the_cell_goes_on_after_them():
+    cell = ("import time\nsteps = 0\nwhile True:\n    time.sleep(0.01)\n    steps += 1\n"
+            "    if steps == 10_000:\n        break\nelse:\n    ended = True\n"
+            "config = {}\nconfig['lr']\n")
+    result, verdict = _predict(cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 11)
+    assert result.cuts == ("while True (line 3 of the cell): ran 3 iterations",)
+
+
+def test_loops_within_the_kept_iterations_are_not_cut():
+    cell = "import time\ntime.sleep(5)\n" + "\n".join(
+        [f"for i in range({KEEP_ITERATIONS}):\n    pass"]) + "\nx = {}['k']\n"
+    result, _ = _predict(cell)
+    # the loop ran whole: nothing was cut, and the sleep outside any loop stays too long
+    assert result.cuts == () and result.outcome == "inconclusive"
+
+
+def _notebook_namespace(source: str, name: str = "<ipython-input-7>") -> dict:
+    """A namespace whose functions come from a 'cell' whose source linecache knows, as
+    IPython registers every cell."""
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(source, name, "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+TRAIN_FUNCTION = """
+import time
+
+def train(epochs):
+    losses = []
+    for epoch in range(epochs):
+        time.sleep(0.05)
+        losses.append(1.0 / (epoch + 1))
+    return losses
+"""
+
+
+def test_loops_in_the_notebooks_own_functions_are_cut_too():
+    namespace = _notebook_namespace(TRAIN_FUNCTION)
+    result, verdict = _predict("losses = train(500)\nsettings = {}\nsettings['epochs']\n",
+                               namespace)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 3)
+    assert result.cuts == ("for epoch in range(epochs) (line 6 of function train): ran 3 of "
+                           "500 iterations",)
+    assert namespace["train"].__code__.co_filename == "<ipython-input-7>"  # the kernel's own
+
+
+def test_a_value_returned_by_a_cut_function_is_not_trusted():
+    namespace = _notebook_namespace(TRAIN_FUNCTION)
+    result, verdict = _predict("losses = train(500)\nlosses.best_epoch\n", namespace)
+    assert result.cut_may_cause and verdict.crash is None
+
+
+def test_a_missing_file_that_a_cut_loop_writes_is_not_claimed(tmp_path):
+    cell = (f"import time, os\nfor epoch in range(100):\n    time.sleep(0.02)\n"
+            f"    if epoch == 90:\n        open(os.path.join({str(tmp_path)!r}, 'ckpt'), 'w')\n"
+            f"open(os.path.join({str(tmp_path)!r}, 'ckpt'))\n")
+    result, verdict = _predict(cell)
+    assert result.exception == "FileNotFoundError" and verdict.crash is None, verdict
+
+
+def test_keras_fit_runs_one_epoch_of_two_steps():
+    tf = pytest.importorskip("tensorflow")
+    np = pytest.importorskip("numpy")
+    keras = tf.keras
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+    model.compile(loss="mse", optimizer="sgd")
+    namespace = {"model": model, "X": np.zeros((64, 4)), "y": np.zeros(64), "np": np}
+    cell = ("history = model.fit(X, y, epochs=100000, batch_size=1, verbose=0)\n"
+            "print(history.history['val_loss'][-1])\n")
+    result, verdict = _predict(cell, namespace)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 2), result
+    assert "Keras fit: ran 1 of 100,000 epochs, 2 steps" in result.cuts
