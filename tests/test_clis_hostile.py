@@ -85,10 +85,6 @@ COMMANDS = {
 # Known gaps in modules other engineers own (issue 22 splits the work): strict, so that a fix
 # shows up as XPASS and the mark is removed with it.
 GAPS = {
-    ("crashpredict check", "nbformat-string"): "crashpredict/_check.py _load compares 'nbformat' "
-                                               "with 4 unchecked: TypeError traceback",
-    ("crashpredict check", "source-int"): "crashpredict/_check.py _text drops non-text source "
-                                          "lines silently",
     ("rtextract render", "dev-zero"): "rtextract/_cli.py reads /dev/zero forever",
     ("rtextract render", "fifo"): "rtextract/_cli.py blocks opening a FIFO",
     ("rtextract render", "deep-json"): "rtextract snapshot JSON: RecursionError traceback",

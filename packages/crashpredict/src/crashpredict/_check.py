@@ -52,14 +52,11 @@ def _load(path: Path) -> dict[str, Any]:
     """The notebook's JSON as a version-4 dict; a UTF-8 BOM is accepted, ids never invented."""
     import json
     import warnings
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError as exc:
-        raise NotebookReadError(f"{path}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise NotebookReadError(f"{path}: is a folder, not a notebook") from exc
-    except OSError as exc:
-        raise NotebookReadError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+    from nbdeps import NOTEBOOK_LIMIT, read_bounded
+
+    try:  # a regular file of bounded size: /dev/zero or a FIFO never hold the call
+        text = read_bounded(path, limit=NOTEBOOK_LIMIT, what="notebook",
+                            error=NotebookReadError).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise NotebookReadError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
     try:
@@ -72,7 +69,21 @@ def _load(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("cells", data.get("worksheets")),
                                                     list):
         raise NotebookReadError(f"{path}: not a readable notebook (no list of cells)")
-    if data.get("nbformat", 4) < 4:
+    version = data.get("nbformat", 4)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise NotebookReadError(f"{path}: not a readable notebook ('nbformat' is "
+                                f"{type(version).__name__} {str(version)[:20]!r}, not a number)")
+    for index, cell in enumerate(data.get("cells") or ()):
+        source = cell.get("source") if isinstance(cell, dict) else None
+        if isinstance(source, list):
+            bad = next((n for n, v in enumerate(source, 1) if not isinstance(v, str)), None)
+            if bad is not None:
+                raise NotebookReadError(f"{path}: cell {index + 1}: 'source' line {bad} is not "
+                                        f"text ({type(source[bad - 1]).__name__})")
+        elif source is not None and not isinstance(source, str):
+            raise NotebookReadError(f"{path}: cell {index + 1}: 'source' is not text "
+                                    f"({type(source).__name__})")
+    if version < 4:
         import nbformat
         with warnings.catch_warnings():  # nbformat's upgrade warnings are not the user's concern
             warnings.simplefilter("ignore")

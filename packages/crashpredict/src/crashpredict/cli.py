@@ -7,12 +7,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from nbdeps import NOTEBOOK_LIMIT, read_bounded
-
 from . import __version__
 from ._render import as_json, check_text, walk_text
 from ._options import ENGINE_FLAGS, engine_options
-from .errors import CrashPredictError, NotebookReadError
+from .errors import CrashPredictError
 
 __all__ = ["main"]
 
@@ -67,13 +65,6 @@ def _add_engine_flags(parser: argparse.ArgumentParser,
     return parser
 
 
-def _refuse_unbounded(path: str) -> None:
-    """Refuse, before a kernel starts, a notebook path that is not a regular file of at
-    most `nbdeps.NOTEBOOK_LIMIT` bytes: ``/dev/zero`` would be read forever, a FIFO would
-    block the command."""
-    read_bounded(path, limit=NOTEBOOK_LIMIT, what="notebook", error=NotebookReadError)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; exit 0 no crash predicted, 1 crash predicted, 2 could not run."""
     args = _parser().parse_args(argv)
@@ -86,7 +77,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     engines = tuple(e.strip() for spec in specs for e in spec.split(",") if e.strip())
     try:
         options = engine_options(engines, vars(args))
-        _refuse_unbounded(args.notebook)
         if args.command == "check":
             result = check_notebook(args.notebook, cell=args.cell, order=args.order,
                                     engines=engines, timeout=args.timeout, options=options,
