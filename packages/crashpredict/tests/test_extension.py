@@ -117,19 +117,94 @@ def test_system_exit_or_interrupt_in_the_analysis_never_escapes(shell, monkeypat
         assert "analysis interrupted; the cell runs unchecked" in cap.stderr
 
 
-def test_dry_run_is_an_opt_in_with_its_own_budget(shell, counted, capsys) -> None:
+def test_the_dry_run_is_on_by_default_beside_the_cell_and_can_be_turned_off(shell, counted,
+                                                                              capsys) -> None:
     shell.run_cell("total = df['a'].sum()")
-    assert counted[-1][1] == {"engines": ("rules",), "options": {}}
+    assert counted[-1][1] == {"engines": ("rules",), "options": {}}  # rules answer first
+    shell.run_cell("%crashpredict status")
+    assert "engines: rules + dry run beside each cell" in capsys.readouterr().out
     shell.run_cell("%crashpredict dryrun on --budget 1.5")
-    assert "engines: rules + dry run (1.5 s budget)" in capsys.readouterr().out
-    shell.run_cell("total = df['a'].sum()")
-    assert counted[-1][1] == {"engines": ("rules", "dryrun"),
-                              "options": {"dryrun": {"budget_s": 1.5}}}
+    assert "(at most 1.5 s)" in capsys.readouterr().out
     shell.run_cell("%crashpredict dryrun on --budget -1")
     assert "a budget between 0 and 600 s" in capsys.readouterr().err
     shell.run_cell("%crashpredict dryrun off")
-    shell.run_cell("total = df['a'].sum()")
-    assert counted[-1][1]["engines"] == ("rules",)
+    assert "engines: rules; last dry run" in capsys.readouterr().out
+    shell.run_cell("%crashpredict dryrun on")
+
+
+LONG_CELL = ("cfg = load_config()\nfor epoch in range(200):\n    time.sleep(0.05)\n"
+             "cfg['val_accuracy']")
+SETUP = ("import json, time\ndef load_config():\n"
+         "    return json.loads('{\"loss\": 0.1}')")
+
+
+def test_the_warning_comes_while_the_cell_still_runs(shell) -> None:
+    shell.run_cell(SETUP)
+    started = time.perf_counter()
+    with capture_output() as cap:
+        result = shell.run_cell(LONG_CELL)
+    took = time.perf_counter() - started
+    assert type(result.error_in_exec).__name__ == "KeyError" and took > 9
+    (shown,) = cap.outputs
+    text = shown.data["text/plain"]
+    assert text.startswith("crashpredict: this cell will likely raise KeyError at line 4")
+    assert "the cell is still running" in text and "loops cut short" in text
+    seen = float(text.split("beside this cell ")[1].split(" s after")[0])
+    assert seen < took / 5  # reached long before the real crash
+    assert "raised KeyError at line 4" in _extension._GUARD.last_dry_run
+
+
+def test_strict_interrupts_the_cell_with_the_diagnosis(shell, no_new_children) -> None:
+    shell.run_cell(SETUP)
+    shell.run_cell("%crashpredict strict")
+    started = time.perf_counter()
+    with capture_output() as cap:
+        result = shell.run_cell("marker = 1\n" + LONG_CELL + "\nafter = 1")
+    assert time.perf_counter() - started < 6
+    assert type(result.error_in_exec).__name__ == "CellRefused"
+    message = str(result.error_in_exec)
+    assert message.startswith("crashpredict (strict) interrupted this cell after ")
+    assert "raised KeyError at line 5" in message
+    assert "after" not in shell.user_ns and shell.user_ns.get("marker") == 1
+    assert shell.run_cell("ok = 1").success  # the next cell runs as ever
+    assert "Traceback" not in cap.stdout + cap.stderr
+    _extension._GUARD.settle()
+
+
+def test_a_cell_that_ends_first_ends_its_dry_run(shell, no_new_children) -> None:
+    shell.run_cell("import time")
+    assert shell.run_cell("time.sleep(0.01)").success
+    assert "ended with the cell" in _extension._GUARD.last_dry_run or \
+        "ran to its end" in _extension._GUARD.last_dry_run
+    _extension._GUARD.settle()  # the waiting thread reaps the killed child
+
+
+def test_a_fine_cell_shows_nothing_and_the_dry_run_says_what_it_did(shell) -> None:
+    shell.run_cell("import time")
+    with capture_output() as cap:
+        assert shell.run_cell("for i in range(100):\n    time.sleep(0.01)\ndone = df['a']").success
+    assert cap.outputs == []
+    assert _extension._GUARD.last_dry_run.startswith("ran to its end"), \
+        _extension._GUARD.last_dry_run
+
+
+def test_a_refused_fork_is_said_once_per_session(shell, capsys) -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    old = dict.__getitem__(matplotlib.rcParams, "backend")
+    figure = plt.figure()
+    dict.__setitem__(matplotlib.rcParams, "backend", "TkAgg")
+    try:
+        shell.run_cell("a = 1")
+        shell.run_cell("b = 2")
+    finally:
+        dict.__setitem__(matplotlib.rcParams, "backend", old)
+        plt.close(figure)
+    err = capsys.readouterr().err
+    assert err.count("crashpredict: no dry run in this session") == 1
+    assert "tkagg backend has open figures" in err
 
 
 def test_off_and_on(shell) -> None:
@@ -176,10 +251,8 @@ def test_kernel_strict_refusal_carries_only_the_short_message(ext_kernel) -> Non
 
 
 @pytest.mark.kernel
-def test_kernel_interrupt_during_a_strict_dry_run_answers_promptly(ext_kernel: KernelSession,
-                                                                  tmp_path: Path) -> None:
+def test_kernel_interrupt_of_a_strict_cell_is_the_users(ext_kernel: KernelSession) -> None:
     assert ext_kernel.run("%crashpredict strict\n").ok
-    assert ext_kernel.run("%crashpredict dryrun on --budget 60").ok
     timer = threading.Timer(3.0, ext_kernel._interrupt)
     timer.start()
     started = time.monotonic()
@@ -188,6 +261,29 @@ def test_kernel_interrupt_during_a_strict_dry_run_answers_promptly(ext_kernel: K
     finally:
         timer.cancel()
     assert time.monotonic() - started < 20
-    assert run.ename == "CellRefused" and "interrupted while analysing" in run.evalue
+    assert run.ename == "KeyboardInterrupt", run
     assert ext_kernel.run("assert 'slept' not in globals()").ok  # the kernel still answers
-    assert ext_kernel.run("%crashpredict dryrun off\n%crashpredict off").ok
+    assert ext_kernel.run("%crashpredict off").ok
+
+
+@pytest.mark.kernel
+def test_kernel_warning_arrives_while_the_cell_is_busy(ext_kernel: KernelSession) -> None:
+    """The warning is a display_data message of the running cell, long before its error."""
+    assert ext_kernel.run("%crashpredict on").ok
+    assert ext_kernel.run(SETUP).ok
+    client = ext_kernel._client()
+    msg_id = client.execute(LONG_CELL, store_history=True, allow_stdin=False)
+    started = time.monotonic()
+    warned = errored = None
+    while errored is None and time.monotonic() - started < 60:
+        msg = client.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind = msg["msg_type"]
+        if kind == "display_data" and "crashpredict" in msg["content"]["data"]["text/plain"]:
+            warned = time.monotonic() - started
+        elif kind == "error":
+            errored = time.monotonic() - started
+    client.get_shell_msg(timeout=30)
+    assert warned is not None and errored is not None
+    assert warned < errored / 5, (warned, errored)

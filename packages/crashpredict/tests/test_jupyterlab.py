@@ -239,3 +239,47 @@ def test_lab_strict_refusal_is_short_without_internal_frames(browser, lab) -> No
     for internal in ("__import__", "_extension", "Traceback", "File ", "refuse("):
         assert internal not in text, text
     assert len(text.strip().splitlines()) <= 4, text
+
+
+# Whether the notebook's last cell is still running (its prompt shows [*]), and its outputs.
+_LAST_CELL = """(() => {
+  const panel = %s;
+  const cells = [...panel.node.querySelectorAll('.jp-CodeCell')];
+  const last = cells[cells.length - 1];
+  const prompt = last.querySelector('.jp-InputArea-prompt');
+  return {busy: !!prompt && prompt.innerText.includes('*'),
+          outputs: [...last.querySelectorAll('.jp-OutputArea-output')].map(o => {
+            const warning = o.querySelector('.crashpredict-warning');
+            return {warning: !!warning, visible: !!warning && warning.offsetParent !== null,
+                    text: o.innerText};
+          })};
+})()"""
+
+
+def test_lab_shows_the_dry_runs_warning_while_the_cell_still_runs(browser, lab) -> None:
+    _notebook(lab[1] / "beside.ipynb", "%load_ext crashpredict",
+              "import json, time\ndef load_config():\n    return json.loads('{\"loss\": 0.1}')",
+              "cfg = load_config()\nfor epoch in range(300):\n    time.sleep(0.05)\n"
+              "cfg['val_accuracy']")
+    base, _ = lab
+    panel = _PANEL % json.dumps("beside.ipynb")
+    browser.call("Page.navigate", url=f"{base}/lab/tree/beside.ipynb?token={TOKEN}")
+    _wait("beside.ipynb to open in JupyterLab", lambda: browser.js(
+        f"(() => {{ const p = window.jupyterapp && {panel}; "
+        f"return !!p && p.node.querySelectorAll('.jp-CodeCell').length === 3; }})()"), 120, 0.5)
+    browser.js(_RUN_ALL.replace("await app.commands.execute", "app.commands.execute") % panel)
+    started = time.monotonic()  # Run All started; not awaited, so we watch while it runs
+    state = _wait("the dry run's warning", lambda: (lambda s: s if any(
+        o["visible"] for o in s["outputs"]) else None)(browser.js(_LAST_CELL % panel)), 60, 0.2)
+    warned = time.monotonic() - started
+    # the cell (15 s of epochs) is still running, and nothing else is in its output yet
+    assert state["busy"], state
+    assert [o["warning"] for o in state["outputs"]] == [True], state
+    text = state["outputs"][0]["text"]
+    assert "this cell will likely raise KeyError at line 4" in text
+    assert "the cell is still running" in text
+    done = _wait("the real KeyError", lambda: _last_cell_failed(browser.js(_OUTPUTS % panel)),
+                 90, 0.5)
+    failed = time.monotonic() - started
+    assert warned < failed / 3, (warned, failed)
+    assert done[-1][0]["warning"]  # the warning stays first, above the traceback

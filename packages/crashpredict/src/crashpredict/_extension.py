@@ -13,17 +13,33 @@ The analysis never breaks a cell: an engine failure, even a ``SystemExit`` or a
 in warn mode the cell then runs unchecked (interrupt again to stop it); in strict mode the
 cell does not run.
 
-The rules are the default engine here (about a millisecond per cell). The dry run is an
-opt-in (``%crashpredict dryrun on --budget 2``): it runs each cell once more, on a fork
-with side effects blocked, before the real run.
+The rules answer first (about a millisecond per cell). Then, by default, the dry run runs
+**beside** the real cell (`crashpredict._dryrun.dry_run_beside`): when the cell starts, the
+kernel is forked (the child holds the state before the cell), the real cell starts at once,
+and the child runs the cell jailed, fast-forwarded when it has loops, at the lowest CPU
+priority. When the child sees a crash that counts, the warning appears in the cell's
+output area while the cell is still running (from a thread of the extension), naming the
+exception, the line and the explanation, and how long the real run had been going; in
+strict mode the real cell is then interrupted (as Kernel > Interrupt would) with the
+diagnosis. A cell that ends first ends the child. ``%crashpredict dryrun off`` leaves the
+rules alone; ``%crashpredict status`` says what the last dry run did. Where the fork
+cannot run (CUDA in use, a GUI event loop, no fork, no user namespaces) the extension says
+so once per session.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
+import signal
 import sys
+import threading
+import time
 from typing import Any
 
+from ._dryrun._beside import BESIDE_BUDGET_S, Beside, dry_run_beside
+from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
 from ._model import Verdict
 from ._render import warning_html, warning_text
@@ -37,8 +53,8 @@ _SKIP_PREFIXES = tuple(f"%{m}" for m in _OUR_MAGICS)
 # the same magics after IPython's transforms (strict mode sees transformed code)
 _SKIP_CALL = re.compile(r"\s*get_ipython\(\)\.run_line_magic\(['\"](%s)['\"]"
                         % "|".join(_OUR_MAGICS))
-#: default seconds of the extension's dry run (shorter than the CLI's: the user is waiting)
-DRYRUN_BUDGET_S = 2.0
+#: default longest seconds of the dry run beside a cell (the cell's end stops it sooner)
+DRYRUN_BUDGET_S = BESIDE_BUDGET_S
 
 
 class CellRefused(CrashPredictError, RuntimeError):
@@ -58,10 +74,19 @@ class Guard:
     def __init__(self, shell: Any) -> None:
         self.shell = shell
         self.mode = "warn"
-        self.dryrun = False
+        self.dryrun = True
         self.budget_s = DRYRUN_BUDGET_S
         self.last: Verdict | None = None
         self.refused: dict[int, str] = {}
+        #: the dry run beside the running cell, and what the last one did (for status)
+        self._beside: Beside | None = None
+        self.last_dry_run = "none yet"
+        self._noted: set[str] = set()
+        self._lock = threading.Lock()
+        self._interrupt_with: str | None = None
+        self._signal_sent = False
+        self._sigint: Any = None
+        self._ending: Beside | None = None
         # IPython may transform one cell more than once before running it; analyse it once
         # (the memo is dropped when a cell has run)
         self._memo: tuple[str, tuple[Verdict | None, str | None]] | None = None
@@ -73,11 +98,7 @@ class Guard:
         if not text or self.mode == "off" or text.startswith(_SKIP_PREFIXES) \
                 or _SKIP_CALL.match(text):
             return None
-        engines, options = ("rules",), {}
-        if self.dryrun:
-            engines = ("rules", "dryrun")
-            options = {"dryrun": {"budget_s": self.budget_s}}
-        verdict = predict(source, self.shell.user_ns, engines=engines, options=options)
+        verdict = predict(source, self.shell.user_ns, engines=("rules",), options={})
         self.last = verdict
         return verdict if verdict.crash else None
 
@@ -87,7 +108,9 @@ class Guard:
         The outcome is kept until the cell has run: IPython (ipykernel) may transform a
         cell twice, and an interrupted analysis must not start again on the second pass.
         """
-        if self._memo is not None and self._memo[0] == source:
+        # strict mode's transform sees the cell with a final newline, pre_run_cell without
+        key = source.rstrip("\n")
+        if self._memo is not None and self._memo[0] == key:
             return self._memo[1]
         try:
             outcome: tuple[Verdict | None, str | None] = (self._predict(source), None)
@@ -95,24 +118,146 @@ class Guard:
             outcome = (None, "interrupted")
         except BaseException as exc:  # SystemExit included: it must not stop the kernel
             outcome = (None, f"{type(exc).__name__}: {exc}"[:200])
-        self._memo = (source, outcome)
+        self._memo = (key, outcome)
         return outcome
 
     # -- hooks ---------------------------------------------------------------------------
     def pre_run_cell(self, info: Any) -> None:
-        """Warn about a predicted crash (warn mode; strict mode acts in `transform`)."""
-        if self.mode != "warn":
+        """Warn about a predicted crash (warn mode; strict mode acts in `transform`), then
+        start the dry run beside the cell."""
+        source = getattr(info, "raw_cell", "") or ""
+        if self.mode == "off":
             return
-        verdict, stopped = self._safe_predict(getattr(info, "raw_cell", "") or "")
-        if stopped == "interrupted":
-            _note("crashpredict: analysis interrupted; the cell runs unchecked "
-                  "(interrupt again to stop it)")
-        elif verdict is not None:
-            _show_warning(verdict)
+        verdict, stopped = self._safe_predict(source)
+        if self.mode == "warn":
+            if stopped == "interrupted":
+                _note("crashpredict: analysis interrupted; the cell runs unchecked "
+                      "(interrupt again to stop it)")
+            elif verdict is not None:
+                _show_warning(verdict)
+        if verdict is None and stopped is None and self.dryrun and _worth_a_dry_run(source):
+            try:
+                self._start_beside(source)
+            except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
+                self.last_dry_run = f"not started: {type(exc).__name__}: {exc}"[:200]
 
     def post_run_cell(self, result: Any = None) -> None:
-        """A cell ran: the next cell, even with the same code, is analysed afresh."""
+        """A cell ran: its dry run ends, and the next cell is analysed afresh."""
         self._memo = None
+        with self._lock:
+            beside, self._beside = self._beside, None
+            self._interrupt_with = None
+            in_flight = self._signal_sent  # our interrupt, not yet handled: keep the
+        if beside is not None:              # handler that swallows it
+            self._ending = beside
+            beside.cancel()
+            if beside.running:
+                self.last_dry_run = (f"ended with the cell after "
+                                     f"{time.perf_counter() - beside.started:.1f} s, "
+                                     f"before it answered")
+        if not in_flight:
+            self._restore_sigint()
+
+    def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the last cell's dry run is gone (killed and reaped)."""
+        ending = self._ending
+        if ending is not None:
+            ending.wait(timeout)
+
+    # -- the dry run beside the cell ---------------------------------------------------
+    def _start_beside(self, source: str) -> None:
+        header = _parent_header(self.shell)
+        rules = self.last if self.last is not None else Verdict(crash=False, confidence=0.0)
+        holder: list[Beside] = []
+        ready = threading.Event()
+
+        def on_result(dry: Any) -> None:
+            ready.wait(5.0)  # the child may answer before dry_run_beside has returned
+            self._on_dry_run(holder[0] if holder else None, dry, rules, header)
+
+        if self.mode == "strict":
+            self._install_sigint()
+        try:
+            beside = dry_run_beside(source, self.shell.user_ns, on_result=on_result,
+                                    budget_s=self.budget_s)
+            holder.append(beside)
+            with self._lock:
+                self._beside = beside if beside.running else None
+        finally:
+            ready.set()
+        if not beside.running:  # refused (CUDA, a GUI loop, no namespaces) or no code
+            result = beside.result
+            if result is not None and result.outcome == "inconclusive":
+                self.last_dry_run = f"not run: {result.reason}"
+                if result.reason not in self._noted:
+                    self._noted.add(result.reason)
+                    _note(f"crashpredict: no dry run in this session: {result.reason} "
+                          f"(the rules still check each cell; said once)")
+            return
+
+    def _on_dry_run(self, beside: Beside | None, dry: Any, rules: Verdict,
+                    header: dict[str, Any] | None) -> None:
+        """In the waiting thread: the child's report is in (the cell may still run)."""
+        with self._lock:
+            current = beside is not None and self._beside is beside
+            after = time.perf_counter() - beside.started if beside is not None else 0.0
+            self.last_dry_run = _describe(dry, after)
+            if not current or dry.outcome != "crashed":
+                return
+            verdict = combine_with_rules(rules, dry)
+            if verdict.crash is not True:
+                return  # a crash that the cut (or shrinking) may have caused
+            self.last = verdict
+            ahead = dataclasses.replace(verdict, explanation=(
+                f"{verdict.explanation} [seen by a dry run beside this cell "
+                f"{after:.1f} s after it started; the cell is still running]"))
+            _show_warning(ahead, header)
+            if self.mode == "strict":
+                where = f" at line {verdict.line}" if verdict.line else ""
+                self._interrupt_with = (
+                    f"crashpredict (strict) interrupted this cell after {after:.1f} s: a dry run "
+                    f"beside it raised {verdict.exception}{where}\n{verdict.explanation}\n"
+                    f"(run `%crashpredict on` to let such cells run)")
+                if self._sigint is not None:
+                    self._signal_sent = True
+                    try:
+                        os.kill(os.getpid(), signal.SIGINT)  # as Kernel > Interrupt does
+                    except OSError:
+                        self._signal_sent = False
+
+    def _install_sigint(self) -> None:
+        """Strict mode: an interrupt sent by the dry run's thread raises `CellRefused` with
+        the diagnosis; any other interrupt is the user's (KeyboardInterrupt as ever)."""
+        if threading.current_thread() is not threading.main_thread() or self._sigint is not None:
+            return
+        previous = signal.getsignal(signal.SIGINT)
+
+        def handler(signum: int, frame: Any) -> None:
+            if self._signal_sent:  # ours: the diagnosis, or nothing when the cell ended
+                self._signal_sent = False
+                message, self._interrupt_with = self._interrupt_with, None
+                if message is not None:
+                    raise CellRefused(message)
+                return
+            if callable(previous):
+                previous(signum, frame)
+            else:
+                raise KeyboardInterrupt
+
+        try:
+            signal.signal(signal.SIGINT, handler)
+        except (ValueError, OSError):
+            return
+        self._sigint = (previous,)
+
+    def _restore_sigint(self) -> None:
+        if self._sigint is None:
+            return
+        (previous,), self._sigint = self._sigint, None
+        try:
+            signal.signal(signal.SIGINT, previous)
+        except (ValueError, OSError, TypeError):
+            pass
 
     def transform(self, lines: list[str]) -> list[str]:
         """Strict mode: replace a cell predicted to crash with a refusal."""
@@ -153,6 +298,8 @@ class Guard:
 
     def _dryrun_magic(self, words: list[str]) -> None:
         usage = "crashpredict: use %crashpredict dryrun on [--budget SECONDS] | dryrun off"
+        if self.mode == "off" and words[:1] == ["on"]:
+            self.mode = "warn"
         if words[:1] == ["off"] and len(words) == 1:
             self.dryrun = False
         elif words[:1] == ["on"] and len(words) in (1, 3):
@@ -172,8 +319,9 @@ class Guard:
         print(f"crashpredict: {self.status()}")
 
     def status(self) -> str:
-        engines = f"rules + dry run ({self.budget_s:g} s budget)" if self.dryrun else "rules"
-        return f"{self.mode}; engines: {engines}"
+        engines = (f"rules + dry run beside each cell (at most {self.budget_s:g} s)"
+                   if self.dryrun else "rules")
+        return f"{self.mode}; engines: {engines}; last dry run: {self.last_dry_run}"
 
 
 def _note(text: str) -> None:
@@ -183,12 +331,46 @@ def _note(text: str) -> None:
         pass
 
 
-def _show_warning(verdict: Verdict) -> None:
-    """A display output (HTML and text) in the cell's output area, before it runs."""
+def _worth_a_dry_run(source: str) -> bool:
+    text = source.strip()
+    return bool(text) and not text.startswith(_SKIP_PREFIXES) and not _SKIP_CALL.match(text)
+
+
+def _parent_header(shell: Any) -> dict[str, Any] | None:
+    """The header of the request the running cell answers (ipykernel), else None."""
+    try:
+        header = getattr(getattr(shell, "display_pub", None), "parent_header", None)
+        return dict(header) if header else None
+    except Exception:
+        return None
+
+
+def _describe(dry: Any, after: float) -> str:
+    if dry.outcome == "crashed":
+        where = f" at line {dry.line}" if dry.line else ""
+        cut = " (fast-forwarded)" if dry.cuts else ""
+        return f"raised {dry.exception}{where} after {after:.1f} s{cut}"
+    if dry.outcome == "completed":
+        cut = f", with {len(dry.cuts)} loop(s) cut short" if dry.cuts else ""
+        return f"ran to its end in {after:.1f} s{cut}"
+    return f"inconclusive after {after:.1f} s: {dry.reason}"[:300]
+
+
+def _show_warning(verdict: Verdict, header: dict[str, Any] | None = None) -> None:
+    """A display output (HTML and text) in the cell's output area: before the cell runs,
+    or (``header``: from the dry run's thread) while it runs, in that cell's output."""
+    data = {"text/plain": warning_text(verdict), "text/html": warning_html(verdict)}
     try:
         from IPython.display import display
-        display({"text/plain": warning_text(verdict), "text/html": warning_html(verdict)},
-                raw=True)
+        publisher = getattr(sys.modules.get("IPython").get_ipython(), "display_pub", None)
+        token = None
+        if header is not None and hasattr(publisher, "set_thread_parent"):
+            token = publisher.set_thread_parent({"header": header})
+        try:
+            display(data, raw=True)
+        finally:
+            if token is not None:
+                publisher.reset_thread_parent(token)
     except Exception:
         _note(warning_text(verdict))
 
@@ -222,6 +404,8 @@ def unload_ipython_extension(ipython: Any) -> None:
     guard = _GUARD
     if guard is None:
         return
+    guard.post_run_cell()  # a dry run still going ends now
+    guard.settle(1.0)
     for event in ("pre_run_cell", "post_run_cell"):
         try:
             ipython.events.unregister(event, getattr(guard, event))
