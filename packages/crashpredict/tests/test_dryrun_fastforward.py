@@ -54,6 +54,7 @@ def test_a_crash_after_a_long_loop_is_reached_and_says_what_was_cut():
     "print(history[49])",                                      # an index past the cut
     "print(best)",                                              # bound in a later iteration
     "totals = {e: 1 for e in history}\nprint(totals[42])",      # a key the cut never made
+    "import pandas as pd\nfull = pd.DataFrame({'epoch': history})\nfull.set_index('epoch').loc[42]",
 ])
 def test_a_crash_the_cut_can_cause_is_inconclusive(after):
     cell = TRAIN.replace("    history.append(epoch)\n",
@@ -145,3 +146,25 @@ def test_keras_fit_runs_one_epoch_of_two_steps():
     result, verdict = _predict(cell, namespace)
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 2), result
     assert "Keras fit: ran 1 of 100,000 epochs, 2 steps" in result.cuts
+
+
+def test_a_missing_folder_after_training_is_the_cells_own():
+    cell = TRAIN + "import json\nwith open('reports/metrics.json', 'w') as fh:\n" \
+                   "    json.dump({'epochs': len(history)}, fh)\n"
+    result, verdict = _predict(cell)
+    assert result.cut_before_crash and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception, verdict.crash_type) == (
+        True, "FileNotFoundError", "file not found")
+
+
+def test_a_doubtful_fast_forward_is_retried_whole_on_fewer_rows():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": range(20_000), "b": 1.0})
+    cell = ("import time\nscores = []\nfor row in df.itertuples():\n    time.sleep(0.001)\n"
+            "    scores.append(row.a * 2)\ndf['score'] = scores\ndf['missing']\n")
+    result = dry_run(cell, {"df": df}, budget_s=BUDGET)
+    # fast-forwarded, `df['score'] = scores` fails (3 scores for 20,000 rows): the cut's
+    # doing; on 500 rows the whole loop runs and the real crash is seen
+    assert (result.outcome, result.exception, result.shrunk) == ("crashed", "KeyError", True), result
+    assert dryrun_verdict(result, cell).crash is True
+    assert len(df) == 20_000

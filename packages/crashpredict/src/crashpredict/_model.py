@@ -64,6 +64,10 @@ def crash_type_of(exception: str | None, message: str = "", library: str | None 
     if exception in ("RuntimeError", "ValueError", "InvalidArgumentError", "IndexError") and \
             library in _SHAPE_LIBRARIES and any(w in text for w in _SHAPE_WORDS):
         return "tensor shape mismatch"
+    if exception in ("OSError", "RuntimeError", "FileNotFoundError") and (
+            "no such file or directory" in text or "non-existent directory" in text or
+            ("directory" in text and "does not exist" in text)):
+        return "file not found"  # pandas' and torch's words for a missing folder
     if exception == "TypeError" and ("unexpected keyword argument" in text or
                                      "multiple values for argument" in text or
                                      "positional argument" in text):

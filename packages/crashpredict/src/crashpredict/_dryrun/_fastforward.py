@@ -327,9 +327,8 @@ class Cutter:
         cut_functions = {name for name, ids in self.functions.items() if ids & set(self.cut)}
         for loop_id in self.cut:
             tainted |= self.loops[loop_id].names
-        if isinstance(exc, FileNotFoundError) and \
-                any(self.loops[i].writes_files for i in self.cut):
-            return True
+        if _missing_file(exc):  # a folder or file a later iteration would have made?
+            return any(self.loops[i].writes_files for i in self.cut)
         tb = exc.__traceback__
         while tb is not None:  # raised inside a function whose loop was cut
             name = tb.tb_frame.f_code.co_name
@@ -340,8 +339,62 @@ class Cutter:
         if statement is None:
             return True
         tainted |= _bound_by_calls(self.cell_tree, cut_functions)
+        tainted = _propagate(self.cell_tree, tainted)
         read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
         return bool(read & tainted) or bool(read & cut_functions)
+
+
+def _missing_file(exc: BaseException) -> bool:
+    if isinstance(exc, FileNotFoundError):
+        return True
+    text = str(exc).lower() if isinstance(exc, (OSError, RuntimeError)) else ""
+    return "non-existent directory" in text or ("directory" in text and "does not exist" in text)
+
+
+def _names_in(node: ast.AST | None) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} if node is not None else set()
+
+
+def _stored(target: ast.AST) -> set[str]:
+    """The names a store binds or changes: ``x``, ``a, b``, the base of ``d[k]``, ``o.attr``."""
+    names = set()
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+    return names
+
+
+def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
+    """``tainted`` plus every name the cell binds or grows from a tainted one (``full =
+    pd.concat(frames)``, ``df['score'] = scores``, ``out.append(best)``), to a fixpoint;
+    statement order is ignored (a conservative reading)."""
+    if tree is None or not tainted:
+        return tainted
+    flows: list[tuple[set[str], set[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            flows.append((_names_in(node.value), set().union(*(_stored(t) for t in node.targets))))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            flows.append((_names_in(node.value) | _names_in(node.target), _stored(node.target)))
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            flows.append((_names_in(node.iter), _stored(node.target)))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _GROWERS:
+            base = node.func.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                args = set().union(*(_names_in(a) for a in [*node.args, *node.keywords]))
+                flows.append((args, {base.id}))
+    result = set(tainted)
+    changed = True
+    while changed:
+        changed = False
+        for sources, targets in flows:
+            if sources & result and not targets <= result:
+                result |= targets
+                changed = True
+    return result
 
 
 def _statement_at(tree: ast.Module | None, line: int | None) -> ast.stmt | None:

@@ -31,11 +31,13 @@ from typing import Any
 
 from nbdeps import ipython_to_python
 
+from .._model import crash_type_of
 from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
 from ._child import jailed, message_of, report_failure, run_child
 from ._fastforward import called_functions, has_loops, has_loops_in
+from ._kinds import shrinking_cannot_cause
 from ._probes import serve_request
 
 __all__ = [
@@ -524,14 +526,18 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
     tree = None
     if over and shrink is None and fast_forward:
         tree = _loop_tree(cell_source, code, namespace)
+    doubtful = False
     if tree is not None:
         cut = _run_once(code, namespace, float(budget_s), None, filename, None, tree)
         over = cut.pop("over_budget", False)
         cut.update(retry_reason=fields.get("reason", ""), startup_s=fields.get("startup_s"))
         fields = cut
-    if over and shrink is None and retry_rows:
+        doubtful = _cut_doubtful(cut)
+    if (over or doubtful) and shrink is None and retry_rows:
+        # over budget even fast-forwarded: both cuts; a crash the loop cut may have caused:
+        # the whole loop on fewer rows instead (a loop over the rows is then short)
         retry = _run_once(code, namespace, float(budget_s), retry_rows, filename,
-                          _names_read(code, namespace), tree)
+                          _names_read(code, namespace), None if doubtful else tree)
         retry.pop("over_budget", None)
         if retry.get("shrunk"):
             retry.update(retry_reason=fields.get("retry_reason") or fields.get("reason", ""),
@@ -539,6 +545,15 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
             fields = retry
     fields["elapsed_s"] = time.perf_counter() - started
     return DryRun.from_dict(fields)
+
+
+def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
+    """A fast-forwarded crash that the cut may have caused (the verdict will not count it)."""
+    if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash"):
+        return False
+    kind = crash_type_of(fields.get("exception"), fields.get("message", ""), fields.get("library"))
+    return bool(fields.get("cut_may_cause")) or \
+        not shrinking_cannot_cause(kind, fields.get("message", ""))
 
 
 def _loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.Module | None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .._model import Verdict, crash_type_of
 from ._fork import DEFAULT_BUDGET_S, DryRun, dry_run
+from ._kinds import SHRUNK_CAN_CLEAR, shrinking_cannot_cause
 
 __all__ = [
     "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "SHRUNK_CAN_CLEAR",
@@ -28,38 +29,6 @@ CLEAN_SHRUNK_OVERRIDES_BELOW = 0.6
 #: Confidence of "no crash" from a run on shrunk data: low, since the rows past the head
 #: (a NaN, an unseen label, a length mismatch) were never seen.
 SHRUNK_CLEAN_CONFIDENCE = 0.6
-#: Crash kinds a clean run on the first rows can rule out: they depend on names, columns,
-#: types and fitted state, which shrinking keeps. Value errors, index errors, shape and
-#: length mismatches, bad data values, memory and row-label key errors can hide past the head.
-SHRUNK_CAN_CLEAR = frozenset({
-    "variable not found", "attribute error", "module not found", "syntax error", "NotFitted",
-    "feature name mismatch", "type error", "file not found",
-})
-#: Words of a value error about the data's values, which shrinking keeps (the retry keeps
-#: the rows with NaN/inf and unseen labels) and never creates.
-_VALUE_WORDS = ("nan", "infinity", "could not convert", "invalid literal", "unseen",
-                "new labels", "unknown categor", "not in list")
-
-
-def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
-    """Whether a crash seen on data cut to its first rows is the data's, not the cut's.
-
-    Names, attributes, types, fitted state, files, columns and the values kept (NaN, text,
-    unseen labels) survive shrinking. A size or shape mismatch, an index past the end, a
-    missing row label or a value error about sizes may be the shrinking's own doing (two
-    objects cut differently, a fixed reshape or model input), so such a crash proves nothing.
-    """
-    text = message.strip().lower()
-    if crash_type in SHRUNK_CAN_CLEAR:
-        return True
-    if crash_type == "key error":  # a column name survives the cut; a row label may not
-        return text[:1] in ("'", '"')  # KeyError: 'b', "None of [Index(['b'])] are in ..."
-    if crash_type in ("value error", "data value violation"):
-        return any(word in text for word in _VALUE_WORDS)
-    return False
-
-
-
 def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     """Turn a dry run into a `Verdict` (engine "dryrun").
 
