@@ -488,9 +488,10 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
             too), it is run again (with the same budget) on the first ``retry_rows`` rows of
             the objects the cell reads; the result says so (``shrunk``, ``retry_reason``).
             None: no shrunk retry.
-        fast_forward: when the run is over budget and the cell (or a function of the
-            notebook it calls) has loops, or trains a Keras model, run it again with each
-            loop cut to its first iterations (`_fastforward`).
+        fast_forward: when the cell (or a function of the notebook it calls) has loops,
+            or trains a Keras model, run it first with each loop cut to its first
+            iterations (`_fastforward`), then, if that ran clean but cut something, whole
+            with the budget left.
 
     Returns:
         A `DryRun`: "crashed", "completed" or "inconclusive" (with the reason).
@@ -521,21 +522,17 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
         return DryRun(outcome="crashed", exception=type(exc).__name__, message=message_of(exc),
                       line=exc.lineno, traceback=(f"{filename}:{exc.lineno}",), library="python",
                       elapsed_s=time.perf_counter() - started)
-    fields = _run_once(code, namespace, float(budget_s), shrink, filename, None)
-    over = fields.pop("over_budget", False)
-    tree = None
-    if over and shrink is None and fast_forward:
-        tree = _loop_tree(cell_source, code, namespace)
-    doubtful = False
-    if tree is not None:
-        cut = _run_once(code, namespace, float(budget_s), None, filename, None, tree)
-        over = cut.pop("over_budget", False)
-        cut.update(retry_reason=fields.get("reason", ""), startup_s=fields.get("startup_s"))
-        fields = cut
-        doubtful = _cut_doubtful(cut)
+    tree = _loop_tree(cell_source, code, namespace) \
+        if fast_forward and shrink is None else None
+    if tree is None:
+        fields = _run_once(code, namespace, float(budget_s), shrink, filename, None)
+        over, doubtful = fields.pop("over_budget", False), False
+    else:
+        fields, over, doubtful = _fast_forward_first(code, namespace, float(budget_s),
+                                                     filename, tree, started)
     if (over or doubtful) and shrink is None and retry_rows:
-        # over budget even fast-forwarded: both cuts; a crash the loop cut may have caused:
-        # the whole loop on fewer rows instead (a loop over the rows is then short)
+        # over budget (fast-forwarded too, where it could be): on fewer rows; a crash the
+        # loop cut may have caused: the whole loop on fewer rows (a loop over them is short)
         retry = _run_once(code, namespace, float(budget_s), retry_rows, filename,
                           _names_read(code, namespace), None if doubtful else tree)
         retry.pop("over_budget", None)
@@ -545,6 +542,24 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
             fields = retry
     fields["elapsed_s"] = time.perf_counter() - started
     return DryRun.from_dict(fields)
+
+
+def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, filename: str,
+                        tree: ast.Module, started: float) -> tuple[dict[str, Any], bool, bool]:
+    """A cell with loops: fast-forwarded first (its first iterations are the real run's),
+    then, when that ran clean but cut something, the whole cell with the budget left, for
+    a crash in a later iteration. Returns (fields, over budget, doubtful)."""
+    cut = _run_once(code, namespace, budget_s, None, filename, None, tree)
+    over = cut.pop("over_budget", False)
+    if cut.get("outcome") != "completed" or not cut.get("cuts"):
+        return cut, over, _cut_doubtful(cut)
+    left = budget_s - (time.perf_counter() - started)
+    if left < 0.5:
+        return cut, False, False
+    whole = _run_once(code, namespace, left, None, filename, None)
+    if whole.pop("over_budget", False) or whole.get("outcome") == "inconclusive":
+        return cut, False, False  # the fast-forwarded run's weak "no crash" stands
+    return whole, False, False
 
 
 def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
