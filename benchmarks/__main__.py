@@ -1,7 +1,8 @@
 """Run the benchmarks and record their figures in docs/benchmarks.md.
 
 Usage: ``python -m benchmarks [NAME ...] [--no-record]`` where NAME is a package
-(nbdeps, rtextract, nbpatch, crashpredict, dryrun, llm, benchkit, modernize, workdir); no NAME
+(nbdeps, rtextract, nbpatch, crashpredict, dryrun, llm, benchkit, modernize, workdir,
+longcells); no NAME
 runs them all.
 
 Each ``benchmarks/bench_<name>.py`` has ``main() -> str`` that measures, prints and
@@ -24,7 +25,7 @@ import traceback
 from pathlib import Path
 
 NAMES = ("nbdeps", "rtextract", "nbpatch", "crashpredict", "dryrun", "llm", "benchkit", "modernize",
-         "workdir")
+         "workdir", "longcells")
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
 HEADER = """# Benchmarks

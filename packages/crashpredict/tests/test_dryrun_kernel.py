@@ -122,6 +122,10 @@ def test_kernel_state_files_rng_and_processes_survive_dry_runs(kernel):
     assert overlaid["outcome"] == "completed", overlaid
     cwd = kernel.value("os.getcwd()")
     assert overlaid["writes"] == [f"removed {cwd}/data.csv", f"removed folder {cwd}/models"]
+    # IPython's own open() in the namespace writes the overlay too
+    opened = kernel.dry_run("with open('notes.txt', 'w') as fh:\n    fh.write('x')\n"
+                            "assert open('notes.txt').read() == 'x'\nopen('no/such/dir.txt', 'w')")
+    assert (opened["outcome"], opened["exception"]) == ("crashed", "FileNotFoundError"), opened
     saved = kernel.dry_run("torch.save(t, 'models/t.pt')\nassert torch.load('models/t.pt').sum() == 8")
     assert saved["outcome"] == "completed", saved
     assert saved["writes"][0].startswith("wrote ") and saved["writes"][0].endswith("models/t.pt")

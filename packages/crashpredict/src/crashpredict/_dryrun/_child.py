@@ -12,6 +12,7 @@ import builtins
 import errno
 import inspect
 import json
+import math
 import os
 import random
 import signal
@@ -337,7 +338,9 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     _watch_thread_pools(write_fd, deadline)
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
     if cutter is not None:
-        result.update(fast_forwarded=True, cuts=cutter.evidence())
+        scale = cutter.scale()
+        result.update(fast_forwarded=True, cuts=cutter.evidence(),
+                      scale=scale if math.isfinite(scale) else 1e9)
     result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
                   layers=layers)
     return _report(write_fd, result)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import sys
 import textwrap
 import types
@@ -275,6 +276,7 @@ class Cutter:
     totals: dict[int, int | None] = field(default_factory=dict)
     cut: list[int] = field(default_factory=list)
     library_cuts: list[str] = field(default_factory=list)
+    library_scale: float = 1.0
 
     def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
         self.totals.setdefault(loop_id, _total(iterable))
@@ -304,6 +306,15 @@ class Cutter:
     def _cut(self, loop_id: int, done: int) -> None:
         if loop_id not in self.cut:
             self.cut.append(loop_id)
+
+    def scale(self) -> float:
+        """How many times longer the whole cell would take, at least, from what was cut
+        (a loop of unknown length: infinitely)."""
+        scale = self.library_scale
+        for loop_id in self.cut:
+            total = self.totals.get(loop_id)
+            scale = max(scale, total / self.keep if isinstance(total, int) and total else math.inf)
+        return scale
 
     def evidence(self) -> list[str]:
         """What was cut: ``for epoch in range(50) (line 3 of the cell): ran 3 of 50``."""
@@ -455,6 +466,7 @@ def cap_libraries(cutter: Cutter) -> None:
             epochs = arguments.get("epochs", extra.get("epochs", 1))
             if isinstance(epochs, int) and epochs > 1:
                 cutter.library_cuts.append(f"Keras fit: ran 1 of {epochs:,} epochs, 2 steps")
+                cutter.library_scale = max(cutter.library_scale, float(epochs))
                 (arguments if "epochs" in arguments else extra)["epochs"] = 1
                 steps = arguments.get("steps_per_epoch", extra.get("steps_per_epoch"))
                 if steps is None and not _is_generator(arguments.get("x")):

@@ -444,7 +444,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "exception": str, "message": str, "line": int, "library": str, "blocked": str,
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
-    "cut_may_cause": bool,
+    "cut_may_cause": bool, "scale": float,
 }
 _LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers", "cuts")
 
@@ -549,14 +549,17 @@ def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, f
     """A cell with loops: fast-forwarded first (its first iterations are the real run's),
     then, when that ran clean but cut something, the whole cell with the budget left, for
     a crash in a later iteration. Returns (fields, over budget, doubtful)."""
+    began = time.perf_counter()
     cut = _run_once(code, namespace, budget_s, None, filename, None, tree)
     over = cut.pop("over_budget", False)
+    scale = cut.pop("scale", 1.0)
     if cut.get("outcome") != "completed" or not cut.get("cuts"):
         return cut, over, _cut_doubtful(cut)
     left = budget_s - (time.perf_counter() - started)
-    if left < 0.5:
-        return cut, False, False
+    if left < 0.5 or (time.perf_counter() - began) * scale > left:
+        return cut, False, False  # the whole cell cannot finish in what is left
     whole = _run_once(code, namespace, left, None, filename, None)
+    whole.pop("scale", None)
     if whole.pop("over_budget", False) or whole.get("outcome") == "inconclusive":
         return cut, False, False  # the fast-forwarded run's weak "no crash" stands
     return whole, False, False

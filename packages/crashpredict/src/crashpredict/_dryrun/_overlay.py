@@ -24,6 +24,7 @@ import errno
 import io
 import os
 import shutil
+import sys
 import stat as st
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -518,6 +519,11 @@ class Overlay:
         for name, function in patches.items():
             setattr(os, name, function)
         builtins.open = io.open = self.open
+        # IPython puts its own ``open`` in the user's namespace, which calls the ``io.open``
+        # it captured at import: point that one at the overlay too
+        shell_module = sys.modules.get("IPython.core.interactiveshell")
+        if shell_module is not None and getattr(shell_module, "io_open", None) is not None:
+            shell_module.io_open = self.open
         shutil.rmtree = self.rmtree  # its fd-based walk bypasses the os functions
 
     # ---- the evidence -----------------------------------------------------------------

@@ -1,0 +1,314 @@
+"""Benchmark of long cells and of the extension beside the cell, in real kernels.
+
+1. Fine cells with the extension loaded (default settings: rules, then the dry run beside
+   the cell) against the same cells with it unloaded, in one kernel, alternating runs:
+   the wall time of each execute request as the client sees it. Short cells (goal: at
+   most +20 ms), and cells of 0.1 s and more, numpy and torch using every core among them
+   (goal: median <= 1.05x, p95 <= 1.2x).
+2. Crash/fix pairs whose crash comes after the long part (a torch training loop, Keras
+   `fit` over many epochs, a loop over files written here, a long pandas row loop), each
+   part sized to run `LONG_S` (60 s by default) for real. For each variant, in a real
+   kernel with the extension loaded: the default engine's verdict (`predict` with rules
+   + dry run, as `crashpredict check` asks) and its time; then the cell for real, with the
+   time to the extension's warning and to the real crash. Truth is what the real run did.
+   Reported: the share of inconclusive verdicts, accuracy and precision, the time to a
+   verdict against the real run (ratio; goal >= 20x), the time to the warning against the
+   time to the crash (goal >= 20x sooner).
+
+``CRASHPREDICT_BENCH_LONG_S`` sets the long part's length (a quick look: 10).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+LONG_S = float(os.environ.get("CRASHPREDICT_BENCH_LONG_S", "60"))
+REPEATS = 5
+MARK = "@@bench@@"
+
+
+def _stats(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p95
+
+
+class _Kernel:
+    """A real kernel (jupyter_client) in ``cwd``: execute, and time what comes back."""
+
+    def __init__(self, cwd: Path) -> None:
+        from jupyter_client.manager import KernelManager
+
+        self.manager = KernelManager(kernel_name="python3")
+        self.manager.start_kernel(cwd=str(cwd), env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=120)
+
+    def run(self, code: str, timeout: float = 900) -> dict:
+        """Run ``code``; return its wall time, the time of the first crashpredict warning,
+        the error (ename) and the stdout."""
+        msg_id = self.client.execute(code, store_history=True, allow_stdin=False)
+        started = time.perf_counter()
+        warned = error = None
+        out: list[str] = []
+        while True:
+            msg = self.client.get_iopub_msg(timeout=timeout)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "display_data" and warned is None and \
+                    "crashpredict" in content.get("data", {}).get("text/plain", ""):
+                warned = time.perf_counter() - started
+            elif kind == "error":
+                error = content["ename"]
+            elif kind == "stream":
+                out.append(content["text"])
+            elif kind == "status" and content["execution_state"] == "idle":
+                break
+        return {"wall": time.perf_counter() - started, "warned": warned, "error": error,
+                "stdout": "".join(out)}
+
+    def value(self, expression: str) -> object:
+        done = self.run(f"import json as _j\nprint({MARK!r} + _j.dumps({expression}))")
+        line = next(x for x in done["stdout"].splitlines() if x.startswith(MARK))
+        return json.loads(line[len(MARK):])
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+
+# ---- 1. fine cells, with and without the extension ----------------------------------------
+
+FINE_SETUP = """
+import time, numpy as np, pandas as pd, torch
+from sklearn.ensemble import RandomForestClassifier
+rng = np.random.default_rng(0)
+a = rng.random((900, 900))
+big = rng.random(60_000_000)          # 480 MB, updated in place by one cell
+df = pd.DataFrame({"k": rng.integers(0, 1000, 2_000_000), "v": rng.random(2_000_000)})
+X = rng.random((20_000, 20)); y = (X[:, 0] > 0.5).astype(int)
+t = torch.randn(1200, 1200)
+"""
+#: (name, cell): short ones first, then cells of 0.1 s and more
+FINE_CELLS = [
+    ("short: assignment", "x = 1", True),
+    ("short: df.head()", "h = df.head()", True),
+    ("short: a small sum", "s = a[:10].sum()", True),
+    ("sleep 0.3 s", "time.sleep(0.3)", False),
+    ("numpy matmul, all cores", "for _ in range(12):\n    b = a @ a", False),
+    ("torch matmul, all cores", "for _ in range(10):\n    u = t @ t", False),
+    ("pandas groupby", "g = df.groupby('k')['v'].agg(['mean', 'std'])", False),
+    ("sklearn forest, n_jobs=-1",
+     "RandomForestClassifier(n_estimators=60, n_jobs=-1, random_state=0).fit(X, y)", False),
+    ("480 MB updated in place", "big *= 1.000001", False),
+    ("python loop", "acc = 0\nfor i in range(3_000_000):\n    acc += i % 7", False),
+]
+
+
+def fine_cells() -> str:
+    with tempfile.TemporaryDirectory() as work:
+        kernel = _Kernel(Path(work))
+        try:
+            kernel.run(FINE_SETUP)
+            rows, long_ratios, short_added = [], [], []
+            for name, cell, short in FINE_CELLS:
+                kernel.run(cell)  # warm
+                on, off = [], []
+                for _ in range(REPEATS):
+                    kernel.run("%unload_ext crashpredict")
+                    off.append(kernel.run(cell)["wall"])
+                    kernel.run("%load_ext crashpredict")
+                    on.append(kernel.run(cell)["wall"])
+                m_on, m_off = statistics.median(on), statistics.median(off)
+                ratios = [x / y for x, y in zip(on, off)]
+                if short:
+                    short_added += [(x - y) * 1000 for x, y in zip(on, off)]
+                else:
+                    long_ratios += ratios
+                rows.append(f"| {name} | {m_off * 1000:.1f} ms | {m_on * 1000:.1f} ms | "
+                            f"{m_on / m_off:.3f}x | {(m_on - m_off) * 1000:+.1f} ms |")
+        finally:
+            kernel.close()
+    med, p95 = _stats(long_ratios)
+    add_med, add_p95 = _stats(short_added)
+    return "\n".join([
+        f"### Fine cells with the extension (default: rules + dry run beside the cell) against "
+        f"without it ({REPEATS} alternating runs each, one kernel)", "",
+        "| cell | without (median) | with (median) | ratio | added |", "|---|---|---|---|---|",
+        *rows, "",
+        f"Cells of 0.1 s and more: median ratio {med:.3f}x, p95 {p95:.3f}x (goal <= 1.05x, "
+        f"<= 1.2x). Short cells: median {add_med:+.1f} ms, p95 {add_p95:+.1f} ms (goal "
+        f"<= +20 ms). The in-place update pays for copy-on-write: while the dry run's child "
+        f"lives, each page the cell writes first is copied.",
+    ])
+
+
+# ---- 2. long crash/fix pairs --------------------------------------------------------------
+
+_TORCH = """
+import json, os, time, torch
+torch.manual_seed(0)
+X = torch.randn(20_000, 32); y = (X[:, 0] > 0).long()
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), batch_size=64,
+                                     shuffle=True)
+model = torch.nn.Sequential(torch.nn.Linear(32, 128), torch.nn.ReLU(), torch.nn.Linear(128, 2))
+opt = torch.optim.Adam(model.parameters())
+def one_epoch():
+    for xb, yb in loader:
+        loss = torch.nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad(); loss.backward(); opt.step()
+    return loss
+t0 = time.perf_counter(); one_epoch(); EPOCHS = max(2, round(LONG / (time.perf_counter() - t0)))
+"""
+_TORCH_CELL = """{prep}for epoch in range(EPOCHS):
+    for xb, yb in loader:
+        loss = torch.nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad(); loss.backward(); opt.step()
+with open('reports/metrics.json', 'w') as fh:
+    json.dump({{'loss': float(loss)}}, fh)
+"""
+_KERAS = """
+import time, numpy as np, tensorflow as tf
+rng = np.random.default_rng(0)
+X = rng.random((4000, 16), dtype=np.float32); y = (X[:, 0] > 0.5).astype('float32')
+model = tf.keras.Sequential([tf.keras.Input((16,)), tf.keras.layers.Dense(32, activation='relu'),
+                             tf.keras.layers.Dense(1, activation='sigmoid')])
+model.compile('adam', 'binary_crossentropy', metrics=['accuracy'])
+model.fit(X, y, epochs=1, batch_size=32, verbose=0)  # the first call traces the graph
+t0 = time.perf_counter(); model.fit(X, y, epochs=2, batch_size=32, verbose=0)
+EPOCHS = max(2, round(LONG / ((time.perf_counter() - t0) / 2)))
+"""
+_KERAS_CELL = """history = model.fit(X, y, epochs=EPOCHS, batch_size=32, verbose=0{extra})
+best = max(history.history['val_accuracy'])
+"""
+_FILES = """
+import glob, os, time, numpy as np, pandas as pd
+os.makedirs('parts', exist_ok=True)
+rng = np.random.default_rng(0)
+for i in range(200):
+    pd.DataFrame({'k': rng.integers(0, 50, 3000), 'x': rng.random(3000)}).to_csv(
+        f'parts/part{i:03d}.csv', index=False)
+def process(path):
+    part = pd.read_csv(path)
+    part['z'] = (part['x'] - part['x'].mean()) / part['x'].std()
+    return part.groupby('k')['z'].agg(['mean', 'max'])
+t0 = time.perf_counter(); [process(p) for p in sorted(glob.glob('parts/*.csv'))[:20]]
+REPEAT = max(1, round(LONG / ((time.perf_counter() - t0) / 20 * 200)))
+"""
+_FILES_CELL = """{prep}frames = []
+for path in sorted(glob.glob('parts/*.csv')) * REPEAT:
+    frames.append(process(path))
+summary = pd.concat(frames, axis=1)
+summary.to_csv('out/summary.csv')
+"""
+_ROWS = """
+import time, numpy as np, pandas as pd
+from sklearn.linear_model import LogisticRegression
+rng = np.random.default_rng(0)
+def table(n):
+    return pd.DataFrame({'age': rng.integers(18, 90, n).astype(float),
+                         'income': rng.normal(5e4, 1e4, n),
+                         'city': rng.choice(['north', 'south', 'east'], n),
+                         'label': rng.integers(0, 2, n)})
+t0 = time.perf_counter()
+for row in table(20_000).itertuples():
+    pass
+df = table(int(20_000 * LONG / max(time.perf_counter() - t0, 1e-3) / 1.6))
+"""
+_ROWS_CELL = """bad = []
+for row in df.itertuples():
+    if row.income < 0 or row.age > 120:
+        bad.append(row.Index)
+df = df.drop(index=bad)
+model = LogisticRegression().fit(df[{features}], df['label'])
+"""
+
+#: (name, set-up, crashing cell, fixed cell)
+LONG_PAIRS = [
+    ("torch training loop, then metrics into a missing folder", _TORCH,
+     _TORCH_CELL.format(prep=""), _TORCH_CELL.format(prep="os.makedirs('reports', exist_ok=True)\n")),
+    ("Keras fit over many epochs, then a missing history key", _KERAS,
+     _KERAS_CELL.format(extra=""), _KERAS_CELL.format(extra=", validation_split=0.2")),
+    ("loop over 200 files, then a summary into a missing folder", _FILES,
+     _FILES_CELL.format(prep=""), _FILES_CELL.format(prep="os.makedirs('out', exist_ok=True)\n")),
+    ("long pandas row loop, then a fit on a text column", _ROWS,
+     _ROWS_CELL.format(features="['age', 'city']"), _ROWS_CELL.format(features="['age', 'income']")),
+]
+
+_VERDICT = """
+import time as _t
+from crashpredict import predict as _predict
+_s = _t.perf_counter()
+_v = _predict({cell!r}, globals(), engines=("rules", "dryrun"))
+_verdict = {{"crash": _v.crash, "exception": _v.exception, "seconds": _t.perf_counter() - _s,
+            "summary": _v.summary[:200]}}
+"""
+
+
+def _variant(setup: str, cell: str) -> dict:
+    with tempfile.TemporaryDirectory() as work:
+        kernel = _Kernel(Path(work))
+        try:
+            kernel.run(f"LONG = {LONG_S!r}\n" + setup)
+            kernel.run(_VERDICT.format(cell=cell))
+            verdict = kernel.value("_verdict")
+            kernel.run("%load_ext crashpredict")
+            real = kernel.run(cell)
+        finally:
+            kernel.close()
+    return {**verdict, "truth": real["error"] is not None, "real_s": real["wall"],
+            "warned_s": real["warned"], "ename": real["error"]}
+
+
+def long_pairs() -> str:
+    rows, results = [], []
+    for name, setup, crash, fixed in LONG_PAIRS:
+        for variant, cell in (("crash", crash), ("fix", fixed)):
+            r = _variant(setup, cell)
+            r.update(name=name, variant=variant)
+            results.append(r)
+            said = {True: "crash", False: "no crash", None: "inconclusive"}[r["crash"]]
+            warn = f"{r['warned_s']:.1f} s" if r["warned_s"] is not None else "none"
+            rows.append(f"| {name} | {variant} | {r['real_s']:.0f} s"
+                        f"{' (' + r['ename'] + ')' if r['ename'] else ''} | {said} | "
+                        f"{r['seconds']:.1f} s | {r['real_s'] / max(r['seconds'], 1e-3):.0f}x | "
+                        f"{warn} |")
+    decided = [r for r in results if r["crash"] is not None]
+    right = sum(r["crash"] == r["truth"] for r in decided)
+    said_crash = [r for r in decided if r["crash"]]
+    precision = sum(r["truth"] for r in said_crash) / len(said_crash) if said_crash else 1.0
+    speed = [r["real_s"] / max(r["seconds"], 1e-3) for r in results]
+    ahead = [r["real_s"] / r["warned_s"] for r in results if r["truth"] and r["warned_s"]]
+    warned = sum(1 for r in results if r["truth"] and r["warned_s"])
+    crashes = sum(r["truth"] for r in results)
+    false_warnings = sum(1 for r in results if not r["truth"] and r["warned_s"])
+    return "\n".join([
+        f"### Long crash/fix pairs (the long part sized to {LONG_S:g} s for real)", "",
+        "| pair | variant | real run | default engine said | time to verdict | faster | "
+        "extension's warning after |", "|---|---|---|---|---|---|---|", *rows, "",
+        f"Default engine (rules + dry run): {len(results) - len(decided)} of {len(results)} "
+        f"inconclusive ({(len(results) - len(decided)) / len(results):.0%}; goal <= 2%), "
+        f"accuracy {right / len(results):.3f} (inconclusive counts as wrong), precision "
+        f"{precision:.3f}; time to a verdict against the real run: median "
+        f"{statistics.median(speed):.0f}x faster (goal >= 20x).",
+        f"Extension beside the cell: warned on {warned} of {crashes} crashes, "
+        f"{statistics.median(ahead) if ahead else 0:.0f}x sooner than the crash (median; goal "
+        f">= 20x); false warnings on fixed cells: {false_warnings}.",
+    ])
+
+
+def main() -> str:
+    section = "\n\n".join(["## longcells", fine_cells(), long_pairs()])
+    print(section)
+    return section
+
+
+if __name__ == "__main__":
+    main()
