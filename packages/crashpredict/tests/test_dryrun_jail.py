@@ -218,24 +218,24 @@ def test_a_program_the_cell_writes_is_never_run_by_the_probe_channel(tmp_path):
 def test_a_forged_or_endless_report_is_no_report():
     forge = ("import os, json\n"
              "bad = json.dumps({'outcome': 'crashed', 'traceback': 5, 'line': 'x', 'writes': 7})\n"
-             "for fd in range(3, 64):\n"
+             "for fd in sorted(int(n) for n in os.listdir('/proc/self/fd')):\n"
              "    try:\n"
              "        os.write(fd, bad.encode())\n"
              "    except OSError:\n"
              "        pass\n"
              "os._exit(0)\n")
-    result = dry_run(forge, {})
+    result = dry_run(forge, {}, fast_forward=False)  # every loop whole: the parent's bounds
     assert result.outcome in ("crashed", "inconclusive")
     assert isinstance(result.traceback, tuple) and result.line is None
     flood = ("import os\nchunk = b'{' * (1 << 20)\n"
-             "for fd in range(3, 64):\n"
+             "for fd in sorted(int(n) for n in os.listdir('/proc/self/fd')):\n"
              "    try:\n"
              "        for _ in range(64):\n"
              "            os.write(fd, chunk)\n"
              "    except OSError:\n"
              "        pass\n")
     started = time.perf_counter()
-    result = dry_run(flood, {}, budget_s=5)
+    result = dry_run(flood, {}, budget_s=5, fast_forward=False)
     assert result.outcome == "inconclusive"
     assert time.perf_counter() - started < 10
     assert len(result.reason) < 1000
@@ -245,7 +245,7 @@ def test_a_probe_request_flood_cannot_block_the_kernel():
     cell = ("import os, struct, json\n"
             "body = json.dumps({'argv': ['fc-list']}).encode()\n"
             "frame = b'Q' + struct.pack('>Q', len(body)) + body\n"
-            "for fd in range(3, 64):\n"
+            "for fd in sorted(int(n) for n in os.listdir('/proc/self/fd')):\n"
             "    try:\n"
             "        for _ in range(300):\n"
             "            os.write(fd, frame)\n"
@@ -253,7 +253,7 @@ def test_a_probe_request_flood_cannot_block_the_kernel():
             "        pass\n"
             "import time\ntime.sleep(30)\n")
     started = time.perf_counter()
-    result = dry_run(cell, {}, budget_s=3, retry_rows=None)
+    result = dry_run(cell, {}, budget_s=3, retry_rows=None, fast_forward=False)
     assert time.perf_counter() - started < 3 + _fork.KILL_MARGIN_S + 2
     assert result.outcome == "inconclusive"
 
@@ -321,6 +321,6 @@ def test_many_probe_requests_end_at_the_deadline_or_the_cap():
             "for i in range(200):\n"
             "    subprocess.run(['getconf', f'NO_SUCH_{i}'], capture_output=True)\n")
     started = time.perf_counter()
-    result = dry_run(cell, {}, budget_s=3, retry_rows=None)
+    result = dry_run(cell, {}, budget_s=3, retry_rows=None, fast_forward=False)
     assert time.perf_counter() - started < 3 + _fork.KILL_MARGIN_S + 2
     assert result.outcome in ("completed", "inconclusive")

@@ -182,7 +182,8 @@ def test_a_cell_that_ends_first_ends_its_dry_run(shell, no_new_children) -> None
 def test_a_fine_cell_shows_nothing_and_the_dry_run_says_what_it_did(shell) -> None:
     shell.run_cell("import time")
     with capture_output() as cap:
-        assert shell.run_cell("for i in range(100):\n    time.sleep(0.01)\ndone = df['a']").success
+        # longer than the second the dry run waits before it starts
+        assert shell.run_cell("for i in range(300):\n    time.sleep(0.01)\ndone = df['a']").success
     assert cap.outputs == []
     assert _extension._GUARD.last_dry_run.startswith("ran to its end"), \
         _extension._GUARD.last_dry_run

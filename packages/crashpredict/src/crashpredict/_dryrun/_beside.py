@@ -3,9 +3,10 @@
 `dry_run_beside` forks the kernel (the child holds the state before the cell) and returns
 at once, so the real cell starts without waiting. The child runs the cell jailed, as every
 dry run, fast-forwarded from the start when the cell has loops (`_fastforward`: a crash
-after ten minutes of training is reached in the first seconds), at the lowest priority
-(``SCHED_IDLE``: it takes only the CPU the real cell leaves idle; the OOM killer takes it
-first). A thread of the caller's reads the child's report and calls ``on_result`` with the
+after ten minutes of training is reached in the first seconds). It waits
+`_fork.BESIDE_DELAY_S` (1 s) first, so a short cell ends it before it has taken any CPU,
+then runs its first 2 s of CPU at normal priority and the rest at the lowest
+(``SCHED_IDLE``: only the CPU the real cell leaves idle); the OOM killer takes it first. A thread of the caller's reads the child's report and calls ``on_result`` with the
 `DryRun` as soon as it is in, while the real cell may still be running. `Beside.cancel`
 (the real cell ended) kills the child at once; nothing of it reaches the kernel.
 """

@@ -304,7 +304,8 @@ _EXIT_NOW = os._exit
 def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
               rng_state: Any, reads: tuple[str, ...] | None = None,
-              answer_fd: int = -1, fast_forward: Any = None) -> None:
+              answer_fd: int = -1, fast_forward: Any = None,
+              demote_after_cpu: float | None = None) -> None:
     """The body of the forked child (in its jail, see `jailed`); its caller ends the
     process with os._exit."""
     _write_all(write_fd, b"R")
@@ -335,7 +336,7 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
             return {}
         return {"cut_before_crash": bool(cutter.cut or cutter.library_cuts),
                 "cut_may_cause": cutter.judge(exc, line, filename)}
-    _watch_thread_pools(write_fd, deadline)
+    _watch_thread_pools(write_fd, deadline, demote_after_cpu)
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
     if cutter is not None:
         scale = cutter.scale()
@@ -477,18 +478,46 @@ def _stuck_in(main: int) -> str | None:
     return None
 
 
-def _watch_thread_pools(write_fd: int, deadline: float) -> None:
-    """Start a thread that ends the child early when a library waits on a dead thread pool."""
+def _runnable(tid: int | None) -> bool:
+    """Whether the thread is runnable (state R: it waits for a CPU, not for a lock)."""
+    try:
+        with open(f"/proc/self/task/{tid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "R"
+    except (OSError, IndexError, TypeError):
+        return False
+
+
+def _demote(tid: int | None) -> None:
+    """The cell's thread drops to the lowest CPU priority (``SCHED_IDLE``, nice 19)."""
+    for step in (lambda: os.sched_setscheduler(tid or 0, os.SCHED_IDLE, os.sched_param(0)),
+                 lambda: os.setpriority(os.PRIO_PROCESS, tid or 0, 19)):
+        try:
+            step()
+        except (OSError, AttributeError):
+            pass
+
+
+def _watch_thread_pools(write_fd: int, deadline: float,
+                        demote_after_cpu: float | None = None) -> None:
+    """Start a thread that ends the child early when a library waits on a dead thread pool
+    (and, beside a cell, drops the cell's thread to the lowest priority once it has used
+    ``demote_after_cpu`` seconds of CPU)."""
     main = threading.main_thread().ident or threading.get_ident()
+    native = threading.main_thread().native_id
     exit_now = os._exit
 
     def watch() -> None:
         since_wall, since_cpu = time.perf_counter(), time.process_time()
+        demote = demote_after_cpu
         while time.perf_counter() < deadline:
             time.sleep(0.25)
             wall, cpu = time.perf_counter(), time.process_time()
+            if demote is not None and cpu >= demote:
+                _demote(native)
+                demote = None
             library = _stuck_in(main)
-            if library is None or cpu - since_cpu > 0.05 * (wall - since_wall):
+            if library is None or cpu - since_cpu > 0.05 * (wall - since_wall) or \
+                    _runnable(native):  # starved of CPU (a busy machine), not stuck
                 since_wall, since_cpu = wall, cpu
                 continue
             if wall - since_wall >= STUCK_AFTER_S:

@@ -58,6 +58,7 @@ class LoopInfo:
     where: str  # "the cell" or "function NAME"
     names: frozenset[str] = frozenset()
     writes_files: bool = False
+    function: str | None = None  # the function of the cell the loop is in, if any
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
@@ -105,13 +106,25 @@ def _bound_in(body: list[ast.stmt], extra: Iterable[ast.AST] = ()) -> tuple[froz
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, loops: dict[int, LoopInfo], where: str) -> None:
         self.loops, self.where = loops, where
+        self.functions: list[str] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        self.functions.append(node.name)
+        try:
+            self.generic_visit(node)
+        finally:
+            self.functions.pop()
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def _register(self, node: ast.For | ast.While) -> int:
         loop_id = len(self.loops)
         extra = [node.target] if isinstance(node, ast.For) else []
         names, writes = _bound_in(node.body, extra)
         self.loops[loop_id] = LoopInfo(loop_id, node.lineno, _loop_text(node), self.where,
-                                       names, writes)
+                                       names, writes,
+                                       self.functions[0] if self.functions else None)
         return loop_id
 
     def _call(self, method: str, args: list[ast.expr], at: ast.AST) -> ast.Call:
@@ -336,14 +349,18 @@ class Cutter:
             return False
         tainted: set[str] = set()
         cut_functions = {name for name, ids in self.functions.items() if ids & set(self.cut)}
+        cell_functions = {self.loops[i].function for i in self.cut
+                          if self.loops[i].where == "the cell" and self.loops[i].function}
+        cut_functions |= cell_functions
         for loop_id in self.cut:
             tainted |= self.loops[loop_id].names
         if _missing_file(exc):  # a folder or file a later iteration would have made?
             return any(self.loops[i].writes_files for i in self.cut)
         tb = exc.__traceback__
         while tb is not None:  # raised inside a function whose loop was cut
-            name = tb.tb_frame.f_code.co_name
-            if tb.tb_frame.f_code.co_filename != filename and name in cut_functions:
+            code = tb.tb_frame.f_code
+            if code.co_name in cut_functions and (
+                    code.co_filename != filename or code.co_name in cell_functions):
                 return True
             tb = tb.tb_next
         statement = _statement_at(self.cell_tree, line)

@@ -251,14 +251,25 @@ class _Child:
     deadline: float
 
 
+#: Beside a cell, the child waits this long before it starts (a cell that ends sooner
+#: pays only for the fork)...
+BESIDE_DELAY_S = 1.0
+#: ...and then runs at the cell's own priority for this much CPU, then at the lowest.
+BESIDE_FULL_PRIORITY_CPU_S = 2.0
+
+
 def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
                 **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
-    ``background``: the child (and what it forks) runs at the lowest priority the kernel
-    has (``SCHED_IDLE``, nice 19), and the OOM killer takes it first: it runs beside the
-    real cell on a core the cell leaves idle, never in its way.
+    ``background`` (beside a running cell): the child sleeps `BESIDE_DELAY_S` first (a
+    short cell ends it before it has taken any CPU), runs its first
+    `BESIDE_FULL_PRIORITY_CPU_S` of CPU at normal priority (enough for a fast-forwarded
+    run) and then at the lowest the kernel has (``SCHED_IDLE``, nice 19), and the OOM
+    killer takes it first.
     """
+    if background:
+        child_args["demote_after_cpu"] = BESIDE_FULL_PRIORITY_CPU_S
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
     started = time.perf_counter()
@@ -270,7 +281,7 @@ def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
             os.close(read_fd)
             os.close(answer_write)
             if background:
-                _lowest_priority()
+                _in_the_background()
 
             def body() -> None:
                 run_child(write_fd, deadline=deadline, budget_s=budget_s,
@@ -297,13 +308,8 @@ def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
     return _Child(pid, read_fd, answer_write, started, deadline)
 
 
-def _lowest_priority() -> None:
-    for step in (lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)),
-                 lambda: os.nice(19)):
-        try:
-            step()
-        except (OSError, AttributeError):
-            pass
+def _in_the_background() -> None:
+    time.sleep(BESIDE_DELAY_S)
     try:
         with open("/proc/self/oom_score_adj", "w") as fh:
             fh.write("1000")
@@ -547,22 +553,26 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
 def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, filename: str,
                         tree: ast.Module, started: float) -> tuple[dict[str, Any], bool, bool]:
     """A cell with loops: fast-forwarded first (its first iterations are the real run's),
-    then, when that ran clean but cut something, the whole cell with the budget left, for
-    a crash in a later iteration. Returns (fields, over budget, doubtful)."""
+    then, when that ran clean but cut something, or raised what the cut may have caused,
+    the whole cell with the budget left (when the cuts say it can finish). Returns
+    (fields, over budget, doubtful)."""
     began = time.perf_counter()
     cut = _run_once(code, namespace, budget_s, None, filename, None, tree)
     over = cut.pop("over_budget", False)
     scale = cut.pop("scale", 1.0)
-    if cut.get("outcome") != "completed" or not cut.get("cuts"):
-        return cut, over, _cut_doubtful(cut)
+    doubtful = _cut_doubtful(cut)
+    clean_with_cuts = cut.get("outcome") == "completed" and bool(cut.get("cuts"))
+    if not (clean_with_cuts or doubtful):
+        return cut, over, False  # decisive: a crash that counts, or nothing was cut
     left = budget_s - (time.perf_counter() - started)
     if left < 0.5 or (time.perf_counter() - began) * scale > left:
-        return cut, False, False  # the whole cell cannot finish in what is left
+        return cut, False, doubtful  # the whole cell cannot finish in what is left
     whole = _run_once(code, namespace, left, None, filename, None)
     whole.pop("scale", None)
-    if whole.pop("over_budget", False) or whole.get("outcome") == "inconclusive":
-        return cut, False, False  # the fast-forwarded run's weak "no crash" stands
-    return whole, False, False
+    if whole.pop("over_budget", False) or (whole.get("outcome") == "inconclusive"
+                                           and not whole.get("blocked")):
+        return cut, False, doubtful  # the fast-forwarded run's answer stands
+    return whole, False, False  # a crash, a clean end, or a refused effect later on
 
 
 def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
