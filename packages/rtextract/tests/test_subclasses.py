@@ -339,14 +339,21 @@ def test_groupby_of_a_frame_subclass_reads_the_plain_frame():
 
 
 class StubbornDataset(torch.utils.data.Dataset):
-    """A __len__ that swallows the first exception and then blocks again."""
+    """A __len__ that swallows the first stop and then blocks again.
+
+    The stop is a BaseException (like KeyboardInterrupt): ``except Exception`` cannot
+    catch it, a bare ``except`` can, and the repeating timer stops the code again.
+    """
 
     def __len__(self):
         CALLS.append("__len__")
         try:
-            while True:
-                time.sleep(0.01)
-        except Exception:
+            try:
+                while True:
+                    time.sleep(0.01)
+            except Exception:
+                CALLS.append("caught as an Exception")
+        except BaseException:
             CALLS.append("swallowed")
         while True:
             time.sleep(0.01)

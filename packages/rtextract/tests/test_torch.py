@@ -42,6 +42,14 @@ def test_large_tensor_is_sampled_without_copy(check_facts):
     assert facts.fact("nan_count").note == "in first 100,000 of 50,000,000 elements"
 
 
+def test_described_tensor_can_still_be_resized():
+    # .numpy() of a tensor's own storage marks the storage not resizable for good
+    t = torch.rand(10, 3)
+    assert describe(t).get("min") is not None
+    t.resize_(20, 3)
+    assert t.untyped_storage().resizable()
+
+
 def test_meta_and_sparse_tensors_give_structure_only(check_facts):
     meta = describe(torch.empty(3, 4, device="meta"))
     check_facts(meta)

@@ -1,22 +1,27 @@
 """The mutable builder adapters fill, the time budget, and safe value conversion.
 
-Everything here touches objects only through their type, ``inspect.getattr_static`` and
-the exact builtin types, so it runs no user code.
+Everything here touches objects only through their type, a static attribute lookup
+(`rtextract._trust.static_lookup`) and the exact builtin types, so it runs no user code.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import inspect
 import math
 import sys
 import time
+import types
 from collections.abc import Callable
 from typing import Any
 
 from rtextract._model import Fact, Facts
+from rtextract._bound import NoTimeBound, UserCodeTimeout, bounded_call
+from rtextract._typeinfo import _type_str, dict_of, short_name, top_module, type_name  # noqa: F401
+from rtextract._trust import _MISSING as _MISSING_ATTR
+from rtextract._trust import class_attr, static_lookup, user_arrays
 
 __all__ = [
+    "GRACE_MS",
     "MAX_DEPTH",
     "MAX_STR",
     "Builder",
@@ -26,6 +31,7 @@ __all__ = [
     "fmt_count",
     "head_index",
     "jsonable",
+    "short_name",
     "static_attr",
     "top_module",
     "type_name",
@@ -35,42 +41,29 @@ MAX_STR = 80  # characters kept of any string value
 MAX_DEPTH = 2  # children of children are described; their children are not
 #: Steps on at most this many plain (numeric, boolean, text) values run whatever the budget.
 SMALL_ELEMENTS = 1_000
+#: A step that may reach user code is stopped this long after the object's budget (a
+#: healthy step that started in time is rarely cut; a hostile one is stopped soon after).
+GRACE_MS = 500.0
 
 
 class Deadline:
-    """A point in time after which adapters stop starting new steps."""
+    """A point in time after which adapters stop starting new steps.
+
+    ``budget_ms`` names the budget in messages; it is the time left at creation unless
+    ``named_ms`` gives the budget this deadline belongs to.
+    """
 
     __slots__ = ("end", "budget_ms")
 
-    def __init__(self, budget_ms: float) -> None:
-        self.budget_ms = max(0.0, float(budget_ms))
-        self.end = time.perf_counter() + self.budget_ms / 1000.0
+    def __init__(self, budget_ms: float, named_ms: float | None = None) -> None:
+        self.budget_ms = max(0.0, float(budget_ms if named_ms is None else named_ms))
+        self.end = time.perf_counter() + max(0.0, float(budget_ms)) / 1000.0
 
     def expired(self) -> bool:
         return time.perf_counter() >= self.end
 
     def remaining_ms(self) -> float:
         return max(0.0, (self.end - time.perf_counter()) * 1000.0)
-
-
-def type_name(tp: type) -> str:
-    """Fully qualified name of a type, read from the type's own dict (no metaclass code)."""
-    module = _type_str(tp, "__module__")
-    qual = _type_str(tp, "__qualname__") or getattr(tp, "__name__", "?")
-    return qual if module in ("", "builtins") else f"{module}.{qual}"
-
-
-def _type_str(tp: type, attr: str) -> str:
-    try:
-        value = type.__getattribute__(tp, attr)
-    except Exception:
-        return ""
-    return value if isinstance(value, str) else ""
-
-
-def top_module(tp: type) -> str:
-    """Top-level package of the module that defines ``tp`` ("pandas", "builtins", ...)."""
-    return _type_str(tp, "__module__").partition(".")[0]
 
 
 def static_attr(obj: Any, name: str, default: Any = None) -> Any:
@@ -80,13 +73,14 @@ def static_attr(obj: Any, name: str, default: Any = None) -> Any:
     would need code to run (a property, a slot-less descriptor) gives ``default``.
     """
     try:
-        value = inspect.getattr_static(obj, name)
+        value = static_lookup(obj, name)
     except Exception:
         return default
     kind = type(value)
-    if kind is property or hasattr(kind, "__get__") and not _is_plain_callable(value):
+    if kind is property or class_attr(kind, "__get__") is not _MISSING_ATTR and not (
+            _is_plain_callable(value)):
         # member descriptors (__slots__) are C-level reads, safe to resolve
-        if kind.__name__ == "member_descriptor":
+        if kind is types.MemberDescriptorType:
             try:
                 return value.__get__(obj, type(obj))
             except Exception:
@@ -96,16 +90,7 @@ def static_attr(obj: Any, name: str, default: Any = None) -> Any:
 
 
 def _is_plain_callable(value: Any) -> bool:
-    return inspect.isfunction(value) or inspect.isbuiltin(value)
-
-
-def dict_of(obj: Any) -> dict[str, Any]:
-    """The instance ``__dict__`` (empty when there is none), read without user code."""
-    try:
-        value = object.__getattribute__(obj, "__dict__")
-    except Exception:
-        return {}
-    return value if type(value) is dict else {}
+    return type(value) in (types.FunctionType, types.BuiltinFunctionType)
 
 
 def fmt_count(n: int) -> str:
@@ -222,6 +207,8 @@ def _foreign_scalar(value: Any, tp: type) -> Any:
     try:
         if top == "numpy" and hasattr(tp, "item") and hasattr(tp, "dtype"):
             kind = value.dtype.kind
+            if value.dtype.hasobject:  # a record holding Python objects: str() prints them
+                return f"<{type_name(tp)}>"
             if kind in "Mm":
                 return _clip(str(value))
             if kind in "SUV":
@@ -261,7 +248,9 @@ def brief(value: Any) -> Any:
                 "DataFrame", "Series", "Index") else None
             if shape is not None and not callable(shape):
                 dims = [d if type(d) is int else jsonable(d) for d in tuple(shape)]
-                dtype = getattr(value, "dtype", None) if tp.__name__ != "DataFrame" else None
+                # the dtype of a user ExtensionArray is its own code
+                dtype = getattr(value, "dtype", None) if tp.__name__ != "DataFrame" and (
+                    top != "pandas" or user_arrays(value) is None) else None
                 text = f"{tp.__name__} shape {dims}"
                 return text + (f" {dtype}" if dtype is not None else "")
     except Exception:
@@ -300,23 +289,43 @@ class Builder:
         limit = self.max_items if max_items is None else max_items
         self._items.append(Fact(key, jsonable(value, max_items=limit, max_str=max_str), category, note))
 
+    def has(self, key: str) -> bool:
+        """Whether a fact named ``key`` was recorded."""
+        return key in self._keys
+
     def note(self, text: str) -> None:
         if text not in self._notes:
             self._notes.append(_clip(text, 300))
 
-    def step(self, label: str, fn: Callable[..., Any], *args: Any, bounded: bool = False) -> Any:
+    def step(self, label: str, fn: Callable[..., Any], *args: Any, bounded: bool = False,
+             user_code: str | None = None) -> Any:
         """Run one adapter step unless the budget is spent; turn its errors into notes.
 
         A ``bounded`` step (library code on at most `SMALL_ELEMENTS` plain values) runs even
         when the budget is spent: its cost is bounded by its input, and the facts of a small
         object must not depend on how busy the machine was (an LLM prompt built from them is
         cached by its text).
+
+        ``user_code`` says why the step's library code may reach user code (an extension
+        array of the user's, cells holding objects): the step then runs under a real time
+        bound, `GRACE_MS` past the budget (see `rtextract._trust.bounded_call`), and not at
+        all where no such bound can be armed.
         """
         if self.deadline.expired() and not bounded:
             self._skipped.append(label)
             return None
         try:
-            return fn(*args)
+            if user_code is None:
+                return fn(*args)
+            return bounded_call(lambda: fn(*args), Deadline(self.deadline.remaining_ms() + GRACE_MS,
+                                                            self.deadline.budget_ms))
+        except NoTimeBound:
+            why = f"it could run user code ({user_code})" if user_code else "it runs user code"
+            self.note(f"{label}: not computed: {why} and no time bound is possible outside "
+                      "the main thread")
+        except UserCodeTimeout as exc:
+            self.note(f"{label}: {exc}" + (f" (it may run user code: {user_code})"
+                                           if user_code else ""))
         except RecursionError:
             self.note(f"{label}: recursion too deep")
         except Exception as exc:  # any library or user error becomes a note, never raised

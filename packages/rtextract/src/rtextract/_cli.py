@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from rtextract import __version__
 from rtextract._model import Snapshot
@@ -41,14 +42,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows = [{"name": a.name, "path": list(a.path), "line": a.line, "text": a.text}
                     for a in select(text)]
             print(json.dumps(rows, indent=2))
+    except RecursionError:
+        print(f"rtextract: {args.file}: not a readable snapshot (nested too deeply)",
+              file=sys.stderr)
+        return 2
     except RtextractError as exc:
         print(f"rtextract: {args.file}: {exc}", file=sys.stderr)
         return 2
     return 0
 
 
+#: Bytes of an input file (a snapshot's JSON, a cell's source) read at most.
+INPUT_LIMIT = 64 << 20
+
+
 def _read(file: str) -> str:
+    """The text of a regular file of at most `INPUT_LIMIT` bytes: a FIFO never blocks
+    (opened without blocking), a device such as /dev/zero is refused before it is read."""
+    if file == "-":
+        data = sys.stdin.buffer.read(INPUT_LIMIT + 1)
+    else:
+        try:
+            if not stat.S_ISREG(os.stat(file).st_mode):
+                raise RtextractError("not a regular file")
+            fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError as exc:
+            raise RtextractError(f"cannot read: {exc.strerror or exc}") from None
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise RtextractError("not a regular file")
+            data = fh.read(INPUT_LIMIT + 1)
+    if len(data) > INPUT_LIMIT:
+        raise RtextractError(f"larger than the {INPUT_LIMIT >> 20} MiB limit")
     try:
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RtextractError(f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RtextractError(f"not UTF-8 text (byte {exc.start})") from None

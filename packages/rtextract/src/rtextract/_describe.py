@@ -14,8 +14,11 @@ from typing import Any
 
 from rtextract._builder import Builder, Deadline, _message, top_module
 from rtextract._model import Facts
+from rtextract._bound import UserCodeTimeout, bounded_call, can_bound
+from rtextract._trust import lookup_runs_user_code
 
-__all__ = ["DEFAULT_BUDGET_MS", "DEFAULT_MAX_ITEMS", "describe", "describe_within"]
+__all__ = ["BACKSTOP_MS", "DEFAULT_BUDGET_MS", "DEFAULT_MAX_ITEMS", "backstop", "describe",
+           "describe_within"]
 
 DEFAULT_BUDGET_MS = 30.0
 DEFAULT_MAX_ITEMS = 20
@@ -66,10 +69,44 @@ def describe_within(obj: Any, deadline: Deadline, max_items: int, depth: int) ->
         with warnings.catch_warnings():
             # libraries warn about deprecated attributes; the user's output stays clean
             warnings.simplefilter("ignore")
-            _run_adapters(_view(obj, builder), builder)
+            if depth == 0:
+                backstop(lambda: _describe(obj, builder), deadline, builder.note)
+            else:
+                _describe(obj, builder)
     except Exception as exc:  # a last guard: describe() never raises
         builder.note(f"describe failed: {type(exc).__name__}")
     return builder.build()
+
+
+#: The hard stop of a whole description, past its budget: steps are checked against the
+#: budget and steps that may reach user code are bounded, so this only stops what slipped
+#: through both (in the main thread; elsewhere nothing can stop it).
+BACKSTOP_MS = 1000.0
+
+
+def backstop(fn: Any, deadline: Deadline, note: Any) -> None:
+    """Run ``fn`` under `bounded_call` until `BACKSTOP_MS` past ``deadline``; a stop or a
+    missing timer is noted (without a timer ``fn`` runs unbounded: its steps are guarded)."""
+    limit = Deadline(deadline.remaining_ms() + BACKSTOP_MS, deadline.budget_ms + BACKSTOP_MS)
+    if not can_bound():
+        fn()
+        return
+    try:
+        bounded_call(fn, limit)
+    except UserCodeTimeout as exc:
+        note(f"description stopped: {exc}; facts found so far are kept")
+
+
+def _describe(obj: Any, builder: Builder) -> None:
+    view = _view(obj, builder)  # a data subclass's plain view is read whatever it overrides
+    if view is obj and lookup_runs_user_code(obj):  # even type(obj).__name__ runs its code
+        from rtextract import _generic
+
+        builder.note("attribute lookup of this object runs user code: only its type and "
+                     "instance dict are read")
+        _generic.describe(obj, builder)
+        return
+    _run_adapters(view, builder)
 
 
 def _view(obj: Any, builder: Builder) -> Any:

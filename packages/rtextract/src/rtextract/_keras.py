@@ -11,9 +11,21 @@ from __future__ import annotations
 
 import math
 import sys
+import types
 from typing import Any
 
-from rtextract._builder import Builder, dict_of, head_index, jsonable
+from rtextract._builder import (
+    Builder,
+    dict_of,
+    head_index,
+    jsonable,
+    short_name,
+    static_attr,
+    top_module,
+    type_name,
+)
+from rtextract._trust import library_attr, user_classes
+from rtextract._views import library_class
 
 __all__ = ["SAMPLE_ELEMENTS", "describe"]
 
@@ -28,39 +40,70 @@ _GENERATOR_FIELDS = ("rescale", "rotation_range", "width_shift_range", "height_s
 
 
 def describe(obj: Any, b: Builder) -> bool:
-    names = {(k.__module__.partition(".")[0], k.__name__) for k in type(obj).__mro__}
+    names = {(top_module(k), short_name(k)) for k in _mro(type(obj))}
     tops = {top for top, _ in names}
     plain = {name for _, name in names}
+    guard = _user_code(obj)
+    if guard is not None:
+        b.note(f"{guard}: Keras runs its code, so its properties are read under a time bound")
     if "Model" in plain and tops & {"keras", "tf_keras", "tensorflow"}:
-        _model(obj, b)
+        _model(obj, b, guard)
     elif "Layer" in plain and "Variable" not in plain:
-        _layer(obj, b, "keras.Layer")
+        _layer(obj, b, "keras.Layer", guard)
     elif "KerasTensor" in plain:
         b.kind = "keras.KerasTensor"
-        b.add("shape", jsonable(tuple(obj.shape)), "S")
-        b.add("dtype", str(obj.dtype), "R")
+        b.add("shape", jsonable(tuple(library_attr(obj, "shape"))), "S")
+        b.add("dtype", str(library_attr(obj, "dtype")), "R")
         b.add("symbolic", True, "R")
     elif "Variable" in plain or "BaseResourceVariable" in plain:
-        _variable(obj, b, "keras.Variable" if "keras" in tops else "tf.Variable")
+        _variable(obj, b, "keras.Variable" if "keras" in tops else "tf.Variable", guard)
     elif "_EagerTensorBase" in plain or "EagerTensor" in plain:
-        _tensor(obj, b)
+        _tensor(obj, b, guard)
     elif "DatasetV2" in plain:
-        _dataset(obj, b)
+        _dataset(obj, b, guard)
     elif "ImageDataGenerator" in plain:
         _image_generator(obj, b)
-    elif "Iterator" in plain and any("image" in k.__module__ for k in type(obj).__mro__):
+    elif "Iterator" in plain and any("image" in _module(k) for k in _mro(type(obj))):
         _image_iterator(obj, b)
     elif "Optimizer" in plain and "keras" in tops:
-        _optimizer(obj, b)
+        _optimizer(obj, b, guard)
     elif ("RaggedTensor" in plain or "SparseTensor" in plain or "Tensor" in plain) and "tensorflow" in tops:
         b.kind = "tf.RaggedTensor" if "RaggedTensor" in plain else (
             "tf.SparseTensor" if "SparseTensor" in plain else "tf.Tensor")
-        b.add("shape", _dims(obj.shape), "S")
-        b.add("dtype", obj.dtype.name, "R")
+        b.add("shape", _dims(library_attr(obj, "shape")), "S")
+        b.add("dtype", library_attr(obj, "dtype").name, "R")
         b.add("symbolic", "SparseTensor" not in plain and "RaggedTensor" not in plain, "R")
     else:
         return False
     return True
+
+
+def _mro(tp: type) -> tuple[type, ...]:
+    return type.__getattribute__(tp, "__mro__")
+
+
+def _module(klass: type) -> str:
+    module = type.__getattribute__(klass, "__module__")
+    return module if type(module) is str else ""
+
+
+def _user_code(obj: Any) -> str | None:
+    """Why Keras's own properties of ``obj`` may run user code: a user class in its MRO
+    or among its layers (their ``call``, ``build``, ``compute_output_shape``, a learning
+    rate schedule's ``__call__``...), or None."""
+    for value in (obj, *_sublayers(obj)):
+        found = user_classes(type(value))
+        if found:
+            return f"user class {type_name(found[0])}"
+    return None
+
+
+def _sublayers(obj: Any) -> list[Any]:
+    """The layers a model or layer tracks, from its instance dict (a Keras TrackedList)."""
+    layers = dict_of(obj).get("_layers")
+    if type(layers) is list or issubclass(type(layers), list) and library_class(type(layers)):
+        return list.__getitem__(layers, slice(0, 1000))
+    return []
 
 
 def _dims(shape: Any) -> Any:
@@ -74,61 +117,68 @@ def _dims(shape: Any) -> Any:
         return None
 
 
-def _model(m: Any, b: Builder) -> None:
+def _model(m: Any, b: Builder, guard: str | None) -> None:
     b.kind = "keras.Model"
     state = dict_of(m)
-    b.add("class", type(m).__name__, "R")
-    b.add("name", state.get("name", state.get("_name")), "R")
-    built = bool(state.get("built", False))
+    b.add("class", short_name(type(m)), "R")
+    b.add("name", jsonable(state.get("name", state.get("_name"))), "R")
+    built = state.get("built", False) is True
     b.add("built", built, "V")
-    b.step("layers", _model_layers, m, b)
+    b.step("layers", _model_layers, m, b, user_code=guard)
     if built:
-        b.step("input shape", lambda: b.add("input_shape", _shape_of(m.input_shape), "S"))
-        b.step("output shape", lambda: b.add("output_shape", _shape_of(m.output_shape), "S"))
-        b.step("parameters", lambda: b.add("n_parameters", int(m.count_params()), "S"))
+        for key in ("input_shape", "output_shape"):
+            b.step(key.replace("_", " "), _add_shape, m, key, b, user_code=guard)
+        b.step("parameters", lambda: b.add(
+            "n_parameters", int(library_attr(m, "count_params")()), "S"), user_code=guard)
     else:
         b.note("model not built: input/output shapes and parameter count unknown")
-    b.step("compile state", _compile_state, m, state, b)
+    b.step("compile state", _compile_state, m, state, b, guard, user_code=guard)
+
+
+def _add_shape(m: Any, key: str, b: Builder) -> None:
+    b.add(key, _shape_of(library_attr(m, key)), "S")
 
 
 def _shape_of(shape: Any) -> Any:
-    if isinstance(shape, list):
+    if type(shape) is list:
         return [_shape_of(s) for s in shape]
-    if isinstance(shape, tuple) and all(d is None or type(d) is int for d in shape):
+    if type(shape) is tuple and all(d is None or type(d) is int for d in shape):
         return list(shape)
     return jsonable(shape)
 
 
 def _model_layers(m: Any, b: Builder) -> None:
-    layers = list(m.layers)
+    layers = list(library_attr(m, "layers"))
     b.add("n_layers", len(layers), "S")
     rows = [_layer_row(layer) for layer in layers[: b.max_items]]
     b.add("layers", rows, "R", None if len(layers) <= b.max_items else
           f"first {b.max_items} of {len(layers)} layers")
     for layer in layers[: b.max_items]:
-        b.child(str(dict_of(layer).get("name", type(layer).__name__)), layer)
+        b.child(str(jsonable(dict_of(layer).get("name", short_name(type(layer))))), layer)
 
 
 def _layer_row(layer: Any) -> dict[str, Any]:
     state = dict_of(layer)
-    row: dict[str, Any] = {"name": state.get("name", state.get("_name")), "type": type(layer).__name__}
+    row: dict[str, Any] = {"name": jsonable(state.get("name", state.get("_name"))),
+                           "type": short_name(type(layer))}
     for field in _LAYER_FIELDS:
         value = state.get(field)
         if value is not None and type(value) in (int, float, bool, str, tuple, list):
             row[field] = jsonable(value)
     activation = state.get("activation")
     if callable(activation):
-        row["activation"] = getattr(activation, "__name__", type(activation).__name__)
-    if state.get("built"):
+        row["activation"] = _name_of(activation)
+    if state.get("built") is True:
         try:
-            row["output_shape"] = _shape_of(tuple(layer.output.shape))
+            output = library_attr(layer, "output")
+            row["output_shape"] = _shape_of(tuple(library_attr(output, "shape")))
         except Exception:  # a layer never called symbolically has no output yet
             pass
     return row
 
 
-def _compile_state(m: Any, state: dict[str, Any], b: Builder) -> None:
-    compiled = bool(state.get("compiled", state.get("_is_compiled", False)))
+def _compile_state(m: Any, state: dict[str, Any], b: Builder, guard: str | None) -> None:
+    compiled = state.get("compiled", state.get("_is_compiled", False)) is True
     b.add("compiled", compiled, "V")
     if not compiled:
         return
@@ -136,60 +186,91 @@ def _compile_state(m: Any, state: dict[str, Any], b: Builder) -> None:
     b.add("loss", _named(loss), "R")
     optimizer = state.get("optimizer")
     if optimizer is not None:
-        b.add("optimizer", type(optimizer).__name__, "R")
-        b.step("learning rate", lambda: b.add("learning_rate", float(optimizer.learning_rate), "V"))
+        b.add("optimizer", short_name(type(optimizer)), "R")
+        b.step("learning rate", lambda: b.add(
+            "learning_rate", float(library_attr(optimizer, "learning_rate")), "V"),
+            user_code=guard or _user_code(optimizer) or _schedule(optimizer))
     metrics = dict_of(state.get("_compile_metrics")).get("_user_metrics")
     if metrics is None:
-        metrics = state.get("compiled_metrics") if isinstance(state.get("compiled_metrics"), list) else None
+        metrics = state.get("compiled_metrics") if type(state.get("compiled_metrics")) is list \
+            else None
     if metrics is not None:
         b.add("metrics", _named(metrics), "R")
 
 
-def _named(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+def _schedule(optimizer: Any) -> str | None:
+    """A learning-rate schedule of the user's: reading the rate calls it."""
+    for value in dict_of(optimizer).values():
+        found = user_classes(type(value))
+        if found and callable(value):
+            return f"user class {type_name(found[0])}"
+    return None
+
+
+def _named(value: Any, depth: int = 0) -> Any:
+    if value is None or type(value) in (str, int, float, bool):
         return value
-    if isinstance(value, (list, tuple)):
-        return [_named(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _named(v) for k, v in value.items()}
-    name = getattr(value, "__name__", None)
-    return name if isinstance(name, str) else type(value).__name__
+    if depth > 4:
+        return short_name(type(value))
+    if type(value) in (list, tuple):
+        return [_named(v, depth + 1) for v in value]
+    if type(value) is dict:
+        return {str(jsonable(k)): _named(v, depth + 1) for k, v in value.items()}
+    return _name_of(value)
 
 
-def _layer(layer: Any, b: Builder, kind: str) -> None:
+def _name_of(value: Any) -> str:
+    """A function's ``__name__`` (a C getter of a final type), a class's, or the type's
+    name: never a ``__getattr__`` or property of the user's."""
+    if type(value) in (types.FunctionType, types.BuiltinFunctionType):
+        return value.__name__
+    if issubclass(type(value), type):
+        return short_name(value)
+    name = static_attr(value, "__name__")
+    return name if type(name) is str else short_name(type(value))
+
+
+def _layer(layer: Any, b: Builder, kind: str, guard: str | None) -> None:
     b.kind = kind
     state = dict_of(layer)
-    row = _layer_row(layer)
+    row = b.step("layer", _layer_row, layer, bounded=True, user_code=guard) or {
+        "name": jsonable(state.get("name", state.get("_name"))), "type": short_name(type(layer))}
     b.add("class", row.pop("type"), "R")
     b.add("name", row.pop("name"), "R")
-    b.add("built", bool(state.get("built", False)), "V")
+    b.add("built", state.get("built", False) is True, "V")
     trainable = state.get("_trainable", state.get("trainable"))
     if type(trainable) is bool:
         b.add("trainable", trainable, "R")
     b.add("config", row, "R")
-    if state.get("built"):
-        b.step("weights", lambda: b.add(
-            "weight_shapes", [list(_dims(w.shape) or []) for w in layer.weights], "S"))
+    if state.get("built") is True:
+        b.step("weights", lambda: b.add("weight_shapes", [
+            list(_dims(w.shape) or []) for w in library_attr(layer, "weights")], "S"),
+            user_code=guard)
 
 
-def _variable(v: Any, b: Builder, kind: str) -> None:
+def _variable(v: Any, b: Builder, kind: str, guard: str | None) -> None:
     b.kind = kind
-    b.add("shape", _dims(v.shape), "S")
-    dtype = v.dtype
-    b.add("dtype", getattr(dtype, "name", str(dtype)), "R")
-    b.add("name", jsonable(getattr(v, "name", None)), "R")
-    b.add("trainable", bool(v.trainable), "R")
-    value = v.value if kind == "keras.Variable" else v
+    b.step("variable", _variable_facts, v, b, kind, bounded=True, user_code=guard)
+
+
+def _variable_facts(v: Any, b: Builder, kind: str) -> None:
+    b.add("shape", _dims(library_attr(v, "shape")), "S")
+    dtype = library_attr(v, "dtype")
+    name = static_attr(dtype, "name")
+    b.add("dtype", name if type(name) is str else str(dtype), "R")
+    b.add("name", jsonable(library_attr(v, "name")), "R")
+    b.add("trainable", bool(library_attr(v, "trainable")), "R")
+    value = library_attr(v, "value") if kind == "keras.Variable" else v
     value = value() if callable(value) else value
     b.step("values", _values, value, b)
 
 
-def _tensor(t: Any, b: Builder) -> None:
+def _tensor(t: Any, b: Builder, guard: str | None) -> None:
     b.kind = "tf.Tensor"
-    b.add("shape", _dims(t.shape), "S")
-    b.add("dtype", t.dtype.name, "R")
-    b.add("device", t.device, "R")
-    b.step("values", _values, t, b)
+    b.add("shape", _dims(library_attr(t, "shape")), "S")
+    b.add("dtype", library_attr(t, "dtype").name, "R")
+    b.add("device", library_attr(t, "device"), "R")
+    b.step("values", _values, t, b, user_code=guard)
 
 
 def _values(t: Any, b: Builder) -> None:
@@ -214,50 +295,56 @@ def _values(t: Any, b: Builder) -> None:
     if hasattr(block, "numpy") and not hasattr(block, "detach"):
         block = block.numpy()
     elif hasattr(block, "detach"):
-        block = block.detach().cpu().numpy()
+        block = block.detach().cpu().clone().numpy()  # a copy: see _torch._tensor_values
     note = None if taken == total else f"in first {taken:,} of {total:,} elements"
     from rtextract._numpy import summarise_values
 
     summarise_values(np, np.asarray(block), b, note)
 
 
-def _dataset(ds: Any, b: Builder) -> None:
+def _dataset(ds: Any, b: Builder, guard: str | None) -> None:
     b.kind = "tf.data.Dataset"
-    b.add("class", type(ds).__name__, "R")
-    b.step("element_spec", lambda: b.add("element_spec", _spec(ds.element_spec), "R"))
-    b.step("cardinality", _cardinality, ds, b)
+    b.add("class", short_name(type(ds)), "R")
+    b.step("element_spec", lambda: b.add(
+        "element_spec", _spec(library_attr(ds, "element_spec")), "R"), user_code=guard)
+    b.step("cardinality", _cardinality, ds, b, user_code=guard)
     state = dict_of(ds)
-    if isinstance(state.get("class_names"), list):
+    if type(state.get("class_names")) is list:
         b.add("class_names", state["class_names"], "V")
         b.add("n_classes", len(state["class_names"]), "S")
-    if isinstance(state.get("file_paths"), list):
+    if type(state.get("file_paths")) is list:
         b.add("n_files", len(state["file_paths"]), "S")
     b.note("datasets are never iterated: cardinality only")
 
 
 def _cardinality(ds: Any, b: Builder) -> None:
-    n = int(ds.cardinality())
+    n = int(library_attr(ds, "cardinality")())
     b.add("cardinality", {-1: "infinite", -2: "unknown"}.get(n, n), "S")
 
 
-def _spec(spec: Any) -> Any:
-    if isinstance(spec, (tuple, list)):
-        return [_spec(s) for s in spec]
-    if isinstance(spec, dict):
-        return {str(k): _spec(v) for k, v in sorted(spec.items(), key=lambda kv: str(kv[0]))}
+def _spec(spec: Any, depth: int = 0) -> Any:
+    if depth > 6:
+        return short_name(type(spec))
+    if type(spec) in (tuple, list):
+        return [_spec(s, depth + 1) for s in spec]
+    if type(spec) is dict:
+        return {str(jsonable(k)): _spec(v, depth + 1) for k, v in
+                sorted(spec.items(), key=lambda kv: str(jsonable(kv[0])))}
+    if not library_class(type(spec)):  # a spec of the user's: its properties are its code
+        return short_name(type(spec))
     shape = getattr(spec, "shape", None)
     dtype = getattr(spec, "dtype", None)
     if shape is not None and dtype is not None:
         return {"shape": _dims(shape), "dtype": getattr(dtype, "name", str(dtype))}
-    return type(spec).__name__
+    return short_name(type(spec))
 
 
 def _image_iterator(it: Any, b: Builder) -> None:
     b.kind = "keras.ImageIterator"
     state = dict_of(it)
-    b.add("class", type(it).__name__, "R")
+    b.add("class", short_name(type(it)), "R")
     indices = state.get("class_indices")
-    if isinstance(indices, dict):
+    if type(indices) is dict and all(type(v) is int for v in indices.values()):
         b.add("class_indices", dict(sorted(indices.items(), key=lambda kv: kv[1])), "V")
         b.add("n_classes", len(indices), "S")
     for field in _ITERATOR_FIELDS:
@@ -276,7 +363,9 @@ def _image_generator(gen: Any, b: Builder) -> None:
     b.add("config", config, "R")
 
 
-def _optimizer(opt: Any, b: Builder) -> None:
+def _optimizer(opt: Any, b: Builder, guard: str | None) -> None:
     b.kind = "keras.Optimizer"
-    b.add("class", type(opt).__name__, "R")
-    b.step("learning rate", lambda: b.add("learning_rate", float(opt.learning_rate), "V"))
+    b.add("class", short_name(type(opt)), "R")
+    b.step("learning rate", lambda: b.add(
+        "learning_rate", float(library_attr(opt, "learning_rate")), "V"),
+        user_code=guard or _schedule(opt))

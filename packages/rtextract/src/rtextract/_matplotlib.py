@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rtextract._builder import Builder, dict_of
+from rtextract._builder import Builder, dict_of, type_name
+from rtextract._trust import library_attr, user_classes
 
 __all__ = ["describe"]
 
@@ -28,22 +29,35 @@ def describe(obj: Any, b: Builder) -> bool:
 
 def _figure(fig: Any, b: Builder) -> None:
     b.kind = "matplotlib.Figure"
-    b.add("size_inches", [round(float(v), 3) for v in fig.get_size_inches()], "S")
-    b.add("dpi", float(fig.dpi), "R")
-    axes = list(fig.axes)
+    b.step("figure", _figure_facts, fig, b, bounded=True, user_code=_user_code(fig))
+
+
+def _user_code(obj: Any) -> str | None:
+    found = user_classes(type(obj))
+    return f"user class {type_name(found[0])}" if found else None
+
+
+def _figure_facts(fig: Any, b: Builder) -> None:
+    b.add("size_inches", [round(float(v), 3) for v in library_attr(fig, "get_size_inches")()],
+          "S")
+    b.add("dpi", float(library_attr(fig, "dpi")), "R")
+    axes = list(library_attr(fig, "axes"))
     b.add("n_axes", len(axes), "S")
-    grids = sorted({tuple(_geometry(ax)[:2]) for ax in axes if _geometry(ax)})
+    geometries = [_geometry(ax) for ax in axes]
+    grids = sorted({tuple(g[:2]) for g in geometries if g})
     if grids:
         b.add("grid", list(grids[0]) if len(grids) == 1 else [list(g) for g in grids], "S",
               "subplot rows, columns")
     title = dict_of(fig).get("_suptitle")
     if title is not None:
-        b.add("suptitle", title.get_text(), "V")
+        b.add("suptitle", library_attr(title, "get_text")(), "V")
     for i, ax in enumerate(axes[: b.max_items]):
         b.child(f"axes[{i}]", ax)
 
 
 def _geometry(ax: Any) -> list[int] | None:
+    if user_classes(type(ax)):  # a user Axes: its subplot spec is its own business
+        return None
     getter = getattr(ax, "get_subplotspec", None)
     spec = getter() if getter else None
     if spec is None:
@@ -54,14 +68,17 @@ def _geometry(ax: Any) -> list[int] | None:
 
 def _axes(ax: Any, b: Builder) -> None:
     b.kind = "matplotlib.Axes"
+    b.step("axes", _axes_facts, ax, b, bounded=True, user_code=_user_code(ax))
+
+
+def _axes_facts(ax: Any, b: Builder) -> None:
     geometry = _geometry(ax)
     if geometry:
         b.add("subplot", geometry, "S", "rows, columns, index")
-    b.add("title", ax.get_title(), "V")
-    b.add("xlabel", ax.get_xlabel(), "V")
-    b.add("ylabel", ax.get_ylabel(), "V")
-    b.add("n_lines", len(ax.lines), "S")
-    b.add("n_collections", len(ax.collections), "S")
-    b.add("n_images", len(ax.images), "S")
-    b.add("n_patches", len(ax.patches), "S")
-    b.add("has_legend", ax.get_legend() is not None, "V")
+    for key, method in (("title", "get_title"), ("xlabel", "get_xlabel"),
+                        ("ylabel", "get_ylabel")):
+        b.add(key, library_attr(ax, method)(), "V")
+    for key, attr in (("n_lines", "lines"), ("n_collections", "collections"),
+                      ("n_images", "images"), ("n_patches", "patches")):
+        b.add(key, len(library_attr(ax, attr)), "S")
+    b.add("has_legend", library_attr(ax, "get_legend")() is not None, "V")

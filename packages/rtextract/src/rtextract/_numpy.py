@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rtextract._builder import SMALL_ELEMENTS, Builder, head_index, jsonable
+from rtextract._builder import SMALL_ELEMENTS, Builder, head_index, jsonable, type_name
+from rtextract._mapped import unreadable_memory
 
 __all__ = ["SAMPLE_ELEMENTS", "describe", "summarise_values"]
 
@@ -49,6 +50,10 @@ def _array(a: Any, b: Builder, np: Any) -> None:
     if a.dtype.names:
         b.add("fields", {n: str(a.dtype.fields[n][0]) for n in a.dtype.names}, "R", max_str=400)
     if a.size == 0:
+        return
+    why = unreadable_memory(a)
+    if why is not None:  # reading it would kill the process (SIGBUS): structure only
+        b.note(why)
         return
     index, taken = head_index(tuple(a.shape), SAMPLE_ELEMENTS)
     sample = np.asarray(a)[index] if not masked else a[index]
@@ -90,8 +95,7 @@ def summarise_values(np: Any, sample: Any, b: Builder, note: str | None) -> None
     elif kind == "O":
         counts: dict[str, int] = {}
         for item in flat[: b.max_items * 5].tolist():
-            name = type(item).__module__ + "." + type(item).__qualname__
-            name = name.removeprefix("builtins.")
+            name = type_name(type(item))  # read from the type itself: no metaclass code
             counts[name] = counts.get(name, 0) + 1
         b.add("element_types", dict(sorted(counts.items())), "R",
               f"of the first {min(flat.size, b.max_items * 5):,} elements")

@@ -11,6 +11,9 @@ import sys
 from typing import Any
 
 from rtextract._builder import Builder, dict_of, jsonable
+from rtextract._mapped import unreadable_memory
+from rtextract._bound import can_bound
+from rtextract._trust import user_arrays, user_content
 from rtextract._views import NO_VIEW, plain_view
 
 __all__ = ["SAMPLE_CELLS", "SAMPLE_ROWS", "describe"]
@@ -24,15 +27,12 @@ _EXAMPLES = 3
 def describe(obj: Any, b: Builder) -> bool:
     pd = sys.modules["pandas"]
     tp = type(obj)
-    if issubclass(tp, pd.DataFrame):
-        _frame(obj, b)
-    elif issubclass(tp, pd.Series):
-        _series(obj, b)
-    elif issubclass(tp, pd.MultiIndex):
-        _multiindex(obj, b)
-    elif issubclass(tp, pd.Index):
-        _index(obj, b)
-    elif issubclass(tp, pd.Categorical):
+    for base, handler in ((pd.DataFrame, _frame), (pd.Series, _series),
+                          (pd.MultiIndex, _multiindex), (pd.Index, _index)):
+        if issubclass(tp, base):
+            _data(obj, b, handler)
+            return True
+    if issubclass(tp, pd.Categorical):
         _categorical(obj, b)
     elif _is_groupby(tp):
         _groupby(obj, b)
@@ -42,6 +42,31 @@ def describe(obj: Any, b: Builder) -> bool:
     else:
         return False
     return True
+
+
+def _data(obj: Any, b: Builder, handler: Any) -> None:
+    """A frame, series or index: pandas calls the methods of a user ExtensionArray behind
+    it for nearly everything (``dtypes``, ``len``, slicing), so with one the whole
+    description runs under the time bound (structure only where none can be armed)."""
+    b.kind = _KINDS[handler.__name__]
+    foreign = user_arrays(obj)
+    if foreign is None:
+        handler(obj, b, None)
+        return
+    b.note(f"holds an {foreign}: pandas runs its code, so facts are read under a time "
+           "bound")
+    b.step("facts", handler, obj, b, foreign, user_code=foreign)
+    if b.kind == "pandas.DataFrame" and not b.has("columns"):  # names never touch the arrays
+        rows, cols = obj.shape
+        listed = b.max_items * 10
+        b.add("shape", [rows, cols], "S")
+        b.add("columns", [jsonable(c) for c in obj.columns[:listed].tolist()], "R",
+              None if cols <= listed else f"first {listed} of {cols:,} (dtypes not read)",
+              max_str=200, max_items=listed)
+
+
+_KINDS = {"_frame": "pandas.DataFrame", "_series": "pandas.Series",
+          "_multiindex": "pandas.MultiIndex", "_index": "pandas.Index"}
 
 
 def _is_groupby(tp: type) -> bool:
@@ -54,7 +79,7 @@ def _rows_note(taken: int, total: int) -> str | None:
     return None if taken >= total else f"in first {taken:,} rows of {total:,}"
 
 
-def _frame(df: Any, b: Builder) -> None:
+def _frame(df: Any, b: Builder, foreign: str | None) -> None:
     b.kind = "pandas.DataFrame"
     rows, cols = df.shape
     b.add("shape", [rows, cols], "S")
@@ -72,16 +97,36 @@ def _frame(df: Any, b: Builder) -> None:
     for dtype in dtypes:
         counts[str(dtype)] = counts.get(str(dtype), 0) + 1
     b.add("dtype_counts", dict(sorted(counts.items())), "R")
-    b.step("index", _index_facts, df.index, b, "index")
-    if rows == 0 or cols == 0:
+    unreadable = _unreadable(df, b)  # checked first: the index step reads labels too
+    if not unreadable:
+        b.step("index", _index_facts, df.index, b, "index")
+    if rows == 0 or cols == 0 or unreadable:
         return
     limit = max(1_000, min(SAMPLE_ROWS, SAMPLE_CELLS // max(cols, 1)))
     sample = df.iloc[: min(rows, limit)]
     note = _rows_note(len(sample), rows)
     b.step("nan counts", _frame_nans, sample, b, note)
     b.step("min/max", _frame_minmax, sample, names, dtypes, b, note)
-    b.step("unique counts", _frame_unique, sample, names, dtypes, rows, b)
+    objects = foreign or _object_cells(sample, dtypes[: len(names)])
+    b.step("unique counts", _frame_unique, sample, names, dtypes, rows, b, user_code=objects)
     b.step("examples", _frame_examples, sample, names, b)
+
+
+def _unreadable(obj: Any, b: Builder) -> bool:
+    """A frame over a memory-mapped file truncated after mapping: reading kills the kernel."""
+    why = unreadable_memory(obj)
+    if why is not None:
+        b.note(why)
+    return why is not None
+
+
+def _object_cells(sample: Any, dtypes: list[Any]) -> str | None:
+    """Why hashing the cells of object columns could run user code (their elements' own
+    ``__hash__``/``__eq__``), or None. Where no time bound can be armed, the cells are
+    checked to be plain str/int/float/None values instead."""
+    if not any(getattr(d, "kind", "O") == "O" for d in dtypes):
+        return None
+    return user_content(sample.iloc[:_UNIQUE_ROWS], scan=not can_bound())
 
 
 def _frame_nans(sample: Any, b: Builder, note: str | None) -> None:
@@ -148,17 +193,20 @@ def _frame_examples(sample: Any, names: list[Any], b: Builder) -> None:
     b.add("examples", _keyed(found, b.max_items), "V", f"first {len(head)} rows")
 
 
-def _series(s: Any, b: Builder) -> None:
+def _series(s: Any, b: Builder, foreign: str | None) -> None:
     b.kind = "pandas.Series"
     length = len(s)
     b.add("length", length, "S")
     b.add("dtype", str(s.dtype), "R")
     b.add("name", jsonable(s.name), "R")
-    b.step("index", _index_facts, s.index, b, "index")
-    if length == 0:
+    unreadable = _unreadable(s, b)
+    if not unreadable:
+        b.step("index", _index_facts, s.index, b, "index")
+    if length == 0 or unreadable:
         return
     sample = s.iloc[: min(length, SAMPLE_ROWS)]
-    b.step("values", _column_values, sample, length, b)
+    b.step("values", _column_values, sample, length, b,
+           user_code=foreign or _object_cells(sample, [sample.dtype]))
 
 
 def _column_values(sample: Any, length: int, b: Builder) -> None:
@@ -191,15 +239,19 @@ def _index_facts(index: Any, b: Builder, prefix: str) -> None:
     b.add(prefix, facts, "R")
 
 
-def _index(index: Any, b: Builder) -> None:
+def _index(index: Any, b: Builder, foreign: str | None) -> None:
     b.kind = "pandas.Index"
     b.add("length", len(index), "S")
-    b.step("index", _index_facts, index, b, "index")
-    if len(index):
-        b.step("values", _column_values, index[:SAMPLE_ROWS].to_series(), len(index), b)
+    unreadable = _unreadable(index, b)
+    if not unreadable:
+        b.step("index", _index_facts, index, b, "index")
+    if len(index) and not unreadable:
+        sample = index[:SAMPLE_ROWS].to_series()
+        b.step("values", _column_values, sample, len(index), b,
+               user_code=foreign or _object_cells(sample, [sample.dtype]))
 
 
-def _multiindex(index: Any, b: Builder) -> None:
+def _multiindex(index: Any, b: Builder, foreign: str | None) -> None:
     b.kind = "pandas.MultiIndex"
     b.add("length", len(index), "S")
     b.add("nlevels", index.nlevels, "S")

@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from rtextract._builder import Builder, dict_of, jsonable
+from rtextract._trust import library_attr
 
 __all__ = ["describe"]
 
@@ -17,17 +18,19 @@ def describe(obj: Any, b: Builder) -> bool:
     b.kind = "PIL.Image"
     state = dict_of(obj)
     size = state.get("_size", None)
-    size = size if size is not None else obj.size
-    b.add("size", list(size), "S", "width, height")
-    b.add("mode", state.get("_mode", None) or obj.mode, "R")
-    bands = image.getmodebands(state.get("_mode") or obj.mode)
-    b.add("n_channels", bands, "S")
-    fmt = state.get("format") or type(obj).__dict__.get("format")
-    if isinstance(fmt, str):
+    size = size if size is not None else library_attr(obj, "size")
+    b.add("size", jsonable(list(size) if type(size) in (tuple, list) else size), "S",
+          "width, height")
+    mode = state.get("_mode", None) or library_attr(obj, "mode")
+    b.add("mode", jsonable(mode), "R")
+    if type(mode) is str:
+        b.add("n_channels", image.getmodebands(mode), "S")
+    fmt = state.get("format") or type.__getattribute__(type(obj), "__dict__").get("format")
+    if type(fmt) is str:
         b.add("format", fmt, "R")
     info = state.get("info")
-    if isinstance(info, dict) and info:
-        b.add("info_keys", sorted(str(k) for k in info)[: b.max_items], "R")
-    if isinstance(state.get("filename"), str) and state["filename"]:
+    if type(info) is dict and info:
+        b.add("info_keys", sorted(str(jsonable(k)) for k in info)[: b.max_items], "R")
+    if type(state.get("filename")) is str and state["filename"]:
         b.add("filename", jsonable(state["filename"]), "R")
     return True

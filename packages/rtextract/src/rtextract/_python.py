@@ -12,7 +12,16 @@ import inspect
 import types
 from typing import Any
 
-from rtextract._builder import MAX_STR, Builder, dict_of, jsonable, static_attr, type_name
+from rtextract._builder import (
+    MAX_STR,
+    Builder,
+    dict_of,
+    jsonable,
+    short_name,
+    static_attr,
+    type_name,
+)
+from rtextract._trust import safe_repr, top_root, trusted_class
 
 __all__ = ["describe"]
 
@@ -40,7 +49,7 @@ def _number(obj: Any, b: Builder) -> None:
         return
     b.add("value", str(complex.__repr__(obj)) if base is complex else obj, "V")
     name = dict_of(obj).get("_name_")
-    if isinstance(name, str):  # an enum member
+    if type(name) is str:  # an enum member
         b.add("enum", f"{tp.__name__}.{name}", "R")
 
 
@@ -106,20 +115,22 @@ def _mapping(obj: Any, b: Builder) -> None:
     b.kind = "python.dict"
     length = dict.__len__(obj)
     b.add("length", length, "S")
-    keys = [k for _, k in zip(range(b.max_items), dict.__iter__(obj))]
+    # items, never dict[key]: a lookup hashes the key, which may be a user object
+    items = [kv for _, kv in zip(range(b.max_items), dict.items(obj))]
+    keys = [k for k, _ in items]
     b.add("keys", keys, "R", None if length <= len(keys) else f"first {len(keys)} of {length:,}")
     types_ = {}
-    for key in keys:
+    for key, value in items:
         types_[jsonable(key) if isinstance(jsonable(key), str) else str(jsonable(key))] = type_name(
-            type(dict.__getitem__(obj, key)))
+            type(value))
     b.add("value_types", types_, "R")
     if issubclass(tp, collections.defaultdict):
-        b.add("default_factory", type_name(obj.default_factory) if isinstance(
-            obj.default_factory, type) else str(type(obj.default_factory).__name__), "R")
-    for key in keys[:_EXAMPLES]:
-        value = dict.__getitem__(obj, key)
+        factory = collections.defaultdict.default_factory.__get__(obj)  # the C getter
+        b.add("default_factory", type_name(factory) if issubclass(type(factory), type) else
+              short_name(type(factory)), "R")
+    for key, value in items[:_EXAMPLES]:
         if not issubclass(type(value), _PRIMITIVES):
-            b.child(f"[{jsonable(key)!r}]" if isinstance(key, str) else f"[{jsonable(key)}]", value)
+            b.child(f"[{jsonable(key)!r}]" if type(key) is str else f"[{jsonable(key)}]", value)
 
 
 def _range(obj: range, b: Builder) -> None:
@@ -131,22 +142,126 @@ def _range(obj: range, b: Builder) -> None:
 def _function(obj: Any, b: Builder) -> None:
     b.kind = "python.function"
     b.add("name", _qualname(obj), "R")
-    module = getattr(obj, "__module__", None)
-    b.add("module", module if isinstance(module, str) else None, "R")
+    module = _plain_function(obj).__dict__.get("__module__") if _plain_function(obj) else None
+    if module is None and isinstance(obj, (types.FunctionType, types.BuiltinFunctionType)):
+        module = obj.__module__  # a slot of these final types: C code
+    b.add("module", module if type(module) is str else None, "R")
     b.step("signature", _signature, obj, b)
 
 
 def _signature(obj: Any, b: Builder) -> None:
+    text = signature_text(obj)
+    if text is not None:
+        b.add("signature", text, "R")
+
+
+def _plain_function(obj: Any) -> types.FunctionType | None:
+    """The Python function behind ``obj`` (itself, or a bound method's), if it is one."""
+    if type(obj) is types.MethodType:
+        obj = obj.__func__  # a member of the method object: C code
+    return obj if type(obj) is types.FunctionType else None
+
+
+def signature_text(obj: Any) -> str | None:
+    """``str(inspect.signature(obj))`` without running user code, or None.
+
+    ``inspect.signature`` follows ``__wrapped__`` and ``__signature__`` (which may lead to
+    any object), and ``str`` of it calls ``repr`` of every default value: so only plain
+    functions, methods of them and builtins are read, and defaults and annotations are
+    written with `safe_repr`.
+    """
+    function = _plain_function(obj)
+    if function is None and type(obj) not in (types.BuiltinFunctionType, types.BuiltinMethodType):
+        return None
+    if function is not None and not _unwrapped(function):
+        return None
     try:
-        b.add("signature", str(inspect.signature(obj)), "R")
+        sig = inspect.signature(obj)
     except (ValueError, TypeError):  # many C functions publish no signature: not an error
-        pass
+        return None
+    return _format_signature(sig)
+
+
+def _unwrapped(function: types.FunctionType) -> bool:
+    """No ``__wrapped__`` / ``__signature__`` in the function's dict but plain ones."""
+    for _ in range(20):
+        attrs = function.__dict__
+        signature = attrs.get("__signature__")
+        if signature is not None:  # a Signature object stops inspect.signature here
+            return type(signature) is inspect.Signature
+        wrapped = attrs.get("__wrapped__")
+        if wrapped is None:
+            return True
+        if type(wrapped) is not types.FunctionType:
+            return False
+        function = wrapped
+    return False
+
+
+def _format_signature(sig: inspect.Signature) -> str:
+    parts: list[str] = []
+    star = slash = False
+    for param in sig.parameters.values():
+        kind = param.kind
+        if kind == param.POSITIONAL_ONLY:
+            slash = True
+        elif slash:
+            parts.append("/")
+            slash = False
+        if kind == param.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        name = param.name
+        if kind == param.VAR_POSITIONAL:
+            name, star = f"*{name}", True
+        elif kind == param.VAR_KEYWORD:
+            name = f"**{name}"
+        if param.annotation is not param.empty:
+            name += f": {_annotation(param.annotation)}"
+        if param.default is not param.empty:
+            name += f"{' = ' if param.annotation is not param.empty else '='}" \
+                    f"{safe_repr(param.default, 40)}"
+        parts.append(name)
+    if slash:
+        parts.append("/")
+    text = f"({', '.join(parts)})"
+    if sig.return_annotation is not sig.empty:
+        text += f" -> {_annotation(sig.return_annotation)}"
+    return text
 
 
 def _qualname(obj: Any) -> Any:
-    # functions, methods and generators are final builtin types: their getters are C code
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-    return name if isinstance(name, str) else None
+    # functions, generators and builtins are final types: their getters are C code; a
+    # bound method forwards the lookup to its __func__, which may be any callable
+    function = _plain_function(obj)
+    if type(obj) is types.MethodType and function is None:
+        return None
+    target = function if function is not None else obj
+    name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
+    return name if type(name) is str else None
+
+
+def _annotation(value: Any) -> str:
+    """The annotation as ``inspect`` writes it, where that runs no user code."""
+    if issubclass(type(value), type) and trusted_class(type(value)):
+        return type_name(value)
+    if type(value) is str:
+        return repr(value)
+    if _typing_form(value, 0):  # list[int], Optional[str]: typing's repr over plain types
+        return repr(value).replace("typing.", "")
+    return safe_repr(value, 40)
+
+
+def _typing_form(value: Any, depth: int) -> bool:
+    if value is None or value is Ellipsis or type(value) is str:
+        return True
+    if issubclass(type(value), type):
+        return trusted_class(type(value))
+    if depth > 4 or top_root(type(value)) not in ("typing", "types") or not trusted_class(
+            type(value)):
+        return False
+    args = getattr(value, "__args__", ())
+    return type(args) is tuple and all(_typing_form(a, depth + 1) for a in args)
 
 
 def _class(obj: type, b: Builder) -> None:
@@ -156,8 +271,8 @@ def _class(obj: type, b: Builder) -> None:
     b.add("bases", [type_name(k) for k in bases], "R")
     namespace = type.__getattribute__(obj, "__dict__")
     init = namespace.get("__init__") if type(namespace) is types.MappingProxyType else None
-    if inspect.isfunction(init):
-        b.step("signature", lambda: b.add("signature", str(inspect.signature(init)), "R"))
+    if type(init) is types.FunctionType:
+        b.step("signature", _signature, init, b)
 
 
 def _module(obj: types.ModuleType, b: Builder) -> None:
@@ -165,7 +280,7 @@ def _module(obj: types.ModuleType, b: Builder) -> None:
     namespace = dict_of(obj)
     b.add("name", namespace.get("__name__"), "R")
     version = namespace.get("__version__")
-    if isinstance(version, str):
+    if type(version) is str:
         b.add("version", version, "R")
 
 

@@ -9,22 +9,25 @@ properties, and subscripts of builtin containers and of pandas/numpy/torch objec
 from __future__ import annotations
 
 import ast
-import inspect
 import sys
 import types
 from collections.abc import Mapping
 from typing import Any
 
-from rtextract._builder import Deadline, dict_of, top_module
-from rtextract._describe import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITEMS, describe_within
+from rtextract._builder import GRACE_MS, Deadline, dict_of, top_module
+from rtextract._describe import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITEMS, backstop, describe_within
 from rtextract._model import CATEGORIES, Facts, Snapshot, check_categories
 from rtextract._select import access_text, select
+from rtextract._bound import UserCodeTimeout, bounded_call, can_bound
+from rtextract._trust import _MISSING as _MISSING_ATTR
+from rtextract._trust import class_attr, lookup_runs_user_code, static_lookup, user_content
 from rtextract._views import NO_VIEW, plain_view
 
 __all__ = ["DEFAULT_SNAPSHOT_BUDGET_MS", "MAX_OBJECTS", "resolve", "snapshot"]
 
 DEFAULT_SNAPSHOT_BUDGET_MS = 200.0
 MAX_OBJECTS = 40
+_STEP_MS = 100.0  # one chain step that may meet user code in the data is stopped after this
 
 _TRUSTED = frozenset({"numpy", "pandas", "torch", "tensorflow", "keras", "tf_keras", "sklearn",
                       "PIL", "matplotlib", "builtins", "collections"})
@@ -71,6 +74,16 @@ def snapshot(namespace: Mapping[str, object], cell_source: str, *, categories: s
     deadline = Deadline(budget_ms)
     objects: list[tuple[str, Facts]] = []
     notes: list[str] = []
+    backstop(lambda: _describe_accesses(namespace, cell_source, keep, deadline, objects, notes),
+             deadline, notes.append)
+    return Snapshot(objects=tuple(objects), categories=keep, notes=tuple(dict.fromkeys(notes)))
+
+
+def _describe_accesses(namespace: Mapping[str, object], cell_source: str, keep: str,
+                       deadline: Deadline, objects: list[tuple[str, Facts]],
+                       notes: list[str]) -> None:
+    budget_ms = deadline.budget_ms
+    steps = Deadline(budget_ms + GRACE_MS, budget_ms)  # chain steps stop a little later
     seen: set[str] = set()
     for access in select(cell_source):
         if len(objects) >= MAX_OBJECTS:
@@ -82,7 +95,7 @@ def snapshot(namespace: Mapping[str, object], cell_source: str, *, categories: s
             present = False
         if not present:
             continue
-        for text, obj in _targets(namespace, access.name, access.path, notes):
+        for text, obj in _targets(namespace, access.name, access.path, notes, steps):
             if text in seen:
                 continue
             seen.add(text)
@@ -93,7 +106,6 @@ def snapshot(namespace: Mapping[str, object], cell_source: str, *, categories: s
             per_object = Deadline(min(DEFAULT_BUDGET_MS, deadline.remaining_ms()))
             facts = describe_within(obj, per_object, DEFAULT_MAX_ITEMS, 0)
             objects.append((text, facts if keep == CATEGORIES else facts.filter(keep)))
-    return Snapshot(objects=tuple(objects), categories=keep, notes=tuple(dict.fromkeys(notes)))
 
 
 def _skipped(obj: Any) -> Facts:
@@ -104,21 +116,30 @@ def _skipped(obj: Any) -> Facts:
 
 
 def _targets(namespace: Mapping[str, object], name: str, path: tuple[Any, ...],
-             notes: list[str]) -> list[tuple[str, Any]]:
+             notes: list[str], deadline: Deadline) -> list[tuple[str, Any]]:
     base = namespace[name]
     targets = [(name, base)]
     if path:
-        obj, done = resolve(base, path, notes, name)
+        obj, done = resolve(base, path, notes, name, deadline)
         if done:
             targets.append((access_text(name, path[:done]), obj))
     return targets
 
 
-def resolve(obj: Any, path: tuple[Any, ...], notes: list[str], name: str = "obj") -> tuple[Any, int]:
-    """Follow ``path`` from ``obj`` as far as is safe; return the object and steps taken."""
+def resolve(obj: Any, path: tuple[Any, ...], notes: list[str], name: str = "obj",
+            deadline: Deadline | None = None) -> tuple[Any, int]:
+    """Follow ``path`` from ``obj`` as far as is safe; return the object and steps taken.
+
+    Each step runs only library code, but that code may meet user code in the object's
+    data (a user ExtensionArray), so it runs under a real time bound that ends at
+    ``deadline`` (default: the per-object budget and `GRACE_MS`); where no bound can be
+    armed, a step on data that holds user code (`user_content`) is not taken.
+    """
+    if deadline is None:
+        deadline = Deadline(DEFAULT_BUDGET_MS + GRACE_MS, DEFAULT_BUDGET_MS)
     for done, step in enumerate(path):
         try:
-            obj = _step(obj, step)
+            obj = _bounded_step(obj, step, deadline)
         except _Unresolved as exc:
             notes.append(f"{access_text(name, path[: done + 1])}: {exc}")
             return obj, done
@@ -127,6 +148,22 @@ def resolve(obj: Any, path: tuple[Any, ...], notes: list[str], name: str = "obj"
                          f"{_short(exc)}")
             return obj, done
     return obj, len(path)
+
+
+def _bounded_step(obj: Any, step: Any, deadline: Deadline) -> Any:
+    if can_bound():
+        # a step reads metadata or one column: it never needs more than an object's
+        # budget, and the objects are described after it
+        limit = Deadline(min(deadline.remaining_ms(), _STEP_MS), _STEP_MS)
+        try:
+            return bounded_call(lambda: _step(obj, step), limit)
+        except UserCodeTimeout as exc:
+            raise _Unresolved(f"not evaluated: {exc}") from None
+    why = user_content(obj, scan=True)
+    if why is not None:
+        raise _Unresolved(f"not evaluated: it could run user code ({why}) and no time "
+                          "bound is possible outside the main thread")
+    return _step(obj, step)
 
 
 def _short(exc: BaseException) -> str:
@@ -173,7 +210,7 @@ def _subclass_attribute(obj: Any, name: str) -> Any:
     if owner is None or _trusted(owner):
         return _NOT_OWN
     static = type.__getattribute__(owner, "__dict__")[name]
-    if not hasattr(type(static), "__get__"):
+    if class_attr(type(static), "__get__") is _MISSING_ATTR:
         return static
     if issubclass(type(static), _METHOD_TYPES):
         return static.__get__(obj, tp)  # binding a method runs no user code
@@ -186,7 +223,8 @@ def _plain(obj: Any) -> Any:
     if view is NO_VIEW:
         raise _Unresolved("not evaluated: subclass whose data needs its own code")
     tp = type(view)
-    if not _trusted(_owner(tp, "__getattribute__") or object):
+    if not _trusted(_owner(tp, "__getattribute__") or object) or (
+            view is obj and lookup_runs_user_code(obj)):
         raise _Unresolved("not evaluated: custom __getattribute__")
     return view
 
@@ -194,7 +232,7 @@ def _plain(obj: Any) -> Any:
 def _attr(obj: Any, name: str) -> Any:
     if issubclass(type(obj), (types.ModuleType, type)):
         try:
-            return inspect.getattr_static(obj, name)
+            return static_lookup(obj, name)
         except AttributeError:
             raise _Unresolved("no such attribute") from None
     tp = type(obj)
@@ -202,12 +240,12 @@ def _attr(obj: Any, name: str) -> Any:
     if column is not _NO_COLUMN:
         return column
     try:
-        static = inspect.getattr_static(obj, name)
+        static = static_lookup(obj, name)
     except AttributeError:
         if _trusted(_owner(tp, "__getattr__")):
             return getattr(obj, name)  # pandas columns, torch submodules and parameters
         raise _Unresolved("not evaluated: dynamic attribute of a user type") from None
-    if not hasattr(type(static), "__get__"):
+    if class_attr(type(static), "__get__") is _MISSING_ATTR:
         return static
     if issubclass(type(static), _METHOD_TYPES):
         return getattr(obj, name)  # binding a method runs no user code
@@ -221,6 +259,12 @@ def _attr(obj: Any, name: str) -> Any:
 def _item(obj: Any, step: Any) -> Any:
     key = step if type(step) is int else ast.literal_eval(step[1:-1])
     tp = type(obj)
+    if top_module(tp) in ("pandas", "numpy", "torch"):
+        from rtextract._mapped import unreadable_memory
+
+        why = unreadable_memory(obj)  # an item of a truncated memmap would kill the kernel
+        if why is not None:
+            raise _Unresolved(f"not evaluated: {why}")
     if issubclass(tp, (list, tuple)) and type(key) is int:
         base = list if issubclass(tp, list) else tuple
         return base.__getitem__(obj, key)

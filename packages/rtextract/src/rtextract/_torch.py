@@ -13,7 +13,17 @@ import math
 import sys
 from typing import Any
 
-from rtextract._builder import Builder, Deadline, brief, dict_of, head_index, jsonable, type_name
+from rtextract._builder import (
+    Builder,
+    Deadline,
+    brief,
+    dict_of,
+    head_index,
+    jsonable,
+    short_name,
+    type_name,
+)
+from rtextract._mapped import unreadable_memory
 from rtextract._views import NO_VIEW, bounded_call, library_class, plain_view
 
 __all__ = ["SAMPLE_ELEMENTS", "describe"]
@@ -80,6 +90,10 @@ def _tensor(t: Any, b: Builder, torch: Any) -> None:
         if t.layout != torch.strided:
             b.add("layout", str(t.layout), "R")
         return
+    why = unreadable_memory(t)  # a tensor over a truncated memmap: reading kills the kernel
+    if why is not None:
+        b.note(why)
+        return
     b.step("values", _tensor_values, t, b, torch)
 
 
@@ -106,11 +120,13 @@ def _tensor_values(t: Any, b: Builder, torch: Any) -> None:
         sample = t.detach()[index] if t.dim() else t.detach()
         np = sys.modules.get("numpy")
         if np is not None and sample.device.type == "cpu" and sample.dtype not in _NO_NUMPY:
-            # numpy on a zero-copy view: single-threaded, so a busy machine does not stall
-            # it the way torch's thread pool does on a 100,000-element sample
+            # numpy: single-threaded, so a busy machine does not stall it the way torch's
+            # thread pool does on a 100,000-element sample; on a copy of the sample, since
+            # .numpy() of the user's own storage marks it not resizable for good (the
+            # tensor's resize_ would fail afterwards)
             from rtextract._numpy import summarise_values
 
-            summarise_values(np, sample.numpy(), b, note)
+            summarise_values(np, sample.clone().numpy(), b, note)
             return
         flat = sample.reshape(-1)
         if t.is_floating_point() or t.is_complex():
@@ -152,7 +168,8 @@ def _module(m: Any, b: Builder, torch: Any) -> None:
         for key in ("reduction", "ignore_index", "label_smoothing"):
             if key in state:
                 b.add(key, state[key], "R")
-        b.add("has_weight", state.get("_buffers", {}).get("weight") is not None, "R")
+        buffers = state.get("_buffers")
+        b.add("has_weight", type(buffers) is dict and buffers.get("weight") is not None, "R")
     b.step("parameters", _parameters, m, b)
     if state.get("_modules"):
         b.step("layers", _layers, m, b)
@@ -161,7 +178,8 @@ def _module(m: Any, b: Builder, torch: Any) -> None:
         del config["name"], config["type"]
         if config:
             b.add("config", config, "R")
-    for name, child in list(state.get("_modules", {}).items())[: b.max_items]:
+    children = state.get("_modules")
+    for name, child in list(children.items() if type(children) is dict else ())[: b.max_items]:
         if child is not None:
             b.child(name, child)
 
@@ -185,7 +203,7 @@ def _parameters(m: Any, b: Builder) -> None:
 
 def _layers(m: Any, b: Builder) -> None:
     # leaf modules carry the architecture; containers (Sequential, blocks) only group them
-    leaves = [(name or type(m).__name__, sub) for name, sub in _walk_modules(m)
+    leaves = [(name or short_name(type(m)), sub) for name, sub in _walk_modules(m)
               if not dict_of(sub).get("_modules")]
     b.add("n_layers", len(leaves), "S")
     rows = [_layer_row(name, sub) for name, sub in leaves[: b.max_items]]
@@ -241,7 +259,7 @@ def _plain_tensor(t: Any) -> Any:
 
 def _layer_row(name: str, sub: Any) -> dict[str, Any]:
     state = dict_of(sub)
-    row: dict[str, Any] = {"name": name, "type": type(sub).__name__}
+    row: dict[str, Any] = {"name": name, "type": short_name(type(sub))}
     for field in _LAYER_FIELDS:
         value = state.get(field)
         if value is not None and type(value) in (int, float, bool, str, tuple, list):
@@ -251,7 +269,7 @@ def _layer_row(name: str, sub: Any) -> dict[str, Any]:
 
 def _dataset(ds: Any, b: Builder, torch: Any) -> None:
     b.kind = "torch.Dataset"
-    b.add("class", type(ds).__name__, "R")
+    b.add("class", short_name(type(ds)), "R")
     iterable = _is(type(ds), "torch.utils.data", "IterableDataset")
     b.add("iterable", iterable, "R")
     state = dict_of(ds)
@@ -262,11 +280,17 @@ def _dataset(ds: Any, b: Builder, torch: Any) -> None:
     own = library_class(type(ds))  # a user subclass may override __getitem__
     if own and _is(type(ds), "torch.utils.data", "TensorDataset"):
         tensors = state.get("tensors", ())
-        b.add("tensor_shapes", [list(t.shape) for t in tensors], "S")
-        if tensors and len(tensors[0]):
-            item = ds[0]
-            b.add("first_item", [{"shape": list(x.shape), "dtype": str(x.dtype).removeprefix("torch.")}
-                                 for x in item], "S")
+        plain = type(tensors) is tuple and all(library_class(type(t)) and isinstance(
+            t, torch.Tensor) for t in tensors)
+        if plain:  # torch's own tensors: indexing them runs no user code
+            b.add("tensor_shapes", [list(t.shape) for t in tensors], "S")
+            if tensors and len(tensors[0]) and unreadable_memory(tensors[0]) is None:
+                item = ds[0]
+                b.add("first_item", [{"shape": list(x.shape),
+                                      "dtype": str(x.dtype).removeprefix("torch.")}
+                                     for x in item], "S")
+        else:
+            b.note("tensors of a user tensor type: first item not read")
     elif own and _is(type(ds), "torch.utils.data", "Subset"):
         b.child("dataset", state.get("dataset"))
     else:
@@ -292,8 +316,9 @@ def _loader(dl: Any, b: Builder, torch: Any) -> None:
     b.add("drop_last", bool(state.get("drop_last")), "R")
     b.add("num_workers", state.get("num_workers"), "R")
     sampler = state.get("sampler")
-    b.add("sampler", type(sampler).__name__ if sampler is not None else None, "R")
-    b.add("shuffle", type(sampler).__name__ == "RandomSampler", "R")
+    b.add("sampler", short_name(type(sampler)) if sampler is not None else None, "R")
+    b.add("shuffle", short_name(type(sampler)) == "RandomSampler" and library_class(
+        type(sampler)), "R")
     dataset = state.get("dataset")
     if dataset is not None:
         iterable = _is(type(dataset), "torch.utils.data", "IterableDataset")
@@ -308,7 +333,8 @@ def _loader(dl: Any, b: Builder, torch: Any) -> None:
 
 def _plain_length(ds: Any, deadline: Deadline) -> int | None:
     """``len(ds)``: the dataset's own ``__len__``, under the time budget (see bounded_call)."""
-    if not any("__len__" in k.__dict__ for k in type(ds).__mro__ if k is not object):
+    if not any("__len__" in type.__getattribute__(k, "__dict__")
+               for k in type.__getattribute__(type(ds), "__mro__") if k is not object):
         return None
     n = bounded_call(lambda: len(ds), deadline)
     return n if type(n) is int else None
@@ -316,21 +342,29 @@ def _plain_length(ds: Any, deadline: Deadline) -> int | None:
 
 def _optimizer(opt: Any, b: Builder) -> None:
     b.kind = "torch.optim.Optimizer"
-    b.add("class", type(opt).__name__, "R")
+    b.add("class", short_name(type(opt)), "R")
     groups = dict_of(opt).get("param_groups", [])
+    if type(groups) is not list or not all(type(g) is dict for g in groups):
+        b.note("param_groups is not a list of dicts: not read")
+        return
     b.add("n_param_groups", len(groups), "S")
-    b.add("n_params", sum(len(g.get("params", ())) for g in groups), "S")
+    b.add("n_params", sum(_count(g.get("params", ())) for g in groups), "S")
     b.add("lr", [jsonable(g.get("lr")) for g in groups], "V")
     if groups:
-        hyper = {k: jsonable(v) for k, v in groups[0].items() if k != "params"}
+        hyper = {str(k): jsonable(v) for k, v in groups[0].items() if k != "params"}
         b.add("hyperparameters", dict(sorted(hyper.items())), "V", "of the first parameter group")
-    b.add("n_states", len(dict_of(opt).get("state", {})), "S")
+    state = dict_of(opt).get("state", {})
+    b.add("n_states", dict.__len__(state) if issubclass(type(state), dict) else None, "S")
+
+
+def _count(params: Any) -> int:
+    return len(params) if type(params) in (list, tuple) else 0
 
 
 def _scheduler(sched: Any, b: Builder) -> None:
     b.kind = "torch.optim.LRScheduler"
     state = dict_of(sched)
-    b.add("class", type(sched).__name__, "R")
+    b.add("class", short_name(type(sched)), "R")
     for key in ("last_epoch", "base_lrs", "_last_lr"):
         if key in state:
             b.add(key.lstrip("_"), jsonable(state[key]), "V")

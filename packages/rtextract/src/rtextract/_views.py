@@ -16,20 +16,19 @@ type, built without any lookup on the object's type:
 
 When no view can be built (a subclass that never called the base ``__init__``, a torch
 ``__torch_dispatch__`` wrapper, a numpy scalar subclass...), the object gets the generic
-facts only, with a note. `bounded_call` runs the few user callables rtextract still calls
-by decision (a map-style torch Dataset's ``__len__``) under the time budget.
+facts only, with a note. The time bound for the user code that remains lives in
+`rtextract._bound` (`bounded_call`, re-exported here).
 """
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
-from rtextract._builder import Deadline, dict_of, top_module, type_name
+from rtextract._builder import dict_of, top_module, type_name
+from rtextract._bound import UserCodeTimeout, bounded_call
+from rtextract._trust import lookup_runs_user_code
 
 __all__ = ["LIBRARIES", "NO_VIEW", "UserCodeTimeout", "bounded_call", "foreign_base",
            "library_class", "plain_view", "safe_view"]
@@ -129,14 +128,8 @@ def safe_view(obj: Any) -> Any | None:
         True
     """
     try:
-        for klass in _mro(type(obj)):
-            if klass is object or library_class(klass):
-                continue
-            own = type.__getattribute__(klass, "__dict__")
-            if "__getattribute__" in own or "__class__" in own:
-                builtin = top_module(klass) == "builtins"
-                if not builtin:
-                    return None
+        if lookup_runs_user_code(obj):
+            return None
         view, _ = plain_view(obj)
     except Exception:
         return None
@@ -193,53 +186,3 @@ def _torch_view(obj: Any, base: Any) -> Any:
 _VIEWS: dict[str, Callable[[Any, Any], Any]] = {
     "pandas": _pandas_view, "numpy": _numpy_view, "torch": _torch_view,
 }
-
-
-_REPEAT_S = 0.02
-
-
-class UserCodeTimeout(Exception):
-    """Raised inside a user callable run by `bounded_call` when the budget runs out."""
-
-
-def bounded_call(fn: Callable[[], Any], deadline: Deadline) -> Any:
-    """Call ``fn`` (user code rtextract calls by decision), stopping it at the deadline.
-
-    In the main thread of a POSIX process a real-time timer interrupts ``fn`` when the
-    budget is spent (``UserCodeTimeout``, which the adapter step turns into a note), even
-    in ``time.sleep``; the previous SIGALRM handler and timer are restored. Elsewhere, a
-    spent budget only keeps ``fn`` from starting.
-
-    Raises:
-        UserCodeTimeout: the budget was spent before or during the call.
-    """
-    remaining = deadline.remaining_ms() / 1000.0
-    if remaining <= 0:
-        raise UserCodeTimeout("time budget spent")
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        return fn()
-
-    active = [True]
-
-    def expire(signum: int, frame: Any) -> None:
-        if active[0]:  # a signal that arrives after fn returned is ignored
-            raise UserCodeTimeout(f"stopped after the time budget ({deadline.budget_ms:g} ms)")
-
-    try:
-        previous = signal.signal(signal.SIGALRM, expire)
-    except (ValueError, OSError):  # no signals here (an embedded interpreter)
-        return fn()
-    started = time.perf_counter()
-    # repeating: user code that swallows the first UserCodeTimeout gets another one
-    outer = signal.setitimer(signal.ITIMER_REAL, remaining, _REPEAT_S)
-    try:
-        try:
-            return fn()
-        finally:
-            active[0] = False
-    finally:  # runs even when the timer fired inside the inner finally
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
-        if outer[0] > 0:  # someone else's timer was running: give it back what is left
-            left = outer[0] - (time.perf_counter() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(0.001, left), outer[1])

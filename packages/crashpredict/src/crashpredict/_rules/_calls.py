@@ -8,7 +8,7 @@ import types
 from typing import Any
 
 from ._finding import Finding
-from ._values import is_known, library_of
+from ._values import is_known, library_of, safe_repr
 from ._walk._types import CallSite, CellFunction
 
 __all__ = ["bad_arguments", "signature_of"]
@@ -29,10 +29,62 @@ def signature_of(func: Any) -> inspect.Signature | None:
     if not isinstance(func, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
                              types.BuiltinMethodType, type)):
         return None  # callable instances: __call__ often forwards *args, **kwargs
+    if not _plain_signature(func):
+        return None
     try:
         return inspect.signature(func)
     except (TypeError, ValueError):
         return None
+
+
+def _plain_signature(func: Any) -> bool:
+    """``inspect.signature`` reads only functions and class dicts here: no ``__wrapped__``
+    or ``__signature__`` leads it to an object whose attribute lookup is user code."""
+    if type(func) is types.MethodType:
+        func = func.__func__  # a member of the method object: C code
+    if type(func) in (types.BuiltinFunctionType, types.BuiltinMethodType):
+        return True
+    if type(func) is types.FunctionType:
+        return _unwrapped(func)
+    if isinstance(func, type):
+        for klass in type.__getattribute__(func, "__mro__"):
+            namespace = type.__getattribute__(klass, "__dict__")
+            if "__signature__" in namespace or "__wrapped__" in namespace:
+                return False
+            for name in ("__init__", "__new__"):
+                entry = namespace.get(name)
+                entry = entry.__func__ if type(entry) in (staticmethod, classmethod) else entry
+                if type(entry) is types.FunctionType and not _unwrapped(entry):
+                    return False
+        return True
+    return False
+
+
+def _unwrapped(function: types.FunctionType) -> bool:
+    for _ in range(20):
+        attrs = function.__dict__
+        signature = attrs.get("__signature__")
+        if signature is not None:  # a Signature object stops inspect.signature here
+            return type(signature) is inspect.Signature
+        wrapped = attrs.get("__wrapped__")
+        if wrapped is None:
+            return True
+        if type(wrapped) is not types.FunctionType:
+            return False
+        function = wrapped
+    return False
+
+
+def _parameter_text(param: inspect.Parameter) -> str:
+    """``str(param)`` without ``repr`` of a default value that may be a user object."""
+    name = param.name
+    if param.kind == param.VAR_POSITIONAL:
+        name = f"*{name}"
+    elif param.kind == param.VAR_KEYWORD:
+        name = f"**{name}"
+    if param.default is not param.empty:
+        name += f"={safe_repr(param.default, 40)}"
+    return name
 
 
 def _signature_from_ast(args: ast.arguments) -> inspect.Signature:
@@ -62,12 +114,12 @@ def bad_arguments(site: CallSite) -> Finding | None:
         return None
     try:
         sig.bind(*site.args, **site.kwargs)
-    except TypeError as exc:
+    except TypeError as exc:  # Signature.bind's own message: names the parameters
         name = site.text(site.node.func)
         library = "python" if isinstance(site.func, CellFunction) else library_of(site.func)
         if library == "python" and isinstance(site.func, types.MethodType):
             library = library_of(site.func.__self__)
-        params = ", ".join(str(p) for p in list(sig.parameters.values())[:6])
+        params = ", ".join(_parameter_text(p) for p in list(sig.parameters.values())[:6])
         return Finding(
             exception="TypeError", crash_type="invalid argument", library=library,
             explanation=f"{name}() {exc}: its signature is ({params}"

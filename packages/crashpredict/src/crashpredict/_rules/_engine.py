@@ -6,6 +6,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+import rtextract
 from nbdeps import ipython_to_python
 
 from .._model import Verdict
@@ -39,6 +40,7 @@ from ._python import (
 )
 from ._siblings import facts_line, names_on_line
 from ._sklearn import record_fit, sklearn_call, split_result
+from ._values import safe_message
 from ._walk import CellWalker, Rules, evaluate_call
 
 __all__ = ["RULES", "rules_engine"]
@@ -77,6 +79,20 @@ def _syntax_verdict(exc: SyntaxError) -> Verdict:
                    evidence=(), engine="rules")
 
 
+#: The hard stop of a whole walk (the main thread only). Trials and propagation steps stop
+#: at the walk's trial budget (1 s) already, and rule code calls no user code itself; this
+#: stops what library code run by a rule might still reach (a user ExtensionArray's
+#: method, a user estimator's tags inside a Pipeline's).
+WALK_LIMIT_S = 3.0
+
+
+def _walk(walker: CellWalker, tree: ast.Module) -> Any:
+    if not walker.bounded:  # another thread: values holding user code are unknown instead
+        return walker.run(tree)
+    return rtextract.bounded_call(lambda: walker.run(tree),
+                                  rtextract.Deadline(WALK_LIMIT_S * 1000.0))
+
+
 def rules_engine(source: str, namespace: Mapping[str, Any]) -> Verdict:
     """Predict with the rules; never raises for any source or namespace."""
     code = ipython_to_python(source)
@@ -89,10 +105,17 @@ def rules_engine(source: str, namespace: Mapping[str, Any]) -> Verdict:
     walker = CellWalker(code, namespace, RULES)
     walker.original = source
     try:
-        located = walker.run(tree)
+        located = _walk(walker, tree)
+    except rtextract.UserCodeTimeout:
+        return Verdict(crash=None, confidence=0.0,
+                       explanation=f"rule engine stopped after its time limit of "
+                                   f"{WALK_LIMIT_S:g} s: a live object's code, or a library "
+                                   f"call reaching it, did not return",
+                       evidence=tuple(walker.notes))
     except Exception as exc:  # the walker itself must never break the kernel
         return Verdict(crash=None, confidence=0.0,
-                       explanation=f"rule engine failed: {type(exc).__name__}: {exc}",
+                       explanation=f"rule engine failed: {type(exc).__name__}: "
+                                   f"{safe_message(exc)}",
                        evidence=tuple(walker.notes))
     if located is None:
         return Verdict(crash=False, confidence=_NO_RULE_CONFIDENCE,

@@ -12,6 +12,8 @@ import math
 import sys
 from typing import Any
 
+import rtextract
+
 from ._finding import Finding
 from ._values import (
     Abstract,
@@ -21,6 +23,7 @@ from ._values import (
     is_known,
     is_ndarray,
     is_series,
+    safe_message,
 )
 from ._walk._types import Walker
 
@@ -42,7 +45,7 @@ def report(walker: Walker, node: ast.AST, exc: BaseException, library: str,
             what: str, evidence: tuple[str, ...] = (), confidence: float = 0.94) -> None:
     from .._model import crash_type_of
     name = type(exc).__name__
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    message = safe_message(exc) or name
     walker.report(Finding(exception=name, crash_type=crash_type_of(name, message),
                           library=library, confidence=confidence, rule="propagation",
                           evidence=evidence,
@@ -115,6 +118,16 @@ def short(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _shape(value: Any) -> tuple[int, ...]:
+    """The shape of a live or abstract array; () for a scalar or anything else (a user
+    object's ``shape`` property is never read)."""
+    if isinstance(value, Abstract):
+        return tuple(value.shape)  # type: ignore[arg-type]  (unknown: TypeError, as before)
+    if rtextract.user_classes(type(value)) or rtextract.lookup_runs_user_code(value):
+        return ()
+    return tuple(getattr(value, "shape", ()))
+
+
 def result_fits(op: ast.AST, left: Any, right: Any) -> bool:
     """The result of ``left op right`` has at most MAX_ELEMENTS elements (checked from the
     shapes before anything is computed); pandas operands must share their index, since
@@ -125,7 +138,7 @@ def result_fits(op: ast.AST, left: Any, right: Any) -> bool:
                 indexes[1])):
             return False
         return True
-    shapes = [tuple(getattr(v, "shape", ())) for v in (left, right)]
+    shapes = [_shape(v) for v in (left, right)]
     np = np_module()
     try:
         if isinstance(op, ast.MatMult):

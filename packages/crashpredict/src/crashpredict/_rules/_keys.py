@@ -13,9 +13,11 @@ from ._values import (
     is_ndarray,
     is_series,
     is_tensor,
+    safe_repr,
     shape_of,
     type_root,
 )
+from ._walk._util import hashable
 from ._walk._types import Walker
 
 __all__ = ["missing_key", "column_length"]
@@ -24,15 +26,15 @@ _SCALAR_KEY = (str, int, float, bytes)
 
 
 def _labels(index: Any, limit: int = 8) -> str:
-    labels = [repr(c) for c in list(index[:limit])]
+    labels = [safe_repr(c) for c in list(index[:limit])]  # a label may be a user object
     more = "" if len(index) <= limit else f", ... {len(index) - limit} more"
     return "[" + ", ".join(labels) + more + "]"
 
 
 def _close(name: Any, index: Any) -> str:
-    if not isinstance(name, str):
+    if type(name) is not str:
         return ""
-    candidates = [c for c in list(index[:5000]) if isinstance(c, str)]
+    candidates = [c for c in list(index[:5000]) if type(c) is str]
     match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"; did you mean {match[0]!r}?" if match else ""
 
@@ -41,11 +43,11 @@ def _frame_column_finding(frame: Any, key: Any, what: str) -> Finding | None:
     columns = frame.columns
     if type(columns).__name__ == "MultiIndex":
         return None
-    if isinstance(key, bool) or not isinstance(key, (*_SCALAR_KEY, list)):
+    # exact types: a subclass instance's __hash__, __eq__ and __repr__ are its own code
+    if type(key) not in (*_SCALAR_KEY, list):
         return None
-    if isinstance(key, list):
-        if not key or not all(isinstance(k, _SCALAR_KEY) and not isinstance(k, bool)
-                              for k in key):
+    if type(key) is list:
+        if not key or not all(type(k) in _SCALAR_KEY for k in key):
             return None
         missing = [k for k in key if k not in columns]
         if not missing:
@@ -77,9 +79,8 @@ def _groupby_column(groupby: Any, key: Any, what: str) -> Finding | None:
     columns = frame.columns
     if type(columns).__name__ == "MultiIndex" or not columns.is_unique:
         return None
-    keys = key if isinstance(key, list) else [key]
-    if not keys or not all(isinstance(k, _SCALAR_KEY) and not isinstance(k, bool)
-                           for k in keys):
+    keys = key if type(key) is list else [key]
+    if not keys or not all(type(k) in _SCALAR_KEY for k in keys):
         return None
     missing = [k for k in keys if k not in columns]
     if not missing:
@@ -103,11 +104,14 @@ def missing_key(base: Any, key: Any, walker: Walker) -> Finding | None:
     if is_series(base):
         return _series_label(base, key)
     if type(base) is dict:
-        if isinstance(key, (*_SCALAR_KEY, tuple)) and key not in base:
+        # a plain key: `key in base` compares it only with keys of equal hash, and
+        # plain keys' hashes and equality are C code (a user key of a colliding hash
+        # would still be asked, its __eq__ under the walk's time bound)
+        if hashable(key) and key not in base:
             keys = list(base)[:8]
             return Finding(exception="KeyError", crash_type="key error", library="python",
                            explanation=f"{walker.subject or 'the dict'} has no key {key!r}; "
-                                       f"its keys are {keys!r}"
+                                       f"its keys are {safe_repr(keys, 200)}"
                                        f"{_close(key, list(base))}",
                            confidence=0.96, rule="dict-key")
         return None
@@ -126,7 +130,7 @@ def missing_key(base: Any, key: Any, walker: Walker) -> Finding | None:
 
 
 def _series_label(series: Any, key: Any) -> Finding | None:
-    if not isinstance(key, str) or series.index.dtype.kind not in "OU":
+    if type(key) is not str or series.index.dtype.kind not in "OU":
         return None
     if type(series.index).__name__ == "MultiIndex" or key in series.index:
         return None
@@ -138,7 +142,7 @@ def _series_label(series: Any, key: Any) -> Finding | None:
 
 def column_length(frame: Any, key: Any, value: Any, walker: Walker) -> Finding | None:
     """``df['col'] = values`` with a list or 1-D array of another length than the frame."""
-    if not is_frame(frame) or not isinstance(key, (str, int)) or isinstance(key, bool):
+    if not is_frame(frame) or type(key) not in (str, int):
         return None
     rows = len(frame)
     if rows == 0:
@@ -208,14 +212,14 @@ def _indexer(indexer: Any, key: Any) -> Finding | None:
         return None
     if is_frame(frame) and len(keys) == 2:
         column = keys[1]
-        if isinstance(column, (str, list)) and (isinstance(column, str) or all(
-                isinstance(c, str) for c in column)):
+        if type(column) in (str, list) and (type(column) is str or all(
+                type(c) is str for c in column)):
             found = _frame_column_finding(frame, column, "the DataFrame")
             if found is not None:
                 return found
     row = keys[0]
     index = frame.index
-    if isinstance(row, str) and index.dtype.kind in "OU" and type(index).__name__ != \
+    if type(row) is str and index.dtype.kind in "OU" and type(index).__name__ != \
             "MultiIndex" and row not in index:
         return Finding(exception="KeyError", crash_type="key error", library="pandas",
                        explanation=f".loc row label {row!r} is not in the index "

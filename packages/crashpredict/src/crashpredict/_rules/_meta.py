@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import copy
 import sys
+import types
 import warnings
+import weakref
 from typing import Any
 
 from ._finding import Finding
-from ._values import Abstract, is_abstract, is_tensor, is_torch_module, meta_attr
+from ._values import Abstract, is_abstract, is_tensor, is_torch_module, meta_attr, safe_message
 
 __all__ = ["meta_tensor", "abstract_tensor", "meta_module", "module_device", "run_module",
            "run_function", "builtin_module_class", "make_module", "wrap_output",
@@ -33,7 +35,7 @@ class MetaFailure(Exception):
     """A meta run raised what the real run raises: carries the original exception."""
 
     def __init__(self, exc: BaseException, what: str) -> None:
-        super().__init__(str(exc))
+        super().__init__(safe_message(exc))
         self.exc = exc
         self.what = what
 
@@ -42,10 +44,83 @@ def _torch() -> Any:
     return sys.modules.get("torch")
 
 
-def _base() -> Any:
-    """``torch.nn.Module`` itself: its methods are called unbound, so a user subclass's
-    overrides of ``parameters``/``modules`` never run."""
-    return sys.modules["torch"].nn.Module
+def _submodules(module: Any) -> list[Any]:
+    """``module.modules()`` read from the ``_modules`` dicts: ``Module.modules`` (even
+    called unbound) asks ``self.named_modules``, which a user subclass may override."""
+    found: list[Any] = []
+    seen: set[int] = set()
+    stack = [module]
+    while stack and len(found) < 10_000:
+        sub = stack.pop()
+        if id(sub) in seen:
+            continue
+        seen.add(id(sub))
+        found.append(sub)
+        children = _state(sub).get("_modules")
+        if type(children) is dict:
+            stack.extend(c for c in reversed(list(children.values())) if c is not None)
+    return found
+
+
+def _tensors(module: Any, store: str) -> list[Any]:
+    """Each parameter (``"_parameters"``) or buffer (``"_buffers"``) of a module tree once."""
+    found: list[Any] = []
+    seen: set[int] = set()
+    for sub in _submodules(module):
+        values = _state(sub).get(store)
+        for tensor in (values.values() if type(values) is dict else ()):
+            if tensor is not None and id(tensor) not in seen:
+                seen.add(id(tensor))
+                found.append(tensor)
+    return found
+
+
+def _state(obj: Any) -> dict:
+    try:
+        state = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return {}
+    return state if type(state) is dict else {}
+
+
+#: Instance values a built-in layer may hold and ``copy.deepcopy`` copies without user code.
+_PLAIN_STATE = (int, float, bool, str, type(None), tuple, list, dict, set, frozenset)
+
+
+def _plain_state(module: Any) -> bool:
+    """Every value in the module tree's instance dicts is a tensor, a layer, a hook dict or
+    plain data: deep-copying it runs no ``__deepcopy__`` of a user object."""
+    torch = _torch()
+    for sub in _submodules(module):
+        for value in _state(sub).values():
+            if not _plain_value(value, torch, 0):
+                return False
+    return True
+
+
+def _plain_value(value: Any, torch: Any, depth: int) -> bool:
+    tp = type(value)
+    if tp in (torch.Tensor, torch.nn.Parameter) or is_torch_module(value):
+        return True  # replaced through the memo, or walked as a submodule
+    if tp is weakref.ref:
+        return True  # deepcopy keeps the reference; nothing runs
+    if tp in (types.FunctionType, types.BuiltinFunctionType):
+        # kept as they are by deepcopy, but a meta run calls them (an activation)
+        module = value.__module__  # a slot of these final types: C code
+        return type(module) is str and module.partition(".")[0] in ("torch", "math",
+                                                                     "builtins", "_operator")
+    if type(value).__name__ in ("dtype", "device", "OrderedDict", "Size") and \
+            type(value).__module__.partition(".")[0] in ("torch", "collections"):
+        return depth < 4 and (tp.__name__ != "OrderedDict" or all(
+            _plain_value(v, torch, depth + 1) for v in value.values()))
+    if tp not in _PLAIN_STATE or depth > 4:
+        return False
+    if tp is dict:
+        return len(value) <= 1000 and all(_plain_value(k, torch, depth + 1) and _plain_value(
+            v, torch, depth + 1) for k, v in value.items())
+    if tp in (tuple, list, set, frozenset):
+        return len(value) <= 1000 and all(_plain_value(v, torch, depth + 1) for v in value)
+    return True
 
 
 def meta_tensor(value: Any) -> Any:
@@ -97,8 +172,10 @@ def wrap_output(out: Any, device: str | None, depth: int = 0) -> Any:
 
 def builtin_module_class(cls: Any) -> bool:
     """A class defined by torch.nn itself (not a user subclass)."""
-    return isinstance(cls, type) and str(getattr(cls, "__module__", "")).startswith(
-        "torch.nn.modules")
+    if not isinstance(cls, type):
+        return False
+    module = type.__getattribute__(cls, "__module__")  # no metaclass code
+    return type(module) is str and module.startswith("torch.nn.modules")
 
 
 def _no_hooks(module: Any) -> bool:
@@ -107,17 +184,18 @@ def _no_hooks(module: Any) -> bool:
                  "_global_module_registration_hooks"):
         if getattr(hooks, name, None):
             return False
-    for sub in _base().modules(module):
-        if sub._forward_hooks or sub._forward_pre_hooks or getattr(
-                sub, "_forward_hooks_with_kwargs", None):
+    for sub in _submodules(module):
+        state = _state(sub)
+        if state.get("_forward_hooks") or state.get("_forward_pre_hooks") or state.get(
+                "_forward_hooks_with_kwargs"):
             return False
     return True
 
 
 def _builtin_tree(module: Any) -> bool:
     try:
-        return all(builtin_module_class(type(sub)) for sub in _base().modules(module)) and \
-            _no_hooks(module)
+        return all(builtin_module_class(type(sub)) for sub in _submodules(module)) and \
+            _no_hooks(module) and _plain_state(module)
     except Exception:
         return False
 
@@ -134,7 +212,7 @@ def meta_module(value: Any, cache: dict) -> Any:
     torch = _torch()
     memo: dict = {}
     try:
-        for tensor in [*_base().parameters(value), *_base().buffers(value)]:
+        for tensor in [*_tensors(value, "_parameters"), *_tensors(value, "_buffers")]:
             fake = torch.empty(tuple(tensor.shape), dtype=tensor.dtype, device="meta")
             if isinstance(tensor, torch.nn.Parameter):
                 fake = torch.nn.Parameter(fake, requires_grad=tensor.requires_grad)
@@ -151,7 +229,7 @@ def module_device(value: Any) -> str | None:
     if is_abstract(value, "module"):
         return value.device
     try:
-        for param in _base().parameters(value):
+        for param in _tensors(value, "_parameters"):
             return str(param.device)
     except Exception:
         return None
@@ -167,7 +245,7 @@ def _weight(module: Any) -> Any:
 
 
 def _meta_only(exc: BaseException) -> bool:
-    text = str(exc)
+    text = safe_message(exc)
     return isinstance(exc, NotImplementedError) or any(w in text for w in _META_WORDS)
 
 
@@ -249,7 +327,7 @@ def meta_failure_finding(failure: MetaFailure, call_text: str, evidence: tuple[s
     """The finding for an input torch rejects."""
     exc = failure.exc
     name = type(exc).__name__
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    message = safe_message(exc) or name
     shape_words = ("shape", "size", "dimension", "match", "multiplied", "channels", "Expected",
                    "elements", "Kernel")
     crash = "type error" if "dtype" in message or "scalar type" in message else (

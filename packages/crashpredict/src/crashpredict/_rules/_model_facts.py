@@ -16,6 +16,8 @@ import types
 import warnings
 from typing import Any
 
+import rtextract
+
 from ._facts import (
     MAX_ELEMENTS,
     SAMPLE_ROWS,
@@ -34,6 +36,7 @@ from ._values import (
     is_ndarray,
     is_series,
     meta_attr,
+    size_of_array,
     type_root,
 )
 from ._walk._types import CallSite
@@ -63,16 +66,24 @@ def builtin_estimator(est: Any, depth: int = 0) -> bool:
 
 
 def _library_part(value: Any, depth: int) -> bool:
+    """A parameter or fitted attribute that runs no user code when the estimator is used,
+    cloned (``copy.deepcopy`` of every parameter) or fitted: library data and callables."""
     if is_estimator(value):
         return builtin_estimator(value, depth + 1)
     if type(value) in (list, tuple) and len(value) <= 256:
         return all(_library_part(v, depth) for v in value)
     if type(value) is dict and len(value) <= 256:
         return all(_library_part(v, depth) for v in value.values())
-    if isinstance(value, (types.FunctionType, types.MethodType, types.LambdaType)):
+    if type(value) in (types.FunctionType, types.MethodType):
         return False
+    if rtextract.user_classes(type(value)):
+        return False  # an instance of a user class: its __deepcopy__, __call__, ... are its code
     if callable(value) and not isinstance(value, type):
         return type_root(value) in _LIBRARY_ROOTS
+    if isinstance(value, type):  # a class as a parameter (dtype=float, a user class)
+        return not rtextract.user_classes(value) and not rtextract.user_classes(type(value))
+    if type_root(value) in ("numpy", "pandas"):  # object cells: plain values only
+        return rtextract.user_content(value, scan=True) is None
     return True
 
 
@@ -142,7 +153,7 @@ def _refit_sample(est: Any, state: Any, x: Any, method: str = "predict") -> Any:
     if type(est).__name__ not in kinds or state.data is None or is_abstract(x):
         return None
     fit_x, fit_y = state.data
-    if getattr(fit_x, "size", _REFIT_ELEMENTS + 1) > _REFIT_ELEMENTS:
+    if size_of_array(fit_x, _REFIT_ELEMENTS + 1) > _REFIT_ELEMENTS:
         return None
     base = sys.modules.get("sklearn.base")
     head = _head(x)

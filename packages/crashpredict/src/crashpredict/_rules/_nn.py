@@ -19,8 +19,11 @@ from ._values import (
     is_series,
     is_tensor,
     is_torch_module,
+    attr_or,
     meta_attr,
+    safe_message,
     shape_of,
+    text_value,
 )
 from ._walk._types import CallSite
 
@@ -274,7 +277,7 @@ def _keras_dtype(x: Any, x_name: str) -> Finding | None:
     if is_frame(x) and x.size <= 5_000_000:
         for column in x.columns[(x.dtypes == object).to_numpy()][:50]:
             for value in x[column].dropna().iloc[:200]:
-                if isinstance(value, str):
+                if text_value(value):
                     try:
                         float(value)
                     except ValueError:
@@ -316,7 +319,7 @@ def _compile_arguments(site: CallSite) -> Finding | None:
     try:
         get(optimizer)
     except ValueError as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        message = safe_message(exc)
         if "optimizer" not in message:
             return None
         return _keras(f"{message}: Keras has no optimizer named {optimizer!r}",
@@ -346,7 +349,10 @@ def _loss_name(loss: Any) -> str | None:
 
 def _loss_labels(model: Any, y: Any) -> Finding | None:
     """The compiled loss against the labels and the last layer's units."""
-    name = _loss_name(getattr(model, "loss", None))
+    # the facts of a Sequential built in the cell (our own class), or a live model: its
+    # `loss` read statically (a user model's property is not run)
+    facts = type(model).__name__ == "KerasFacts"
+    name = _loss_name(model.loss if facts else attr_or(model, "loss", None))
     try:
         units = model.output_shape[-1]
     except Exception:

@@ -68,6 +68,7 @@ from ._values import (
     is_ndarray,
     is_series,
     is_tensor,
+    safe_message,
 )
 from ._walk._types import CallSite, Walker
 
@@ -263,7 +264,7 @@ def propagate_binop(op: ast.operator, left: Any, right: Any, node: ast.AST,
             warnings.simplefilter("ignore")
             out = fn(ls, rs)
     except (ValueError, RuntimeError, TypeError) as exc:
-        if tensor and ("meta" in str(exc) or isinstance(exc, NotImplementedError)):
+        if tensor and ("meta" in safe_message(exc) or isinstance(exc, NotImplementedError)):
             return None
         report(walker, node, exc, "torch" if tensor else "numpy", short(walker.text(node)),
                 tuple(f"{walker.text(n)}: {describe(v)}" for n, v in (
@@ -355,7 +356,7 @@ def propagate_compare(op: ast.cmpop, left: Any, right: Any, node: ast.AST,
             warnings.simplefilter("ignore")
             out = fn(ls, rs)
     except (ValueError, RuntimeError) as exc:
-        if isinstance(exc, NotImplementedError) or "meta" in str(exc):
+        if isinstance(exc, NotImplementedError) or "meta" in safe_message(exc):
             return None
         report(walker, node, exc, "torch" if tensor else "numpy", short(walker.text(node)),
                 tuple(f"{walker.text(n)}: {describe(v)}" for n, v in (

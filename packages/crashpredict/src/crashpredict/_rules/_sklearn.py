@@ -18,6 +18,10 @@ from ._values import (
     is_ndarray,
     is_series,
     meta_attr,
+    attr_or,
+    safe_message,
+    size_of_array,
+    text_value,
 )
 from ._walk._types import CallSite, FitState
 
@@ -161,7 +165,7 @@ def _metric_targets(site: CallSite) -> Finding | None:
     y_true, y_pred = site.args[0], site.args[1]
     if not is_abstract(y_pred, "ndarray") or not is_known(y_true):
         return None
-    if not (is_series(y_true) or is_ndarray(y_true)) or getattr(y_true, "size", 0) > _MAX_SCAN:
+    if not (is_series(y_true) or is_ndarray(y_true)) or size_of_array(y_true, 0) > _MAX_SCAN:
         return None
     true = y_true.to_numpy() if is_series(y_true) else y_true
     probes = [(true, true, "y_true")]
@@ -175,7 +179,7 @@ def _metric_targets(site: CallSite) -> Finding | None:
                 warnings.simplefilter("ignore")
                 site.func(a, b, *site.args[2:], **site.kwargs)
         except ValueError as exc:
-            message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            message = safe_message(exc)
             if any(w in message for w in _TYPE_WORDS):
                 return _finding("ValueError", "value error",
                                 f"{name} rejects these targets ({what} show it): {message}",
@@ -315,12 +319,12 @@ def _first_string(x: Any) -> str | None:
     if is_frame(x):
         for col in x.columns[x.dtypes == object][:50]:
             for value in x[col].dropna().iloc[:200]:
-                if isinstance(value, str) and not _floaty(value):
+                if text_value(value) and not _floaty(value):
                     return value
         return None
     if is_ndarray(x) and x.dtype.kind in "OU":
         for value in x.ravel()[:2000]:
-            if isinstance(value, str) and not _floaty(value):
+            if text_value(value) and not _floaty(value):
                 return value
     return None
 
@@ -334,7 +338,7 @@ def _floaty(text: str) -> bool:
 
 
 def _has_nan(x: Any) -> bool:
-    if getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
+    if size_of_array(x, _MAX_SCAN + 1) > _MAX_SCAN:
         return False
     if is_frame(x):
         numeric = x.select_dtypes("number")
@@ -353,7 +357,7 @@ def _check_values(est: Any, x: Any, x_name: str) -> Finding | None:
         return None
     inputs = tags.input_tags
     if _numeric_only(est, tags) and (is_frame(x) or is_ndarray(x)):
-        if getattr(x, "size", 0) <= _MAX_SCAN:
+        if size_of_array(x, _MAX_SCAN + 1) <= _MAX_SCAN:
             text = _first_string(x)
             if text is not None:
                 return _finding("ValueError", "value error",
@@ -394,7 +398,7 @@ def _imputer_text(est: Any, x: Any, x_name: str) -> Finding | None:
     if type(est).__name__ != "SimpleImputer" or not type(est).__module__.startswith(
             "sklearn") or vars(est).get("strategy") not in ("mean", "median"):
         return None
-    if not (is_frame(x) or is_ndarray(x)) or getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
+    if not (is_frame(x) or is_ndarray(x)) or size_of_array(x, _MAX_SCAN + 1) > _MAX_SCAN:
         return None
     text = _first_string(x)
     if text is None:
@@ -406,7 +410,7 @@ def _imputer_text(est: Any, x: Any, x_name: str) -> Finding | None:
 
 
 def _has_inf(x: Any) -> bool:
-    if getattr(x, "size", _MAX_SCAN + 1) > _MAX_SCAN:
+    if size_of_array(x, _MAX_SCAN + 1) > _MAX_SCAN:
         return False
     import numpy as np  # numpy is loaded: x is an ndarray or a DataFrame
     if is_frame(x):
@@ -477,10 +481,11 @@ def _is_regressor(est: Any) -> bool:
 
 def _text_targets(est: Any, y: Any, y_name: str) -> Finding | None:
     """A regressor fitted on text labels: y cannot be converted to float."""
-    if getattr(y, "ndim", 1) != 1 or getattr(y, "size", 0) > _MAX_SCAN:
+    if attr_or(y, "ndim", 1) != 1 or size_of_array(y, 0) > _MAX_SCAN:
         return None
     values = y.to_numpy() if is_series(y) else y
-    kind = getattr(getattr(values, "dtype", None), "kind", None)
+    dtype = attr_or(values, "dtype", None) if is_ndarray(values) else None
+    kind = dtype.kind if dtype is not None else None
     if kind not in ("O", "U") or (kind == "U" and type(est).__name__ in _STR_ARRAY_TYPEERROR):
         return None
     if kind == "U" and type(est).__name__.startswith("MultiTask"):
@@ -512,7 +517,7 @@ def _is_classifier(est: Any) -> bool:
 
 
 def _continuous_labels(est: Any, y: Any, y_name: str) -> Finding | None:
-    if y.dtype.kind != "f" or getattr(y, "size", 0) > _MAX_SCAN or getattr(y, "ndim", 1) != 1:
+    if y.dtype.kind != "f" or size_of_array(y, 0) > _MAX_SCAN or attr_or(y, "ndim", 1) != 1:
         return None
     values = y.to_numpy() if is_series(y) else y
     import numpy as np  # numpy is loaded: values is an ndarray

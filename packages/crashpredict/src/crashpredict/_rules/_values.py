@@ -11,9 +11,12 @@ import sys
 import types
 from typing import Any
 
+import rtextract
+
 __all__ = [
     "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "Abstract", "is_known",
-    "is_hostile",
+    "is_hostile", "unsafe_reason", "attr_or", "size_of_array", "safe_message", "safe_repr",
+    "text_value", "label_text",
     "library_of", "shape_of", "is_abstract", "array_kind",
     "type_root",
     "is_frame", "is_series", "is_ndarray", "is_tensor", "is_estimator", "is_torch_module",
@@ -134,38 +137,79 @@ def is_known(value: object) -> bool:
     return not issubclass(type(value), (_Marker, Partial))
 
 
-_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
-_SAFE_ROOTS = frozenset({"builtins", "numpy", "pandas", "torch", "sklearn", "keras",
-                         "tensorflow", "tf_keras", "matplotlib", "seaborn", "scipy",
-                         "collections", "types", "functools", "typing", "abc", "enum",
-                         "pathlib", "datetime", "decimal", "fractions", "re", "io"})
-
-
 def is_hostile(value: object) -> bool:
     """An object whose attribute lookup runs user code (a ``__getattribute__`` or
-    ``__class__`` defined in Python outside the libraries, on its class or, for a class,
-    its metaclass): the walker treats it as unknown.
-
-    Only C-level type slots are read (``type.__getattribute__``), so even a metaclass that
-    raises on every attribute cannot run.
+    ``__class__`` of user code on its class or, for a class, its metaclass): the walker
+    treats it as unknown. The trust policy is rtextract's (`rtextract.user_method`): C
+    slots and the libraries' own code are trusted, Python code defined elsewhere is not.
     """
+    return rtextract.lookup_runs_user_code(value)
+
+
+def unsafe_reason(value: object, bounded: bool) -> str | None:
+    """Why the walker must not read ``value``, or None.
+
+    Its memory is a file mapping the file no longer covers (any read kills the kernel
+    with SIGBUS); or, when the walk runs without a time bound (outside the main thread),
+    its data holds user code that library calls on it would run: a user ExtensionArray,
+    cells of user objects (`rtextract.user_content`).
+    """
+    if not _array_like(value):
+        return None
+    why = rtextract.unreadable_memory(value)
+    if why is None and not bounded:
+        why = rtextract.user_content(value, scan=True)
+    return why
+
+
+def _array_like(value: object) -> bool:
+    root = _root(type(value))
+    return root in ("numpy", "pandas", "torch") and not rtextract.user_classes(type(value))
+
+
+def _root(tp: type) -> str:
+    module = type.__getattribute__(tp, "__module__")
+    return module.partition(".")[0] if type(module) is str else ""
+
+
+def attr_or(obj: object, name: str, default: Any = None) -> Any:
+    """``getattr(obj, name, default)`` through `safe_getattr`: a property or ``__getattr__``
+    of a user object gives ``default`` instead of running."""
+    value = safe_getattr(obj, name)
+    return default if value is UNKNOWN or value is MISSING else value
+
+
+def size_of_array(value: object, default: int) -> int:
+    """The element count of a live frame, series, ndarray or tensor; ``default`` else."""
+    if is_tensor(value):
+        return int(value.numel())
+    if is_frame(value) or is_series(value) or is_ndarray(value):
+        return int(value.size)
+    return default
+
+
+def text_value(value: object) -> bool:
+    """A str, or a str subclass of a trusted library (numpy's ``str_``): never a user's
+    subclass, whose ``__float__``/``__repr__`` would be its own code. No ``isinstance``:
+    it may read a user ``__class__``."""
     tp = type(value)
-    owners = (tp, type(tp)) if tp is not type else (tp,)
-    try:
-        for owner in owners:
-            for klass in type.__getattribute__(owner, "__mro__")[:-1]:
-                if not type.__getattribute__(klass, "__flags__") & _HEAPTYPE:
-                    continue  # a C type: its lookup is C code
-                namespace = type.__getattribute__(klass, "__dict__")
-                if "__getattribute__" not in namespace and "__class__" not in namespace:
-                    continue
-                module = namespace.get("__module__")
-                if not isinstance(module, str) or module.partition(".")[0] not in \
-                        _SAFE_ROOTS:
-                    return True
-    except Exception:
-        return True
-    return False
+    return tp is str or issubclass(tp, str) and not rtextract.user_classes(tp)
+
+
+def safe_message(exc: BaseException) -> str:
+    """The first line of an exception's message, without running user code: an exception
+    class of the user's (its ``__str__``) gives its type name only."""
+    tp = type(exc)
+    if rtextract.user_method(tp, "__str__") or rtextract.user_method(tp, "__repr__") or \
+            any(not _plain_arg(a) for a in BaseException.args.__get__(exc)):
+        return short_type(exc)
+    text = str(exc).strip()  # the exception type's own __str__: C or a library's
+    return text.splitlines()[0] if text else ""
+
+
+def _plain_arg(value: object) -> bool:
+    return type(value) in (str, int, float, bool, type(None), bytes) or (
+        type(value) is tuple and all(_plain_arg(v) for v in value))
 
 
 _LIBRARY_OF_ROOT = {
@@ -375,8 +419,8 @@ def safe_getattr(obj: object, name: str) -> Any:
         return _call_quiet(lambda: getattr(obj, name))
     if root in ("keras", "tensorflow", "tf_keras") and name in _SAFE_PROPERTIES["keras"]:
         return _call_quiet(lambda: getattr(obj, name))
-    instance_dict = getattr(obj, "__dict__", None)
-    if isinstance(instance_dict, dict) and name in instance_dict and raw is instance_dict[name]:
+    instance_dict = _instance_dict(obj)
+    if name in instance_dict and raw is instance_dict[name]:
         return raw
     if isinstance(raw, (types.FunctionType, classmethod, staticmethod, types.BuiltinFunctionType,
                         types.MethodDescriptorType, types.WrapperDescriptorType,
@@ -386,6 +430,21 @@ def safe_getattr(obj: object, name: str) -> Any:
     if not hasattr(type(raw), "__get__"):
         return raw
     return UNKNOWN
+
+
+def _instance_dict(obj: object) -> dict:
+    """The instance ``__dict__``, never through a ``__dict__`` property of the user's."""
+    for klass in type.__getattribute__(type(obj), "__mro__"):
+        entry = type.__getattribute__(klass, "__dict__").get("__dict__")
+        if entry is not None:
+            if type(entry) not in (types.GetSetDescriptorType, types.MemberDescriptorType):
+                return {}
+            break
+    try:
+        value = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return {}
+    return value if type(value) is dict else {}
 
 
 def _call_quiet(fn: Any) -> Any:
@@ -408,10 +467,22 @@ def describe_value(obj: object) -> str:
     if shape is not None:
         parts.append(f"shape={tuple(shape)}")
     if is_frame(obj):
-        cols = [str(c) for c in list(obj.columns[:8])]
+        cols = [label_text(c) for c in list(obj.columns[:8])]
         more = "" if obj.shape[1] <= 8 else f", ... +{obj.shape[1] - 8}"
         parts.append(f"columns=[{', '.join(cols)}{more}]")
     elif type(obj) in (list, tuple, dict, set) and len(obj) <= 12 and all(
             type(v) in (int, float, bool, str, type(None)) for v in obj):
         parts.append(repr(obj)[:160])
     return " ".join(parts)
+
+
+def label_text(label: object) -> str:
+    """``str(label)`` of a column or index label, where that runs no user code."""
+    if type(label) in (str, int, float, bool, type(None)):
+        return str(label)
+    return safe_repr(label)
+
+
+def safe_repr(value: object, limit: int = 80) -> str:
+    """``repr(value)`` where that runs no user code (`rtextract.safe_repr`)."""
+    return rtextract.safe_repr(value, limit)

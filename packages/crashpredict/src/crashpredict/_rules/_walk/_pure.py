@@ -14,6 +14,8 @@ import types
 import warnings
 from typing import Any
 
+import rtextract
+
 from ..._model import crash_type_of
 from .._finding import Finding
 from .._values import (
@@ -28,6 +30,8 @@ from .._values import (
     is_tensor,
     library_of,
     meta_attr,
+    safe_message,
+    safe_repr,
     type_root,
 )
 from ._types import CallSite
@@ -113,8 +117,12 @@ def _bounded(value: Any) -> bool:
     """A value a trial may read or copy: plain data, or a library object of bounded size."""
     if _plain(value):
         return True
-    if isinstance(value, (types.ModuleType, type)) or value is None:
+    if isinstance(value, types.ModuleType) or value is None:
         return True
+    if isinstance(value, type):
+        # isinstance(x, C), repr(C), hash(C): C's metaclass runs them; a user ABC's
+        # __subclasshook__ too. Plain classes (metaclass `type`) and library classes only.
+        return type(value) is type or not rtextract.user_classes(value)
     if is_frame(value) or is_series(value) or is_ndarray(value) or is_tensor(value):
         try:
             size = int(value.numel()) if is_tensor(value) else int(value.size)
@@ -320,9 +328,9 @@ def _library_callable(value: Any) -> bool:
 
 def _trial_finding(site: CallSite, exc: Exception) -> Finding:
     name = type(exc).__name__
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    message = safe_message(exc) or name
     if isinstance(exc, KeyError) and exc.args:
-        message = repr(exc.args[0]) if not isinstance(exc.args[0], str) or "not" not in \
+        message = safe_repr(exc.args[0]) if type(exc.args[0]) is not str or "not" not in \
             exc.args[0] else exc.args[0]
     subject = site.receiver if site.method is not None and is_known(site.receiver) else None
     library = library_of(subject) if subject is not None and not isinstance(

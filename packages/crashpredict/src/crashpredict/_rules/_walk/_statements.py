@@ -19,6 +19,7 @@ from .._values import (
     is_known,
     is_series,
     safe_getattr,
+    safe_message,
 )
 from ._types import CellFunction, Stop
 from ._util import (
@@ -81,7 +82,7 @@ class StatementWalker:
             raise
         except Exception as exc:  # a live object misbehaved: abstain on this statement
             self.notes.append(f"line {getattr(stmt, 'lineno', '?')} not walked: "
-                              f"{type(exc).__name__}: {exc}")
+                              f"{type(exc).__name__}: {safe_message(exc)}")
             self._forget(bound_names([stmt]))
 
     def _opaque(self, stmt: ast.AST) -> None:
@@ -361,7 +362,8 @@ class StatementWalker:
             if is_known(value) or isinstance(value, SizedUnknown):
                 self._apply(self.rules.unpack, target, target, value, self)
             parts = None
-            if is_known(value) and isinstance(value, (tuple, list)) and not any(
+            # exact types: a subclass's __len__ / __iter__ is its own code
+            if is_known(value) and type(value) in (tuple, list) and not any(
                     isinstance(e, ast.Starred) for e in target.elts):
                 parts = list(value) if len(value) == len(target.elts) else None
             for i, elt in enumerate(target.elts):

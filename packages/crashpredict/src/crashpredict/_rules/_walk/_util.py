@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import rtextract
+
 from .._finding import Finding
 from .._values import is_frame, is_known, is_ndarray, is_series, is_tensor
 
@@ -197,9 +199,11 @@ def safe_len(value: Any) -> int | None:
 
 
 def type_root_is_pandas_index(value: Any) -> bool:
-    """A pandas Index (columns, index)."""
+    """A pandas Index (columns, index) of pandas' own classes and arrays: a user
+    subclass's or a user ExtensionArray's ``__len__`` and ``__iter__`` are its own code."""
     index = getattr(sys.modules.get("pandas"), "Index", None)
-    return isinstance(index, type) and isinstance(value, index)
+    return isinstance(index, type) and issubclass(type(value), index) and not (
+        rtextract.user_classes(type(value))) and rtextract.user_arrays(value) is None
 
 
 def may_suppress(manager: Any, node: ast.expr) -> bool:

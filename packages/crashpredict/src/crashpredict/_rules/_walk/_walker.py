@@ -15,6 +15,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import rtextract
+
 from ..._model import crash_type_of
 from .._finding import Finding
 from .._siblings import free_names
@@ -30,6 +32,8 @@ from .._values import (
     is_hostile,
     is_torch_module,
     safe_getattr,
+    safe_message,
+    unsafe_reason,
 )
 from ._effects import effects_of_call
 from ._pure import getitem
@@ -57,9 +61,10 @@ from ._util import (
 __all__ = ["CallSite", "CellFunction", "CellWalker", "FitState", "Located", "Rules"]
 
 
-def tame(value: Any) -> Any:
-    """A value read from the live world, or UNKNOWN when reading it could run user code."""
-    return UNKNOWN if is_hostile(value) else value
+#: A subscript of data holding user code may take this long even past the trial budget.
+_SUBSCRIPT_MS = 250.0
+_INDEXERS = frozenset({"_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer"})
+
 
 class CellWalker(StatementWalker):
     """Abstract execution of one cell over a live namespace.
@@ -91,6 +96,10 @@ class CellWalker(StatementWalker):
         self.subject = ""  # source text of the object the current rule looks at
         self._free: Any = MISSING
         self.scratch: dict[str, Any] = {}
+        # a real time bound is possible (the main thread): library code that may reach
+        # user code runs under it; without one, values holding user code are unknown
+        self.bounded = rtextract.can_bound()
+        self._checked: dict[int, tuple[Any, str | None]] = {}
 
     # ----- entry -------------------------------------------------------------------
     def run(self, tree: ast.Module) -> Located | None:
@@ -115,9 +124,9 @@ class CellWalker(StatementWalker):
             return self.env[name]
         if name in self.namespace:
             value = self.namespace[name]
-            if is_hostile(value) or (self.namespace_dirty and not stable(value)):
+            if self.namespace_dirty and not stable(value):
                 return UNKNOWN
-            return value
+            return self.tame(value, name)
         if hasattr(builtins, name):
             return getattr(builtins, name)
         return MISSING
@@ -127,6 +136,46 @@ class CellWalker(StatementWalker):
         if self._free is MISSING:
             self._free = free_names(self.original)
         return self._free
+
+    def tame(self, value: Any, what: str | ast.AST = "") -> Any:
+        """A value read from the live world, or UNKNOWN when reading it could run user code
+        (`is_hostile`), crash the kernel (memory of a truncated file mapping) or, without
+        a time bound, run user code held in its data (`unsafe_reason`)."""
+        if is_hostile(value):
+            return UNKNOWN
+        key = id(value)
+        checked = self._checked.get(key)
+        if checked is None or checked[0] is not value:
+            checked = (value, unsafe_reason(value, self.bounded))
+            self._checked[key] = checked  # the value is kept alive: its id stays its own
+            if checked[1] is not None:
+                what = self.text(what) if isinstance(what, ast.AST) else what
+                self.notes.append(f"{what or 'a value'} not read: {checked[1]}")
+        return UNKNOWN if checked[1] is not None else value
+
+    def guarded(self, fn: Any, at_least_ms: float = 0.0) -> Any:
+        """Run library code on live values (a trial, a propagation step): where a real
+        time bound is possible it stops at the trial budget (or after ``at_least_ms``),
+        since the values' data may reach user code (a user ExtensionArray, cells of user
+        objects)."""
+        if not self.bounded:
+            return fn()
+        left_ms = max((self.deadline - time.perf_counter()) * 1000.0, at_least_ms)
+        return rtextract.bounded_call(fn, rtextract.Deadline(left_ms, _TRIAL_BUDGET_S * 1000))
+
+    def _getitem(self, base: Any, key: Any) -> Any:
+        """``base[key]`` of a live value; under the time bound when pandas or numpy would
+        meet user code in its data (a user ExtensionArray's ``__getitem__``)."""
+        holder = base
+        if type(base).__name__ in _INDEXERS and rtextract.user_classes(type(base)) == ():
+            holder = safe_getattr(base, "obj")  # df.iloc, df.loc: the frame they index
+        if not self.bounded or rtextract.user_content(holder) is None:
+            return getitem(base, key)
+        try:
+            return self.guarded(lambda: getitem(base, key), at_least_ms=_SUBSCRIPT_MS)
+        except rtextract.UserCodeTimeout as exc:
+            self.notes.append(f"subscript not evaluated: {exc}")
+            return UNKNOWN
 
     def value_of(self, node: ast.expr) -> Any:
         """Evaluate an expression again without reporting (it was walked already)."""
@@ -159,7 +208,7 @@ class CellWalker(StatementWalker):
                 raise
             except Exception as exc:  # a broken rule must never break the user's kernel
                 self.notes.append(f"rule {getattr(rule, '__name__', rule)} skipped: "
-                                  f"{type(exc).__name__}: {exc}")
+                                  f"{type(exc).__name__}: {safe_message(exc)}")
                 continue
             self.report(found, node)
 
@@ -168,18 +217,19 @@ class CellWalker(StatementWalker):
         if hook is None or time.perf_counter() > self.deadline:
             return UNKNOWN
         try:
-            value = hook(*args)
+            value = self.guarded(lambda: hook(*args))
         except Stop:
             raise
         except Exception as exc:  # propagation must never break the user's kernel
-            self.notes.append(f"propagation skipped: {type(exc).__name__}: {exc}")
+            self.notes.append(f"propagation skipped: {type(exc).__name__}: {safe_message(exc)}")
             return UNKNOWN
         return UNKNOWN if value is None else value
 
     # ----- expressions -----------------------------------------------------------------
     def truth(self, value: Any) -> bool | None:
         """Truthiness of a plain value; None when unknown or not plain."""
-        if is_known(value) and isinstance(value, (*_PLAIN, tuple, list, dict, set)):
+        # exact types: a subclass's __bool__ / __len__ is its own code
+        if is_known(value) and type(value) in (*_PLAIN, tuple, list, dict, set):
             return bool(value)
         return None
 
@@ -216,7 +266,7 @@ class CellWalker(StatementWalker):
             return UNKNOWN
         self.subject = self.text(node.value)
         self._apply(self.rules.attribute, node, base, node.attr, self)
-        return tame(safe_getattr(base, node.attr))
+        return self.tame(safe_getattr(base, node.attr), node)
 
     def _e_Subscript(self, node: ast.Subscript) -> Any:
         base = self.ev(node.value)
@@ -236,7 +286,7 @@ class CellWalker(StatementWalker):
             return UNKNOWN
         self.subject = self.text(node.value)
         self._apply(self.rules.subscript, node, base, key, self)
-        value = tame(getitem(base, key))
+        value = self.tame(self._getitem(base, key), node)
         if value is UNKNOWN:
             return self._propagate(self.rules.propagate_subscript, base, key, node, self)
         return value
@@ -262,8 +312,10 @@ class CellWalker(StatementWalker):
 
     def _e_Set(self, node: ast.Set) -> Any:
         value = self._e_Tuple(node)  # type: ignore[arg-type]
+        if not is_known(value) or not all(hashable(v) for v in value):
+            return UNKNOWN  # hashing anything but plain values could run user code
         try:
-            return set(value) if is_known(value) else UNKNOWN
+            return set(value)
         except TypeError:
             return UNKNOWN
 
@@ -286,7 +338,7 @@ class CellWalker(StatementWalker):
             if isinstance(spec, str) and spec and is_known(inner):
                 self._check_format(inner, spec, value)
             if value.conversion != -1 or spec != "" or not (
-                    is_known(inner) and isinstance(inner, (str, int))):
+                    is_known(inner) and type(inner) in (str, int)):
                 parts.append(UNKNOWN)
             else:
                 parts.append(str(inner))
@@ -296,6 +348,8 @@ class CellWalker(StatementWalker):
         """``f"{acc:.2f}"`` where acc is a string, a list or an array of several values."""
         if not (plain_value(value) or is_ndarray(value) or is_series(value)):
             return
+        if is_ndarray(value) and value.dtype.hasobject:
+            return  # a 0-d object array formats its element: the element's own code
         try:
             format(value, spec)
         except (ValueError, TypeError) as exc:
@@ -304,7 +358,7 @@ class CellWalker(StatementWalker):
                 exception=name, crash_type=crash_type_of(name), library="python",
                 rule="format-spec", confidence=0.94,
                 explanation=f"format spec '{spec}' cannot format {self.text(node.value)} "
-                            f"(a {type(value).__name__}): {exc}"), node)
+                            f"(a {type(value).__name__}): {safe_message(exc)}"), node)
 
     def _e_BinOp(self, node: ast.BinOp) -> Any:
         left = self.ev(node.left)
@@ -492,24 +546,26 @@ class CellWalker(StatementWalker):
         if self.rules.evaluate_call is not None and is_known(func) and not starred and \
                 time.perf_counter() < self.deadline:
             try:
-                status, result = self.rules.evaluate_call(site)
+                status, result = self.guarded(lambda: self.rules.evaluate_call(site))
             except Stop:
                 raise
             except Exception as exc:
-                self.notes.append(f"evaluation of {self.text(node.func)} skipped: {exc}")
+                self.notes.append(f"evaluation of {self.text(node.func)} skipped: "
+                                  f"{safe_message(exc)}")
                 status, result = "skip", UNKNOWN
         if status != "pure" and result is UNKNOWN and not starred:
             result = self._propagate(self.rules.propagate_call, site)
             if result is not UNKNOWN and self._propagation_is_pure(site):
                 status = "pure"
-        result = tame(result)
+        result = self.tame(result, node)
         for hook in self.rules.after_call:
             try:
                 replacement = hook(site, result)
                 if replacement is not None:
                     result = replacement
             except Exception as exc:
-                self.notes.append(f"after-call hook skipped: {type(exc).__name__}: {exc}")
+                self.notes.append(f"after-call hook skipped: {type(exc).__name__}: "
+                                  f"{safe_message(exc)}")
         if status != "pure":
             self._call_effects(site)
         return result
