@@ -27,15 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from .bench_dryrun import _stats
+
 LONG_S = float(os.environ.get("CRASHPREDICT_BENCH_LONG_S", "60"))
 REPEATS = 5
 MARK = "@@bench@@"
-
-
-def _stats(values: list[float]) -> tuple[float, float]:
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return statistics.median(ordered), p95
 
 
 class _Kernel:

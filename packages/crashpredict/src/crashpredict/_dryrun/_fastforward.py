@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions",
+__all__ = ["HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
            "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
 
 #: Iterations each loop keeps in a fast-forwarded run.
@@ -197,9 +197,10 @@ def has_loops_in(function: Any) -> bool:
     return False
 
 
-def called_functions(code: types.CodeType, namespace: Mapping[str, Any]) -> list[str]:
-    """Names of the namespace's own functions the code calls, transitively."""
-    found: list[str] = []
+def reached_code(code: types.CodeType, namespace: Mapping[str, Any]) -> Iterator[tuple[types.CodeType, list[str]]]:
+    """The compiled cell, the code nested in it and that of the namespace's own functions
+    it calls, transitively (``train()`` defined in an earlier cell): (code, names of the
+    namespace's functions it calls), at most 500 code objects."""
     stack, seen = [code], set()
     while stack:
         current = stack.pop()
@@ -207,12 +208,18 @@ def called_functions(code: types.CodeType, namespace: Mapping[str, Any]) -> list
             continue
         seen.add(id(current))
         stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
-        for name in current.co_names:
-            value = namespace.get(name)
-            if isinstance(value, types.FunctionType) and value.__globals__ is namespace \
-                    and name not in found:
-                found.append(name)
-                stack.append(value.__code__)
+        calls = [name for name in current.co_names
+                 if isinstance(namespace.get(name), types.FunctionType)
+                 and namespace[name].__globals__ is namespace]
+        stack.extend(namespace[name].__code__ for name in calls)
+        yield current, calls
+
+
+def called_functions(code: types.CodeType, namespace: Mapping[str, Any]) -> list[str]:
+    """Names of the namespace's own functions the code calls, transitively."""
+    found: list[str] = []
+    for _, calls in reached_code(code, namespace):
+        found.extend(name for name in calls if name not in found)
     return found
 
 

@@ -24,7 +24,6 @@ import signal
 import sys
 import tempfile
 import time
-import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +35,7 @@ from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
 from ._child import jailed, message_of, report_failure, run_child
-from ._fastforward import called_functions, has_loops, has_loops_in
+from ._fastforward import called_functions, has_loops, has_loops_in, reached_code
 from ._kinds import shrinking_cannot_cause
 from ._probes import serve_request
 
@@ -619,16 +618,6 @@ def _names_read(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
     """The global names the compiled cell refers to, with those of the functions it defines
     and of the namespace's own functions it calls (``train()`` defined in an earlier cell)."""
     names: set[str] = set()
-    stack, seen = [code], set()
-    while stack:
-        current = stack.pop()
-        if id(current) in seen or len(seen) > 500:
-            continue
-        seen.add(id(current))
+    for current, _ in reached_code(code, namespace):
         names.update(current.co_names)
-        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
-        for name in current.co_names:
-            value = namespace.get(name)
-            if isinstance(value, types.FunctionType) and value.__globals__ is namespace:
-                stack.append(value.__code__)
     return tuple(sorted(names))
