@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import math
 import sys
 import textwrap
 import types
@@ -329,11 +328,12 @@ class Cutter:
 
     def scale(self) -> float:
         """How many times longer the whole cell would take, at least, from what was cut
-        (a loop of unknown length: infinitely)."""
+        (a loop of unknown length tells nothing: it may end right after the cut)."""
         scale = self.library_scale
         for loop_id in self.cut:
             total = self.totals.get(loop_id)
-            scale = max(scale, total / self.keep if isinstance(total, int) and total else math.inf)
+            if isinstance(total, int) and total:
+                scale = max(scale, total / self.keep)
         return scale
 
     def evidence(self) -> list[str]:

@@ -107,6 +107,25 @@ def _under_dir_fd(path: Any, dir_fd: Any) -> Any:
     return os.path.join(_fd_path(dir_fd), text)
 
 
+def _unshadowed(private_dir: str, path: Any) -> Any:
+    """The path the cell named, for a file of the overlay (`_overlay`: the copy of
+    ``/abs/p`` is ``<private>/overlay/abs/p``), relative to the working folder when it is
+    in it: a link there to a file outside is refused by its own name (``'dangling'``)."""
+    try:
+        text = os.fsdecode(os.fspath(path))
+    except TypeError:
+        return path
+    prefix = os.path.join(private_dir, "overlay")
+    if not text.startswith(prefix + os.sep):
+        return path
+    real = text[len(prefix):]
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return real
+    return os.path.relpath(real, cwd) if real.startswith(cwd.rstrip(os.sep) + os.sep) else real
+
+
 def _decide(private_dir: str, event: str, args: tuple[Any, ...]) -> str | None:
     """What ``event`` would do outside the child (the text to block it with), or None."""
     if event == "open":
@@ -116,6 +135,7 @@ def _decide(private_dir: str, event: str, args: tuple[Any, ...]) -> str | None:
         writing = bool((flags or 0) & _WRITE_FLAGS) or bool(
             isinstance(mode, str) and set(mode) & set("wax+"))
         if writing and not _private_to(private_dir, path):
+            path = _unshadowed(private_dir, path)
             return f"open({_show(path)}, {mode!r})" if mode else f"os.open({_show(path)})"
         return None
     if event in _PATH_EVENTS:
