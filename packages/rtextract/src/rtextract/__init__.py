@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     return cli_main(argv)
 
 
+from rtextract._python import plain_wrappers
+
 __all__ = [
     # describing one object
     "describe", "Facts", "Fact",
@@ -55,7 +57,7 @@ __all__ = [
     # reading a live object without running the user's code
     "safe_view", "user_method", "user_classes", "user_content", "user_arrays",
     "lookup_runs_user_code",
-    "safe_repr", "unreadable_memory",
+    "safe_repr", "unreadable_memory", "plain_wrappers",
     # a real time bound for code that may reach user code
     "bounded_call", "can_bound", "Deadline", "UserCodeTimeout",
     # prompt text

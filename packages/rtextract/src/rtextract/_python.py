@@ -173,7 +173,7 @@ def signature_text(obj: Any) -> str | None:
     function = _plain_function(obj)
     if function is None and type(obj) not in (types.BuiltinFunctionType, types.BuiltinMethodType):
         return None
-    if function is not None and not _unwrapped(function):
+    if function is not None and not plain_wrappers(function):
         return None
     try:
         sig = inspect.signature(obj)
@@ -182,8 +182,9 @@ def signature_text(obj: Any) -> str | None:
     return _format_signature(sig)
 
 
-def _unwrapped(function: types.FunctionType) -> bool:
-    """No ``__wrapped__`` / ``__signature__`` in the function's dict but plain ones."""
+def plain_wrappers(function: types.FunctionType) -> bool:
+    """No ``__wrapped__`` / ``__signature__`` in the function's dict but plain ones, so
+    ``inspect.signature`` of it reaches no object whose attribute lookup is user code."""
     for _ in range(20):
         attrs = function.__dict__
         signature = attrs.get("__signature__")

@@ -7,6 +7,8 @@ import inspect
 import types
 from typing import Any
 
+from rtextract import plain_wrappers
+
 from ._finding import Finding
 from ._values import is_known, library_of, safe_repr
 from ._walk._types import CallSite, CellFunction
@@ -45,7 +47,7 @@ def _plain_signature(func: Any) -> bool:
     if type(func) in (types.BuiltinFunctionType, types.BuiltinMethodType):
         return True
     if type(func) is types.FunctionType:
-        return _unwrapped(func)
+        return plain_wrappers(func)
     if isinstance(func, type):
         for klass in type.__getattribute__(func, "__mro__"):
             namespace = type.__getattribute__(klass, "__dict__")
@@ -54,24 +56,9 @@ def _plain_signature(func: Any) -> bool:
             for name in ("__init__", "__new__"):
                 entry = namespace.get(name)
                 entry = entry.__func__ if type(entry) in (staticmethod, classmethod) else entry
-                if type(entry) is types.FunctionType and not _unwrapped(entry):
+                if type(entry) is types.FunctionType and not plain_wrappers(entry):
                     return False
         return True
-    return False
-
-
-def _unwrapped(function: types.FunctionType) -> bool:
-    for _ in range(20):
-        attrs = function.__dict__
-        signature = attrs.get("__signature__")
-        if signature is not None:  # a Signature object stops inspect.signature here
-            return type(signature) is inspect.Signature
-        wrapped = attrs.get("__wrapped__")
-        if wrapped is None:
-            return True
-        if type(wrapped) is not types.FunctionType:
-            return False
-        function = wrapped
     return False
 
 
