@@ -33,10 +33,12 @@ Engine = Callable[..., Verdict]
 ORDER = ("rules", "dryrun", "llm")
 
 
-def _rules(source: str, namespace: Mapping[str, Any], **_options: Any) -> Verdict:
+def _rules(source: str, namespace: Mapping[str, Any], **options: Any) -> Verdict:
     from ._rules import rules_engine
 
-    return rules_engine(source, namespace)
+    budget = options.get("trial_budget_s")
+    return rules_engine(source, namespace,
+                        trial_budget_s=float(budget) if isinstance(budget, (int, float)) else None)
 
 
 def _dryrun(source: str, namespace: Mapping[str, Any], **options: Any) -> Verdict:

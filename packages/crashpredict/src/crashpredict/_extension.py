@@ -38,7 +38,8 @@ import threading
 import time
 from typing import Any
 
-from ._dryrun._beside import BESIDE_BUDGET_S, Beside, dry_run_beside
+from ._dryrun._beside import BESIDE_BUDGET_S, Beside, Standby, dry_run_beside, prepare_standby
+from ._dryrun._fork import HEAD_START_S, DryRun
 from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
 from ._model import Verdict
@@ -55,6 +56,11 @@ _SKIP_CALL = re.compile(r"\s*get_ipython\(\)\.run_line_magic\(['\"](%s)['\"]"
                         % "|".join(_OUR_MAGICS))
 #: default longest seconds of the dry run beside a cell (the cell's end stops it sooner)
 DRYRUN_BUDGET_S = BESIDE_BUDGET_S
+#: With the dry run on, the rules' trials (library calls on live values) take at most this
+#: long in all (the dry run executes the cell anyway); none when a ready child has the cell.
+RULES_TRIALS_BESIDE_S = 0.05
+#: The standby child is forked once the kernel has been idle this long after a cell.
+STANDBY_AFTER_S = 0.05
 
 
 class CellRefused(CrashPredictError, RuntimeError):
@@ -87,9 +93,19 @@ class Guard:
         self._signal_sent = False
         self._sigint: Any = None
         self._ending: Beside | None = None
+        #: the child forked when the last cell ended, ready for the next one (or why none)
+        self._standby: Standby | DryRun | None = None
         # IPython may transform one cell more than once before running it; analyse it once
         # (the memo is dropped when a cell has run)
         self._memo: tuple[str, tuple[Verdict | None, str | None]] | None = None
+        #: the dry run started for the memoised cell, not yet handed to pre_run_cell
+        self._started: Beside | None = None
+        self._in_cell = False
+        self._handed = False  # the memoised cell went to the standby child
+        self._trials_s: float | None = None
+        self._standby_lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._discarded: Standby | None = None
 
     # -- analysis ------------------------------------------------------------------------
     def _predict(self, source: str) -> Verdict | None:
@@ -98,12 +114,15 @@ class Guard:
         if not text or self.mode == "off" or text.startswith(_SKIP_PREFIXES) \
                 or _SKIP_CALL.match(text):
             return None
-        verdict = predict(source, self.shell.user_ns, engines=("rules",), options={})
+        options = {} if self._trials_s is None else {"rules": {"trial_budget_s": self._trials_s}}
+        verdict = predict(source, self.shell.user_ns, engines=("rules",), options=options)
         self.last = verdict
         return verdict if verdict.crash else None
 
     def _safe_predict(self, source: str) -> tuple[Verdict | None, str | None]:
-        """`_predict` that never raises: (verdict, None) or (None, what stopped it).
+        """`_predict` that never raises: (verdict, None) or (None, what stopped it). With
+        the dry run on, the standby child gets the cell first, and its answer within
+        `HEAD_START_S` counts as the rules' would (a crash seen before the cell starts).
 
         The outcome is kept until the cell has run: IPython (ipykernel) may transform a
         cell twice, and an interrupted analysis must not start again on the second pass.
@@ -112,21 +131,98 @@ class Guard:
         key = source.rstrip("\n")
         if self._memo is not None and self._memo[0] == key:
             return self._memo[1]
+        outcome: list[tuple[Verdict | None, str | None]] = []
+
+        def rules() -> None:
+            try:
+                outcome.append((self._predict(source), None))
+            except KeyboardInterrupt:
+                outcome.append((None, "interrupted"))
+            except BaseException as exc:  # SystemExit included: it must not stop the kernel
+                outcome.append((None, f"{type(exc).__name__}: {exc}"[:200]))
+
+        self._started = None
+        # the rules' trials run library calls on live values: with a dry run on, only a few
+        # milliseconds of them, and none when a ready child has the cell already
+        self._trials_s = RULES_TRIALS_BESIDE_S if self.dryrun else None
         try:
-            outcome: tuple[Verdict | None, str | None] = (self._predict(source), None)
-        except KeyboardInterrupt:
-            outcome = (None, "interrupted")
-        except BaseException as exc:  # SystemExit included: it must not stop the kernel
-            outcome = (None, f"{type(exc).__name__}: {exc}"[:200])
-        self._memo = (key, outcome)
-        return outcome
+            self._started = self._hand_over(source, rules)
+            self._handed = self._started is not None
+        except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
+            self.last_dry_run = f"not started: {type(exc).__name__}: {exc}"[:200]
+        if not outcome:
+            rules()
+        verdict, stopped = outcome[0]
+        beside = self._started
+        if beside is not None and (verdict is not None or stopped is not None):
+            beside.cancel()  # the rules answered (or were stopped): no dry run for this cell
+            with self._lock:
+                if self._beside is beside:
+                    self._beside = None
+            self._started = beside = None
+        if beside is not None and beside.head_start and beside.result is not None:
+            self._started = None
+            dry = beside.result
+            self.last_dry_run = _describe(dry, dry.elapsed_s) + " (before the cell started)"
+            if dry.outcome == "crashed":
+                combined = combine_with_rules(self.last or Verdict(crash=False, confidence=0.0),
+                                              dry)
+                if combined.crash is True:
+                    self.last = verdict = dataclasses.replace(combined, explanation=(
+                        f"{combined.explanation} [seen by a dry run in "
+                        f"{dry.elapsed_s * 1000:.0f} ms, before the cell started]"))
+        self._memo = (key, (verdict, stopped))
+        return self._memo[1]
+
+    def _hand_over(self, source: str, rules: Any) -> Beside | None:
+        """Give the cell to the standby child when it is still the kernel's state, run the
+        rules meanwhile, and wait for the child's head start; None when no dry run is due
+        (the rules then still have to run)."""
+        standby = self._take_standby()
+        if isinstance(standby, DryRun):  # no dry run in this session: say so once
+            self._note_refusal(standby.reason)
+            return None
+        if standby is not None and not (self.dryrun and self.mode != "off"
+                                        and _worth_a_dry_run(source)
+                                        and standby.fresh(self.shell.user_ns)):
+            # not a cell to dry-run, or the namespace changed since the fork (a silent
+            # cell, a widget's callback): the cold path, after the rules
+            self._discarded = standby
+            standby.discard()
+            return None
+        if standby is None:
+            return None
+        if self.mode == "strict":
+            self._install_sigint()
+        header = _parent_header(self.shell)
+        holder: list[Beside] = []
+        ready = threading.Event()
+
+        def on_result(dry: Any) -> None:
+            ready.wait(5.0)  # the child may answer before start() has returned
+            self._on_dry_run(holder[0] if holder else None, dry, header)
+
+        armed = standby.armed()
+        if armed:
+            self._trials_s = 0.0
+        try:
+            beside = standby.start(source, on_result=on_result, meanwhile=rules,
+                                   head_start_s=HEAD_START_S if armed else 0.0)
+            holder.append(beside)
+            with self._lock:  # current at once: an answer may come before pre_run_cell
+                self._beside = beside if beside.running else None
+        finally:
+            ready.set()
+        return beside
 
     # -- hooks ---------------------------------------------------------------------------
     def pre_run_cell(self, info: Any) -> None:
         """Warn about a predicted crash (warn mode; strict mode acts in `transform`), then
-        start the dry run beside the cell."""
+        leave the dry run running beside the cell (started with the analysis, or now)."""
         source = getattr(info, "raw_cell", "") or ""
+        self._in_cell = True
         if self.mode == "off":
+            self._drop_standby()
             return
         verdict, stopped = self._safe_predict(source)
         if self.mode == "warn":
@@ -135,15 +231,22 @@ class Guard:
                       "(interrupt again to stop it)")
             elif verdict is not None:
                 _show_warning(verdict)
-        if verdict is None and stopped is None and self.dryrun and _worth_a_dry_run(source):
+        self._started = None
+        if self._handed:
+            return  # the standby child had the cell: answered, or running (see _hand_over)
+        if verdict is None and stopped is None and self.dryrun and \
+                _worth_a_dry_run(source):
             try:
-                self._start_beside(source)
+                self._start_cold(source)
             except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
                 self.last_dry_run = f"not started: {type(exc).__name__}: {exc}"[:200]
 
     def post_run_cell(self, result: Any = None) -> None:
-        """A cell ran: its dry run ends, and the next cell is analysed afresh."""
+        """A cell ran: its dry run ends, the next cell is analysed afresh, and a standby
+        child is forked from the state the cell left, ready for the next cell."""
         self._memo = None
+        self._started = None
+        self._handed = False
         with self._lock:
             beside, self._beside = self._beside, None
             self._interrupt_with = None
@@ -157,23 +260,93 @@ class Guard:
                                      f"before it answered")
         if not in_flight:
             self._restore_sigint()
+        self._drop_standby()
+        if self.mode != "off" and self.dryrun:
+            self._schedule_standby()
+
+    def post_execute(self) -> None:
+        """Any execution ended, silent ones included (a variable inspector's; IPython sends
+        them no pre_run_cell or post_run_cell): a dry run that strict mode's transform
+        started for it ends, and a standby child is made ready again."""
+        if self._in_cell:  # a cell's own: post_run_cell follows
+            self._in_cell = False
+            return
+        started, self._started = self._started, None
+        if started is None:
+            return
+        self._memo = None
+        started.cancel()
+        with self._lock:
+            if self._beside is started:
+                self._beside = None
+        if self._standby is None and self.mode != "off" and self.dryrun:
+            self._schedule_standby()
+
+    def _prepare_standby(self) -> None:
+        try:
+            standby: Standby | DryRun = prepare_standby(self.shell.user_ns,
+                                                        budget_s=self.budget_s)
+        except BaseException as exc:  # noqa: BLE001 - never raise in the user's kernel
+            standby = DryRun(outcome="inconclusive", reason=f"{type(exc).__name__}: {exc}"[:200])
+        self._standby = standby
+
+    def _schedule_standby(self) -> None:
+        """Fork the standby child from a thread once the kernel has been idle for
+        `STANDBY_AFTER_S` (the cell's reply has gone): the fork (milliseconds, more with a
+        large kernel) costs no cell any time. A cell that starts sooner (Run All) cancels
+        it and takes the cold path."""
+        def fork_when_idle() -> None:
+            with self._standby_lock:
+                if timer is self._timer and self._standby is None:
+                    self._prepare_standby()
+                self._timer = None
+
+        timer = threading.Timer(STANDBY_AFTER_S, fork_when_idle)
+        timer.daemon = True
+        timer.name = "crashpredict-standby"
+        with self._standby_lock:
+            self._timer = timer
+        timer.start()
+
+    def _take_standby(self) -> Standby | DryRun | None:
+        """The standby child for the cell starting now (a pending fork is cancelled)."""
+        with self._standby_lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            standby, self._standby = self._standby, None
+        return standby
+
+    def _drop_standby(self, wait: bool = False) -> None:
+        standby = self._take_standby()
+        if isinstance(standby, Standby):
+            self._discarded = standby
+            standby.discard(wait)
 
     def settle(self, timeout: float = 5.0) -> None:
         """Wait until the last cell's dry run is gone (killed and reaped)."""
-        ending = self._ending
-        if ending is not None:
-            ending.wait(timeout)
+        for ending in (self._ending, self._discarded):
+            if ending is not None:
+                ending.settle(timeout)
 
     # -- the dry run beside the cell ---------------------------------------------------
-    def _start_beside(self, source: str) -> None:
+    def _note_refusal(self, reason: str) -> None:
+        self.last_dry_run = f"not run: {reason}"
+        if reason not in self._noted:
+            self._noted.add(reason)
+            _note(f"crashpredict: no dry run in this session: {reason} "
+                  f"(the rules still check each cell; said once)")
+
+    def _start_cold(self, source: str) -> None:
+        """No standby child fit this cell: fork now; the child runs at nice 19 from the
+        start, beside the real cell."""
         header = _parent_header(self.shell)
-        rules = self.last if self.last is not None else Verdict(crash=False, confidence=0.0)
         holder: list[Beside] = []
         ready = threading.Event()
 
         def on_result(dry: Any) -> None:
             ready.wait(5.0)  # the child may answer before dry_run_beside has returned
-            self._on_dry_run(holder[0] if holder else None, dry, rules, header)
+            self._on_dry_run(holder[0] if holder else None, dry, header)
 
         if self.mode == "strict":
             self._install_sigint()
@@ -185,19 +358,15 @@ class Guard:
                 self._beside = beside if beside.running else None
         finally:
             ready.set()
-        if not beside.running:  # refused (CUDA, a GUI loop, no namespaces) or no code
+        if not beside.running:  # refused (CUDA, a GUI loop, no namespaces)
             result = beside.result
             if result is not None and result.outcome == "inconclusive":
-                self.last_dry_run = f"not run: {result.reason}"
-                if result.reason not in self._noted:
-                    self._noted.add(result.reason)
-                    _note(f"crashpredict: no dry run in this session: {result.reason} "
-                          f"(the rules still check each cell; said once)")
-            return
+                self._note_refusal(result.reason)
 
-    def _on_dry_run(self, beside: Beside | None, dry: Any, rules: Verdict,
+    def _on_dry_run(self, beside: Beside | None, dry: Any,
                     header: dict[str, Any] | None) -> None:
         """In the waiting thread: the child's report is in (the cell may still run)."""
+        rules = self.last if self.last is not None else Verdict(crash=False, confidence=0.0)
         with self._lock:
             current = beside is not None and self._beside is beside
             after = time.perf_counter() - beside.started if beside is not None else 0.0
@@ -393,6 +562,7 @@ def load_ipython_extension(ipython: Any) -> None:
     guard = Guard(ipython)
     ipython.events.register("pre_run_cell", guard.pre_run_cell)
     ipython.events.register("post_run_cell", guard.post_run_cell)
+    ipython.events.register("post_execute", guard.post_execute)
     ipython.input_transformers_post.append(guard.transform)
     ipython.register_magic_function(guard.magic, magic_kind="line", magic_name="crashpredict")
     _GUARD = guard
@@ -404,9 +574,11 @@ def unload_ipython_extension(ipython: Any) -> None:
     guard = _GUARD
     if guard is None:
         return
-    guard.post_run_cell()  # a dry run still going ends now
-    guard.settle(1.0)
-    for event in ("pre_run_cell", "post_run_cell"):
+    guard.mode = "off"
+    guard.post_run_cell()  # a dry run still going ends now, and no standby follows
+    guard._drop_standby(wait=True)
+    guard.settle(5.0)
+    for event in ("pre_run_cell", "post_run_cell", "post_execute"):
         try:
             ipython.events.unregister(event, getattr(guard, event))
         except ValueError:

@@ -1,20 +1,32 @@
-"""The dry run beside the real cell: fork when the cell starts, answer while it runs.
+"""The dry run beside the real cell: a child ready before the cell, answering while it runs.
 
-`dry_run_beside` forks the kernel (the child holds the state before the cell) and returns
-at once, so the real cell starts without waiting. The child runs the cell jailed, as every
-dry run, fast-forwarded from the start when the cell has loops (`_fastforward`: a crash
-after ten minutes of training is reached in the first seconds). It waits
-`_fork.BESIDE_DELAY_S` (1 s) first, so a short cell ends it before it has taken any CPU,
-then runs its first 2 s of CPU at normal priority and the rest at the lowest
-(``SCHED_IDLE``: only the CPU the real cell leaves idle); the OOM killer takes it first. A thread of the caller's reads the child's report and calls ``on_result`` with the
+`prepare_standby` forks the kernel when it goes idle (the extension calls it as a cell
+ends): the child builds its jail and sandbox at once and waits for the next cell. When the
+cell starts, `Standby.start` hands it the source (if the namespace is still the one it
+was forked from, `Standby.fresh`); the child runs it fast-forwarded when it has loops
+(`_fastforward`), `_fork.HEAD_START_S` at the kernel's priority (the extension waits that
+long at most, so a quick crash is seen before the real cell starts), then at nice 19:
+beside a busy real cell it gets about 1.5% of a CPU, and all of an idle one. The OOM
+killer takes it first.
+
+`dry_run_beside` is the cold path (no standby ready, or a stale one): it forks when the
+cell starts and the child runs at nice 19 from the start, with no head start.
+
+A thread of the caller's reads the child's report and calls ``on_result`` with the
 `DryRun` as soon as it is in, while the real cell may still be running. `Beside.cancel`
-(the real cell ended) kills the child at once; nothing of it reaches the kernel.
+(the real cell ended) kills the child at once. While the child lives, each page of the
+kernel's memory that the real cell writes first is copied (copy-on-write); the thread
+watches the kernel's page faults and, when those copies would cost the cell more than
+`COW_SHARE` of its time (and `COW_FLOOR_S`), ends the child: the dry run steps aside
+rather than slow the cell. Nothing of the child reaches the kernel.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
+import resource
 import shutil
 import tempfile
 import threading
@@ -27,10 +39,93 @@ from . import _fork
 from ._child import message_of
 from ._fork import DryRun, DryRunError
 
-__all__ = ["BESIDE_BUDGET_S", "Beside", "dry_run_beside"]
+__all__ = ["BESIDE_BUDGET_S", "COW_SHARE", "Beside", "Standby", "dry_run_beside",
+           "prepare_standby"]
 
 #: The longest a dry run beside a cell may take; the cell's end stops it sooner.
 BESIDE_BUDGET_S = 600.0
+#: The share of the real cell's time that copy-on-write may cost before the child ends...
+COW_SHARE = 0.03
+#: ...once it costs more than this in all.
+COW_FLOOR_S = 0.010
+#: What one copied page costs the kernel (a write fault and a 4 KiB copy), measured.
+_COPY_S = 2.5e-6
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Stop:
+    """An event that also wakes the waiting thread's ``select`` (through a pipe)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._write, False)
+
+    def set(self) -> None:
+        self._event.set()
+        with self._lock:
+            if self._write >= 0:
+                try:
+                    os.write(self._write, b"x")
+                except OSError:
+                    pass
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def fileno(self) -> int:
+        return self._read
+
+    def close(self) -> None:
+        with self._lock:
+            for fd in (self._read, self._write):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            self._read = self._write = -1
+
+
+class _CopyWatch:
+    """The kernel's copy-on-write cost since the real cell started, from its page faults.
+
+    Faults that are not copies (first touches of new memory) are told apart by the growth
+    of the kernel's anonymous memory, summed tick by tick; copies never exceed the
+    anonymous memory the kernel had when the child was forked.
+    """
+
+    def __init__(self, shared_pages: int) -> None:
+        self.began = time.perf_counter()
+        self.faults = _minor_faults()
+        self.anon = _anon_pages()
+        self.grown = 0
+        self.shared = shared_pages
+        self.copied = 0
+        self.tripped = False
+
+    def __call__(self) -> bool:
+        anon = _anon_pages()
+        self.grown += max(0, anon - self.anon)
+        self.anon = anon
+        self.copied = min(self.shared, max(0, _minor_faults() - self.faults - self.grown))
+        cost = self.copied * _COPY_S
+        self.tripped = cost > max(COW_FLOOR_S, COW_SHARE * (time.perf_counter() - self.began))
+        return self.tripped
+
+
+def _minor_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def _anon_pages() -> int:
+    """Resident pages that are not file-backed or shared memory (from /proc/self/statm)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            fields = fh.read().split()
+        return max(0, int(fields[1]) - int(fields[2]))
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 @dataclass(slots=True, eq=False)
@@ -40,8 +135,11 @@ class Beside:
     started: float
     result: DryRun | None = None
     fast_forwarded: bool = False
-    _stop: threading.Event = field(default_factory=threading.Event)
+    #: the child answered within the head start, before the real cell started
+    head_start: bool = False
+    _stop: Any = field(default_factory=threading.Event)
     _done: threading.Event = field(default_factory=threading.Event)
+    _gone: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
     @property
@@ -57,81 +155,250 @@ class Beside:
         self._done.wait(timeout)
         return self.result
 
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until the child's processes are gone (killed and reaped)."""
+        return self._gone.wait(timeout)
+
 
 def _finished(result: DryRun) -> Beside:
     beside = Beside(started=time.perf_counter(), result=result)
     beside._done.set()
+    beside._gone.set()
     return beside
+
+
+def _fingerprint(namespace: Mapping[str, Any]) -> tuple[tuple[str, int, type], ...]:
+    """Which object each name is bound to (a rebinding between cells makes a standby stale:
+    a widget's callback, a background thread, a silent execution)."""
+    try:
+        return tuple((k, id(v), type(v)) for k, v in list(namespace.items()))
+    except Exception:  # a mapping that cannot be listed: never fresh
+        return (("", id(object()), object),)
+
+
+class Standby:
+    """A child forked from the idle kernel, jailed and ready, waiting for the next cell."""
+
+    def __init__(self, child: Any, private_dir: str, namespace: Mapping[str, Any],
+                 budget_s: float, fast_forward: bool) -> None:
+        self._child = child
+        self._private_dir = private_dir
+        self._fingerprint = _fingerprint(namespace)
+        self._budget_s = budget_s
+        self._fast_forward = fast_forward
+        self._prefix = bytearray()
+        self._shared = _anon_pages()
+        self._used = False
+        self._gone = threading.Event()
+
+    def fresh(self, namespace: Mapping[str, Any]) -> bool:
+        """Whether ``namespace`` binds every name to the object it did at the fork."""
+        return not self._used and _fingerprint(namespace) == self._fingerprint
+
+    def armed(self) -> bool:
+        """Whether the child is ready (jail and sandbox built): it runs a cell at once."""
+        if b"A" in self._prefix[:1]:
+            return True
+        import select
+
+        try:
+            while select.select([self._child.read_fd], [], [], 0)[0]:
+                chunk = os.read(self._child.read_fd, 1 << 16)
+                if not chunk:
+                    break
+                self._prefix += chunk
+                if len(self._prefix) > _fork.MAX_REPORT_BYTES:
+                    break
+        except OSError:
+            return False
+        return self._prefix[:1] == b"A"
+
+    def start(self, source: str, *, on_result: Callable[[DryRun], object] | None = None,
+              watch_copies: bool = True, head_start_s: float = 0.0,
+              meanwhile: Callable[[], object] | None = None) -> Beside:
+        """Hand the child its cell; wait up to ``head_start_s`` for its answer, in this
+        thread. An answer in that time comes back in a finished `Beside` (``head_start``
+        True; ``on_result`` is not called); ``meanwhile()`` runs in this thread once the
+        child has the cell, before that wait (the rules). Otherwise return: the child's
+        report reaches
+        ``on_result`` from a thread (unless `Beside.cancel` was called first). A cell the
+        child cannot take returns a finished `Beside` (``on_result`` is not called)."""
+        if self._used:
+            raise DryRunError("a standby child runs one cell")
+        self._used = True
+        if not _fork.send_cell(self._child, source, self._budget_s):
+            self.discard()
+            if meanwhile is not None:
+                meanwhile()
+            return _finished(DryRun(outcome="inconclusive",
+                                    reason="the cell is too large to hand to a dry run"))
+        until = time.perf_counter() + head_start_s  # counted from the cell's hand-over
+        if meanwhile is not None:
+            meanwhile()
+        return _watch(self._child, self._private_dir, bytes(self._prefix), self._budget_s,
+                      self._shared if watch_copies else None, on_result,
+                      fast_forwarded=self._fast_forward,
+                      head_until=until if head_start_s > 0 else None)
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until a discarded child's processes are gone."""
+        return self._gone.wait(timeout)
+
+    def discard(self, wait: bool = False) -> None:
+        """End the child without a cell (it was stale, or the extension was turned off);
+        ``wait``: until its processes are gone, else in a thread."""
+        self._used = True
+        child, private_dir = self._child, self._private_dir
+
+        def end() -> None:
+            for fd in (child.cell_fd, child.read_fd, child.answer_fd):
+                if fd >= 0:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            child.cell_fd = -1
+            try:
+                _fork._kill_and_reap(child.pid)
+            finally:
+                shutil.rmtree(private_dir, ignore_errors=True)
+                self._gone.set()
+
+        if wait:
+            end()
+        else:
+            threading.Thread(target=end, name="crashpredict-standby-end", daemon=True).start()
+
+
+def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
+                    filename: str = "<cell>", fast_forward: bool = True,
+                    head_start: bool = True) -> Standby | DryRun:
+    """Fork a standby child of this process for the next cell and return at once.
+
+    Returns the `Standby`, or an inconclusive `DryRun` saying why none can run (a refused
+    fork, see `fork_refusal`; no processes or pipes left). ``head_start`` False: the child
+    runs at nice 19 from the fork (the cold path, the real cell starts at once).
+
+    Raises:
+        DryRunError: a non-positive budget or a namespace that is no dict.
+    """
+    if not isinstance(budget_s, (int, float)) or not 0 < budget_s < math.inf:
+        raise DryRunError(f"dry run budget must be a positive number of seconds, got {budget_s!r}")
+    if not isinstance(namespace, dict):
+        raise DryRunError(f"dry run namespace must be a dict, got {type(namespace).__name__}")
+    refusal = _fork.fork_refusal()
+    if refusal is not None:
+        return DryRun(outcome="inconclusive", reason=refusal)
+    private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
+    try:
+        child = _fork._fork_child(
+            float(budget_s), standby=True, background=not head_start,
+            demote_after=_fork.HEAD_START_S if head_start else 0.0, namespace=namespace,
+            private_dir=private_dir, filename=filename, rng_state=random.getstate(),
+            fast_forward=fast_forward)
+    except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
+        shutil.rmtree(private_dir, ignore_errors=True)
+        return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")
+    return Standby(child, private_dir, namespace, float(budget_s), fast_forward)
 
 
 def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
                    on_result: Callable[[DryRun], object] | None = None,
                    budget_s: float = BESIDE_BUDGET_S, filename: str = "<cell>",
-                   fast_forward: bool = True) -> Beside:
+                   fast_forward: bool = True, watch_copies: bool = True) -> Beside:
     """Start a dry run of ``cell_source`` on a fork of this process and return at once.
 
     ``on_result(DryRun)`` is called from a thread of this process when the child's report
     is in, unless `Beside.cancel` was called first. A refused fork (see `fork_refusal`)
-    or a cell that does not compile returns a finished `Beside` whose ``result`` says so;
-    ``on_result`` is not called for those.
+    returns a finished `Beside` whose ``result`` says so; ``on_result`` is not called for
+    those. A cell that does not compile is left to the real run (inconclusive).
 
     Raises:
         DryRunError: a non-positive budget or a namespace that is no mapping.
     """
-    if not isinstance(budget_s, (int, float)) or not 0 < budget_s < math.inf:
-        raise DryRunError(f"dry run budget must be a positive number of seconds, got {budget_s!r}")
     if not isinstance(namespace, Mapping):
         raise DryRunError(f"dry run namespace must be a mapping, got {type(namespace).__name__}")
     if not isinstance(namespace, dict):
         namespace = dict(namespace)
-    refusal = _fork.fork_refusal()
-    if refusal is not None:
-        return _finished(DryRun(outcome="inconclusive", reason=refusal))
-    try:
-        code = _fork._compile(cell_source, filename)
-    except SyntaxError as exc:
-        return _finished(DryRun(outcome="crashed", exception=type(exc).__name__,
-                                message=message_of(exc), line=exc.lineno, library="python",
-                                traceback=(f"{filename}:{exc.lineno}",)))
-    tree = _fork._loop_tree(cell_source, code, namespace) if fast_forward else None
-    private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
-    try:
-        child = _fork._fork_child(
-            float(budget_s), background=True, code=code, namespace=namespace, shrink=None,
-            reads=None, private_dir=private_dir, filename=filename,
-            rng_state=random.getstate(), fast_forward=tree)
-    except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
-        shutil.rmtree(private_dir, ignore_errors=True)
-        return _finished(DryRun(outcome="inconclusive", reason=f"could not fork: {exc}"))
-    beside = Beside(started=child.started, fast_forwarded=tree is not None)
+    standby = prepare_standby(namespace, budget_s=budget_s, filename=filename,
+                              fast_forward=fast_forward, head_start=False)
+    if isinstance(standby, DryRun):
+        return _finished(standby)
+    return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies)
+
+
+def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
+           shared_pages: int | None, on_result: Callable[[DryRun], object] | None, *,
+           fast_forwarded: bool, head_until: float | None = None) -> Beside:
+    stop = _Stop()
+    beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
+    copies = _CopyWatch(shared_pages) if shared_pages is not None else None
+    reader = _fork._Reader(child, stop, prefix, copies)
+
+    def outcome() -> DryRun:
+        data, startup, timed_out, code_ = reader.finish(reap=False)
+        elapsed = time.perf_counter() - child.started
+        if copies is not None and copies.tripped and not data:
+            return DryRun(outcome="inconclusive", startup_s=startup, elapsed_s=elapsed,
+                          reason=f"the dry run stepped aside after {elapsed:.1f} s: the cell "
+                          f"writes memory it shares with the dry run (about "
+                          f"{copies.copied * _PAGE / 2**20:.0f} MB copied), which would slow it")
+        if stop.is_set() and not data:
+            return DryRun(outcome="inconclusive", startup_s=startup, elapsed_s=elapsed,
+                          reason="the cell ended before the dry run answered")
+        fields = _fork._result(data, timed_out, code_, float(budget_s))
+        fields.pop("over_budget", None)
+        fields.pop("scale", None)
+        if fields.pop("jail", None) and not _fork._JAIL_REFUSED:
+            _fork._JAIL_REFUSED.append(fields.get("reason", "the jail was refused"))
+        fields["startup_s"] = startup
+        fields["elapsed_s"] = elapsed
+        return DryRun.from_dict(fields)
+
+    def safe_outcome() -> DryRun:
+        try:
+            return outcome()
+        except BaseException as exc:  # noqa: BLE001 - a thread of the user's kernel
+            return DryRun(outcome="inconclusive",
+                          reason=f"the dry run failed: {type(exc).__name__}: {message_of(exc)}")
+
+    def end() -> None:
+        try:  # the report is in: the processes go now (a child that died is reaped)
+            _fork._kill_and_reap(child.pid)
+        finally:
+            stop.close()
+            shutil.rmtree(private_dir, ignore_errors=True)
+            beside._gone.set()
+
+    if head_until is not None:
+        try:
+            answered = reader.pump(head_until)
+        except BaseException as exc:  # noqa: BLE001 - an interrupt included: the cell runs
+            answered = True
+            reader.timed_out = reader.done = True
+            stop.set()
+            del exc
+        if answered:  # within the head start: the caller has it now, before the cell
+            beside.result = safe_outcome()
+            beside.head_start = True
+            beside._done.set()
+            threading.Thread(target=end, name="crashpredict-dryrun-end", daemon=True).start()
+            return beside
 
     def wait() -> None:
         try:
-            data, startup, timed_out, code_ = _fork._wait_child(child, beside._stop)
-            if beside._stop.is_set() and not data:
-                result = DryRun(outcome="inconclusive", startup_s=startup,
-                                elapsed_s=time.perf_counter() - child.started,
-                                reason="the cell ended before the dry run answered")
-            else:
-                fields = _fork._result(data, timed_out, code_, float(budget_s))
-                fields.pop("over_budget", None)
-                if fields.pop("jail", None) and not _fork._JAIL_REFUSED:
-                    _fork._JAIL_REFUSED.append(fields.get("reason", "the jail was refused"))
-                fields["startup_s"] = startup
-                fields["elapsed_s"] = time.perf_counter() - child.started
-                result = DryRun.from_dict(fields)
-        except BaseException as exc:  # noqa: BLE001 - a thread of the user's kernel
-            result = DryRun(outcome="inconclusive",
-                            reason=f"the dry run failed: {type(exc).__name__}: {message_of(exc)}")
-        finally:
-            shutil.rmtree(private_dir, ignore_errors=True)
+            reader.pump()
+        except BaseException:  # noqa: BLE001
+            reader.timed_out = True
+        result = safe_outcome()
         beside.result = result
         beside._done.set()
-        if on_result is not None and not beside._stop.is_set():
+        if on_result is not None and not stop.is_set():
             try:
                 on_result(result)
             except BaseException:  # noqa: BLE001 - never raise in the user's kernel
                 pass
+        end()
 
     beside._thread = threading.Thread(target=wait, name="crashpredict-dryrun", daemon=True)
     beside._thread.start()

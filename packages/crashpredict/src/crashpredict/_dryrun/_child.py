@@ -27,7 +27,7 @@ from . import _confine, _fastforward, _jail, _probes, _sandbox
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
-__all__ = ["jailed", "message_of", "report_failure", "run_child"]
+__all__ = ["MAX_CELL_BYTES", "jailed", "message_of", "report_failure", "run_child", "run_standby"]
 
 _MAX_MESSAGE = 1000
 _MAX_FRAMES = 10
@@ -225,7 +225,8 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
     return None
 
 
-def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any) -> None:
+def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any,
+           keep: tuple[int, ...] = ()) -> None:
     """Right after the fork: put the child in its jail (`_jail`), then call ``body()``.
 
     The child leads a process group of its own (the parent kills the group), snapshots
@@ -239,9 +240,9 @@ def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any) -> None:
         os.setpgid(0, 0)
     except OSError:
         pass
-    keep = {write_fd, answer_fd}
+    kept = {write_fd, answer_fd, *keep}
     try:
-        snaps = _jail.snapshot_fds(keep)
+        snaps = _jail.snapshot_fds(kept)
         copies = _jail.copy_unreachable(snaps)
         _jail.unshare_namespaces()
         pid = os.fork()
@@ -305,28 +306,113 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
               rng_state: Any, reads: tuple[str, ...] | None = None,
               answer_fd: int = -1, fast_forward: Any = None,
-              demote_after_cpu: float | None = None) -> None:
+              demote_after: float | None = None) -> None:
     """The body of the forked child (in its jail, see `jailed`); its caller ends the
     process with os._exit."""
     _write_all(write_fd, b"R")
+    shrunk: list[tuple[str, ...]] = [()]
+
+    def shrink_now() -> dict[str, Any] | None:
+        if shrink is not None:
+            shrunk[0] = shrink_namespace(namespace, shrink, only=reads,
+                                         salient=reads is not None)
+            if reads is not None and not shrunk[0]:  # a retry that could change nothing
+                return {"outcome": "inconclusive", "reason": "nothing the cell reads could be cut"}
+        return None
+    prepared = _prepare(write_fd, private_dir, answer_fd, rng_state, shrink_now)
+    if isinstance(prepared, dict):
+        return _report(write_fd, prepared)
+    _run_prepared(write_fd, prepared, code, namespace, deadline=deadline, budget_s=budget_s,
+                  filename=filename, fast_forward=fast_forward, shrunk=shrunk[0],
+                  demote_after=demote_after)
+
+
+#: The longest cell source a standby child takes (a larger one is no cell to dry-run).
+MAX_CELL_BYTES = 1 << 20
+
+
+def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budget_s: float,
+                private_dir: str, filename: str, rng_state: Any, answer_fd: int = -1,
+                fast_forward: bool = True, demote_after: float | None = None) -> None:
+    """The body of a standby child (in its jail): make everything ready, say so (``A``),
+    then wait for the cell (8-byte length, then its UTF-8 source) on ``cell_fd`` and run it
+    as `run_child` would, from the moment it arrives. End of file: the kernel discarded this
+    child (its state went stale) or is gone; nothing runs."""
+    prepared = _prepare(write_fd, private_dir, answer_fd, rng_state)
+    if isinstance(prepared, dict):
+        return _report(write_fd, prepared)
+    _write_all(write_fd, b"A")
+    source = _read_cell(cell_fd)
+    if source is None:
+        return None
+    arrived = time.perf_counter()
+    _write_all(write_fd, b"R")
+    from ._fork import _compile, _loop_tree  # the parent's own helpers, same code
+
+    try:
+        code = _compile(source, filename)
+    except SyntaxError:
+        return _report(write_fd, {"outcome": "inconclusive",
+                                  "reason": "the cell does not compile (the real run says so)"})
+    tree = _loop_tree(source, code, namespace) if fast_forward else None
+    _run_prepared(write_fd, prepared, code, namespace, deadline=arrived + budget_s,
+                  budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
+                  demote_after=demote_after)
+
+
+def _read_cell(fd: int) -> str | None:
+    """The cell sent by the parent, or None at end of file or on a malformed frame."""
+    def exactly(size: int) -> bytes | None:
+        data = bytearray()
+        while len(data) < size:
+            try:
+                chunk = os.read(fd, min(size - len(data), 1 << 16))
+            except InterruptedError:
+                continue
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            data += chunk
+        return bytes(data)
+
+    header = exactly(8)
+    size = int.from_bytes(header, "big") if header is not None else MAX_CELL_BYTES + 1
+    body = exactly(size) if size <= MAX_CELL_BYTES else None
+    try:
+        return body.decode("utf-8") if body is not None else None
+    except UnicodeDecodeError:
+        return None
+
+
+def _prepare(write_fd: int, private_dir: str, answer_fd: int, rng_state: Any,
+             before_sandbox: Any = None) -> tuple[Overlay, Any, list[str]] | dict[str, Any]:
+    """Everything before the cell's own code: silence, thread pools, ``before_sandbox()``
+    (shrinking the data; a dict it returns is the result), the sandbox, the saved fork
+    hooks, the RNG state. Returns `_enter_sandbox`'s triple, or the inconclusive result to
+    report."""
     _silence()
     random.setstate(rng_state)  # random reseeds itself in a forked child; undo that
     _fork_safe_threads()
     sys.dont_write_bytecode = True  # importing a new module must not write __pycache__
     tempfile.tempdir = private_dir
     os.environ["TMPDIR"] = private_dir
-    shrunk: tuple[str, ...] = ()
-    if shrink is not None:
-        shrunk = shrink_namespace(namespace, shrink, only=reads, salient=reads is not None)
-        if reads is not None and not shrunk:  # a retry that could change nothing
-            return _report(write_fd, {"outcome": "inconclusive",
-                                      "reason": "nothing the cell reads could be cut"})
+    refused = before_sandbox() if before_sandbox is not None else None
+    if refused is not None:
+        return refused
     sandbox = _enter_sandbox(write_fd, private_dir, answer_fd)
     if isinstance(sandbox, dict):
-        return _report(write_fd, sandbox)
-    overlay, policy, layers = sandbox
+        return sandbox
     _jail.run_saved_child_hooks()  # the fork skipped them; here they run confined
     random.setstate(rng_state)
+    return sandbox
+
+
+def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: Any,
+                  namespace: dict[str, Any], *, deadline: float, budget_s: float,
+                  filename: str, fast_forward: Any, shrunk: tuple[str, ...],
+                  demote_after: float | None) -> None:
+    overlay, policy, layers = sandbox
     cutter: _fastforward.Cutter | None = None
     if fast_forward is not None:
         code, cutter = _fast_forwarded(fast_forward, code, namespace, filename)
@@ -336,7 +422,7 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
             return {}
         return {"cut_before_crash": bool(cutter.cut or cutter.library_cuts),
                 "cut_may_cause": cutter.judge(exc, line, filename)}
-    _watch_thread_pools(write_fd, deadline, demote_after_cpu)
+    _watch_thread_pools(write_fd, deadline, demote_after)
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
     if cutter is not None:
         scale = cutter.scale()
@@ -404,7 +490,7 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any],
 
 def _report(write_fd: int, result: dict[str, Any]) -> None:
     with _REPORT_LOCK:
-        _write_all(write_fd, _DUMPS(result).encode())
+        _write_all(write_fd, _DUMPS(result).encode() + b"\n")  # the newline ends it
 
 
 def _fork_safe_threads() -> None:
@@ -487,34 +573,39 @@ def _runnable(tid: int | None) -> bool:
         return False
 
 
-def _demote(tid: int | None) -> None:
-    """The cell's thread drops to the lowest CPU priority (``SCHED_IDLE``, nice 19)."""
-    for step in (lambda: os.sched_setscheduler(tid or 0, os.SCHED_IDLE, os.sched_param(0)),
-                 lambda: os.setpriority(os.PRIO_PROCESS, tid or 0, 19)):
+def _demote() -> None:
+    """Every thread of the child drops to the lowest nice value (19): beside a busy real
+    cell it gets about 1.5% of a CPU (the scheduler's weight of nice 19 against nice 0),
+    and whatever CPU the real cell leaves idle. A drop is for good: an unprivileged
+    process cannot raise its priority again."""
+    try:
+        tids = [int(t) for t in os.listdir("/proc/self/task")]
+    except OSError:
+        tids = [0]
+    for tid in tids:
         try:
-            step()
-        except (OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, tid, 19)
+        except OSError:
             pass
 
 
 def _watch_thread_pools(write_fd: int, deadline: float,
-                        demote_after_cpu: float | None = None) -> None:
+                        demote_after: float | None = None) -> None:
     """Start a thread that ends the child early when a library waits on a dead thread pool
-    (and, beside a cell, drops the cell's thread to the lowest priority once it has used
-    ``demote_after_cpu`` seconds of CPU)."""
+    (and, beside a cell, drops the child to the lowest priority `demote_after` seconds
+    after the cell started in it: the head start over the real cell)."""
     main = threading.main_thread().ident or threading.get_ident()
     native = threading.main_thread().native_id
     exit_now = os._exit
 
     def watch() -> None:
+        if demote_after is not None:
+            time.sleep(max(0.0, demote_after))
+            _demote()
         since_wall, since_cpu = time.perf_counter(), time.process_time()
-        demote = demote_after_cpu
         while time.perf_counter() < deadline:
             time.sleep(0.25)
             wall, cpu = time.perf_counter(), time.process_time()
-            if demote is not None and cpu >= demote:
-                _demote(native)
-                demote = None
             library = _stuck_in(main)
             if library is None or cpu - since_cpu > 0.05 * (wall - since_wall) or \
                     _runnable(native):  # starved of CPU (a busy machine), not stuck
@@ -526,7 +617,7 @@ def _watch_thread_pools(write_fd: int, deadline: float,
                 with _REPORT_LOCK:
                     _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason,
                                                  "over_budget": True,
-                                                 "stuck_in": library}).encode())
+                                                 "stuck_in": library}).encode() + b"\n")
                     exit_now(0)
 
     threading.Thread(target=watch, name="crashpredict-watchdog", daemon=True).start()
@@ -545,4 +636,4 @@ def _write_all(fd: int, data: bytes, _write: Any = os.write) -> None:
 def report_failure(write_fd: int, exc: BaseException) -> None:
     """Tell the parent that the child's own machinery failed (not the cell)."""
     reason = f"the dry run's child failed: {type(exc).__name__}: {message_of(exc)}"
-    _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason}).encode())
+    _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason}).encode() + b"\n")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import fcntl
 import json
 import math
 import os
@@ -34,7 +35,7 @@ from .._model import crash_type_of
 from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
-from ._child import jailed, message_of, report_failure, run_child
+from ._child import MAX_CELL_BYTES, jailed, message_of, report_failure, run_child, run_standby
 from ._fastforward import called_functions, has_loops, has_loops_in, reached_code
 from ._kinds import shrinking_cannot_cause
 from ._probes import serve_request
@@ -241,36 +242,44 @@ _EXIT = os._exit
 
 @dataclass(slots=True)
 class _Child:
-    """A forked child and the parent's ends of its two pipes."""
+    """A forked child and the parent's ends of its pipes (``cell_fd``: a standby's)."""
 
     pid: int
     read_fd: int
     answer_fd: int
     started: float
     deadline: float
+    cell_fd: int = -1
 
 
-#: Beside a cell, the child waits this long before it starts (a cell that ends sooner
-#: pays only for the fork)...
-BESIDE_DELAY_S = 1.0
-#: ...and then runs at the cell's own priority for this much CPU, then at the lowest.
-BESIDE_FULL_PRIORITY_CPU_S = 2.0
+#: A standby child runs the cell this long at the kernel's own priority before the real
+#: cell starts (the kernel waits that long for it, at most), then at nice 19.
+HEAD_START_S = 0.010
+#: A standby child's pipe for the cell holds this much (a larger cell is not dry-run).
+_CELL_PIPE_BYTES = 1 << 20
+_F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
 
 
 def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
-                **child_args: Any) -> _Child:
+                standby: bool = False, **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
-    ``background`` (beside a running cell): the child sleeps `BESIDE_DELAY_S` first (a
-    short cell ends it before it has taken any CPU), runs its first
-    `BESIDE_FULL_PRIORITY_CPU_S` of CPU at normal priority (enough for a fast-forwarded
-    run) and then at the lowest the kernel has (``SCHED_IDLE``, nice 19), and the OOM
-    killer takes it first.
+    ``background`` (beside a running cell): the child runs at nice 19 (about 1.5% of a CPU
+    beside a busy cell, all of an idle one) and the OOM killer takes it first.
+    ``standby``: the child gets ready and waits for the cell on a third pipe
+    (`_child.run_standby`, `send_cell`); it runs the cell `HEAD_START_S` at normal priority,
+    then at nice 19 (``demote_after``, passed on to it). Its deadline counts from the
+    cell's arrival.
     """
-    if background:
-        child_args["demote_after_cpu"] = BESIDE_FULL_PRIORITY_CPU_S
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
+    cell_read = cell_write = -1
+    if standby:
+        cell_read, cell_write = os.pipe()
+        try:
+            fcntl.fcntl(cell_write, _F_SETPIPE_SZ, _CELL_PIPE_BYTES)
+        except OSError:  # a lower /proc/sys/fs/pipe-max-size: larger cells are skipped
+            pass
     started = time.perf_counter()
     deadline = started + budget_s
     with _jail.suspended_fork_hooks():
@@ -279,14 +288,22 @@ def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
         try:
             os.close(read_fd)
             os.close(answer_write)
-            if background:
-                _in_the_background()
+            _first_for_the_oom_killer()  # each process of the jail's chain, before the kernel
+            if standby:
+                os.close(cell_write)
+            elif background:
+                _demote()
 
             def body() -> None:
-                run_child(write_fd, deadline=deadline, budget_s=budget_s,
-                          answer_fd=answer_read, **child_args)
+                if standby:
+                    run_standby(write_fd, cell_read, budget_s=budget_s, answer_fd=answer_read,
+                                **child_args)
+                else:
+                    run_child(write_fd, deadline=deadline, budget_s=budget_s,
+                              answer_fd=answer_read, **child_args)
             if jail:
-                jailed(write_fd, answer_read, child_args["private_dir"], body)
+                jailed(write_fd, answer_read, child_args["private_dir"], body,
+                       keep=(cell_read,) if standby else ())
             else:
                 os.setpgid(0, 0)
                 body()
@@ -299,16 +316,40 @@ def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
             _EXIT(0)
     os.close(write_fd)
     os.close(answer_read)
+    if standby:
+        os.close(cell_read)
     try:
         os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
     except OSError:
         pass
     os.set_blocking(answer_write, False)  # a child that stops reading cannot block us
-    return _Child(pid, read_fd, answer_write, started, deadline)
+    return _Child(pid, read_fd, answer_write, started, deadline, cell_write)
 
 
-def _in_the_background() -> None:
-    time.sleep(BESIDE_DELAY_S)
+def send_cell(child: _Child, source: str, budget_s: float) -> bool:
+    """Give a standby child its cell; False when it cannot take it (too large, or gone).
+    The child's deadline now counts from here."""
+    data = source.encode("utf-8", "surrogatepass")
+    frame = len(data).to_bytes(8, "big") + data
+    try:
+        capacity = fcntl.fcntl(child.cell_fd, _F_GETPIPE_SZ)
+    except OSError:
+        capacity = 1 << 16
+    if len(frame) > capacity or len(data) > MAX_CELL_BYTES:
+        return False
+    try:
+        os.write(child.cell_fd, frame)  # an empty pipe of that capacity: never blocks
+    except OSError:
+        return False
+    finally:
+        os.close(child.cell_fd)
+        child.cell_fd = -1
+    now = time.perf_counter()
+    child.started, child.deadline = now, now + budget_s
+    return True
+
+
+def _first_for_the_oom_killer() -> None:
     try:
         with open("/proc/self/oom_score_adj", "w") as fh:
             fh.write("1000")
@@ -316,46 +357,104 @@ def _in_the_background() -> None:
         pass
 
 
-def _wait_child(child: _Child, stop: Any = None) -> tuple[bytes, float | None, bool, int | None]:
-    """Read the child's report until its deadline (answering its probe requests), then
-    kill and reap it; return (data, startup, timed_out, exit code).
-
-    ``stop`` (a `threading.Event`): when set, the wait ends at once (the real cell ended).
-    """
-    frames = _Frames(child.deadline)
-    startup, timed_out = None, False
-    read_fd, answer_write = child.read_fd, child.answer_fd
+def _demote() -> None:
     try:
-        while True:
-            left = child.deadline + KILL_MARGIN_S - time.perf_counter()
-            if left <= 0 or (stop is not None and stop.is_set()):
-                timed_out = True
+        os.setpriority(os.PRIO_PROCESS, 0, 19)
+    except OSError:
+        pass
+
+
+def _wait_child(child: _Child, stop: Any = None, prefix: bytes = b"", tick: Any = None,
+                reap: bool = True) -> tuple[bytes, float | None, bool, int | None]:
+    """Read the child's report until its deadline (answering its probe requests), then
+    kill and reap it; return (data, startup, timed_out, exit code). See `_Reader`.
+
+    ``reap`` False: a child whose report is in is left for the caller to `_kill_and_reap`
+    (its result is used before the processes are gone).
+    """
+    reader = _Reader(child, stop, prefix, tick)
+    reader.pump()
+    return reader.finish(reap)
+
+
+class _Reader:
+    """The parent's side of one child's pipes, readable in steps (`pump`), from any thread
+    but one at a time.
+
+    ``stop`` (a `threading.Event`): when set, the wait ends at once (the real cell ended);
+    one with a ``fileno()`` wakes the wait at once. ``prefix``: what was read from the
+    child's pipe before (a standby's ``A``). ``tick()``, called every `_TICK_S` while the
+    child runs: True ends the wait (and the child) as ``stop`` does.
+    """
+
+    def __init__(self, child: _Child, stop: Any = None, prefix: bytes = b"",
+                 tick: Any = None) -> None:
+        self.child, self.stop, self.tick = child, stop, tick
+        self.frames = _Frames(child.deadline)
+        self.startup: float | None = None
+        self.timed_out = False
+        self.done = bool(prefix) and (not self.frames.feed(prefix)
+                                      or self.frames.payload.endswith(b"\n"))
+        self._waker = [stop.fileno()] if hasattr(stop, "fileno") else []
+
+    def pump(self, until: float | None = None) -> bool:
+        """Read until the report is in, the child is gone or the wait must end (True), or
+        until ``until`` (a `time.perf_counter` time) has come (False)."""
+        child, frames = self.child, self.frames
+        while not self.done:
+            now = time.perf_counter()
+            left = child.deadline + KILL_MARGIN_S - now
+            if left <= 0 or (self.stop is not None and self.stop.is_set()) or \
+                    (self.tick is not None and self.tick()):
+                self.timed_out = self.done = True
                 break
-            writers = [answer_write] if frames.pending else []
-            wait = left if stop is None else min(left, 0.05)
-            ready, writable, _ = select.select([read_fd], writers, [], wait)
+            wait = left if self.stop is None and self.tick is None else min(left, _TICK_S)
+            if until is not None:
+                wait = min(wait, until - now)
+            writers = [child.answer_fd] if frames.pending else []
+            ready, writable, _ = select.select([child.read_fd, *self._waker], writers, [],
+                                               max(0.0, wait))
             if writable:
                 try:
-                    sent = os.write(answer_write, frames.pending)
+                    sent = os.write(child.answer_fd, frames.pending)
                     del frames.pending[:sent]
                 except BlockingIOError:
                     pass
                 except OSError:  # the child is gone
                     frames.pending.clear()
-            if not ready:
+            if child.read_fd not in ready:
+                if until is not None and time.perf_counter() >= until:
+                    return False
                 continue
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:
-                break
-            if startup is None:
-                startup = time.perf_counter() - child.started
-            if not frames.feed(chunk):
-                break  # over the report's size limit: the child is not to be believed
-    finally:
-        os.close(read_fd)
-        os.close(answer_write)
-        code = _kill_and_reap(child.pid, 0.0 if timed_out else 0.2)
-    return bytes(frames.payload), startup, timed_out, code
+            chunk = os.read(child.read_fd, 1 << 16)
+            if self.startup is None and chunk.strip(b"A"):
+                self.startup = time.perf_counter() - child.started
+            # EOF, over the report's size limit (not to be believed), or the whole report
+            # (JSON never holds a raw newline): no need to wait for EOF
+            if not chunk or not frames.feed(chunk) or frames.payload.endswith(b"\n"):
+                self.done = True
+        return True
+
+    def finish(self, reap: bool = True) -> tuple[bytes, float | None, bool, int | None]:
+        """Close the pipes, kill and reap the child (see `_wait_child`)."""
+        child = self.child
+        for name in ("read_fd", "answer_fd", "cell_fd"):
+            fd = getattr(child, name)
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+                setattr(child, name, -1)
+        payload = bytes(self.frames.payload)
+        code = None
+        if reap or not payload:
+            code = _kill_and_reap(child.pid, 0.0 if self.timed_out or payload else 0.2)
+        return payload, self.startup, self.timed_out, code
+
+
+#: How often a wait with ``stop`` or ``tick`` looks at them (``stop`` with a pipe: at once).
+_TICK_S = 0.02
 
 
 def _fork_and_wait(budget_s: float, *, jail: bool = True,
@@ -394,7 +493,7 @@ class _Frames:
             self.payload += chunk
             return self._within()
         self.buffer += chunk
-        if self.buffer[:1] == b"R":
+        while self.buffer[:1] in (b"A", b"R"):  # armed (a standby), ready
             del self.buffer[:1]
         while self.buffer[:1] == b"Q" and len(self.buffer) >= 9:
             size = int.from_bytes(self.buffer[1:9], "big")
@@ -408,7 +507,7 @@ class _Frames:
             del self.buffer[:9 + size]
             self.pending += serve_request(request)
             self.served += 1
-        if self.buffer and self.buffer[:1] not in (b"Q", b"R"):
+        if self.buffer and self.buffer[:1] not in (b"Q", b"R", b"A"):
             self.payload += self.buffer
             self.buffer.clear()
         return self._within()

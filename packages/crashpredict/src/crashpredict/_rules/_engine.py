@@ -93,8 +93,13 @@ def _walk(walker: CellWalker, tree: ast.Module) -> Any:
                                   rtextract.Deadline(WALK_LIMIT_S * 1000.0))
 
 
-def rules_engine(source: str, namespace: Mapping[str, Any]) -> Verdict:
-    """Predict with the rules; never raises for any source or namespace."""
+def rules_engine(source: str, namespace: Mapping[str, Any], *,
+                 trial_budget_s: float | None = None) -> Verdict:
+    """Predict with the rules; never raises for any source or namespace.
+
+    ``trial_budget_s``: how long the walk's trials (library calls on live values) may take
+    in all (default 1 s); 0 runs none.
+    """
     code = ipython_to_python(source)
     try:
         tree = ast.parse(code)
@@ -102,7 +107,8 @@ def rules_engine(source: str, namespace: Mapping[str, Any]) -> Verdict:
         return _syntax_verdict(exc)
     except (ValueError, RecursionError, MemoryError) as exc:
         return Verdict(crash=None, confidence=0.0, explanation=f"cannot parse: {exc}")
-    walker = CellWalker(code, namespace, RULES)
+    walker = CellWalker(code, namespace, RULES) if trial_budget_s is None else \
+        CellWalker(code, namespace, RULES, trial_budget_s=max(0.0, float(trial_budget_s)))
     walker.original = source
     try:
         located = _walk(walker, tree)

@@ -73,9 +73,12 @@ class CellWalker(StatementWalker):
         source: the cell's Python source (IPython syntax already transformed).
         namespace: the kernel's user namespace (read only).
         rules: the rule set to apply.
+        trial_budget_s: how long trials (library calls run on live values) may take in
+            all; 0 runs none (the extension, when a dry run has the cell already).
     """
 
-    def __init__(self, source: str, namespace: Mapping[str, Any], rules: Rules) -> None:
+    def __init__(self, source: str, namespace: Mapping[str, Any], rules: Rules,
+                 trial_budget_s: float = _TRIAL_BUDGET_S) -> None:
         self.source = source
         self.lines = source.splitlines()
         self.namespace = namespace
@@ -86,7 +89,7 @@ class CellWalker(StatementWalker):
         self.notes: list[str] = []
         self.names_unreliable = False  # exec/globals()/star-import seen: names may appear
         self.namespace_dirty = False  # a user function with unknown effects ran
-        self.deadline = time.perf_counter() + _TRIAL_BUDGET_S
+        self.deadline = time.perf_counter() + trial_budget_s
         self.modules_changed = False  # a new module was imported: it may patch others
         self.environment_changed = False  # a shell command or magic ran (pip, cd, ...)
         self.fitted: dict[int, FitState] = {}

@@ -1,0 +1,123 @@
+"""The standby child: forked when the kernel goes idle, jailed and ready, given the next
+cell; its head start, its freshness check, and the copy-on-write watch."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from crashpredict._dryrun import _beside
+from crashpredict._dryrun._beside import Standby, dry_run_beside, prepare_standby
+from crashpredict._dryrun._fork import DryRun, DryRunError
+
+
+def _armed(standby: Standby, within: float = 20.0) -> Standby:
+    end = time.monotonic() + within
+    while not standby.armed():
+        assert time.monotonic() < end, "the standby child never got ready"
+        time.sleep(0.01)
+    return standby
+
+
+def test_a_ready_child_answers_within_its_head_start(no_new_children) -> None:
+    ns = {"d": {"a": 1}}
+    standby = _armed(prepare_standby(ns))
+    assert standby.fresh(ns)
+    beside = standby.start("x = d['b']", head_start_s=10.0)
+    assert beside.head_start and not beside.running
+    assert beside.result.outcome == "crashed" and beside.result.exception == "KeyError"
+    assert beside.result.line == 1
+    assert beside.settle(10)
+    assert "x" not in ns  # the child's copy, never the caller's
+
+
+def test_meanwhile_runs_once_the_child_has_the_cell(no_new_children) -> None:
+    ns: dict = {}
+    standby = _armed(prepare_standby(ns))
+    seen = []
+    beside = standby.start("import time\ntime.sleep(0.3)\nv = 1", head_start_s=0.01,
+                           meanwhile=lambda: seen.append(time.perf_counter()))
+    assert seen and not beside.head_start  # not answered in 10 ms: it runs on, beside
+    assert beside.wait(10).outcome == "completed"
+    assert beside.settle(10)
+
+
+def test_an_answer_after_the_head_start_reaches_on_result(no_new_children) -> None:
+    ns = {"cfg": {}}
+    got: list[DryRun] = []
+    standby = _armed(prepare_standby(ns))
+    beside = standby.start("import time\ntime.sleep(0.2)\ncfg['lr']", head_start_s=0.01,
+                           on_result=got.append)
+    beside.wait(10)
+    assert beside.settle(10)
+    (result,) = got
+    assert result.exception == "KeyError" and result.line == 3
+
+
+def test_a_rebinding_since_the_fork_makes_the_child_stale(no_new_children) -> None:
+    ns = {"value": 1}
+    standby = prepare_standby(ns)
+    assert standby.fresh(ns)
+    ns["value"] = 2  # a widget's callback, a silent execution
+    assert not standby.fresh(ns)
+    ns["value"] = 1  # the same object again: fresh
+    assert standby.fresh(ns)
+    ns["new"] = 0
+    assert not standby.fresh(ns)
+    standby.discard(wait=True)
+    assert standby.settle(0)
+
+
+def test_a_child_runs_one_cell_and_a_discarded_one_none(no_new_children) -> None:
+    ns: dict = {}
+    standby = _armed(prepare_standby(ns))
+    standby.start("pass", head_start_s=10.0).settle(10)
+    with pytest.raises(DryRunError, match="one cell"):
+        standby.start("pass")
+    other = prepare_standby(ns)
+    other.discard(wait=True)  # end of file on its cell pipe: nothing runs
+    with pytest.raises(DryRunError):
+        other.start("pass")
+
+
+def test_a_cell_that_does_not_compile_is_left_to_the_real_run(no_new_children) -> None:
+    beside = dry_run_beside("def f(:\n    pass", {})
+    result = beside.wait(20)
+    beside.settle(10)
+    assert result.outcome == "inconclusive" and "does not compile" in result.reason
+
+
+def test_a_cell_too_large_for_the_pipe_is_not_handed_over(no_new_children) -> None:
+    standby = prepare_standby({})
+    beside = standby.start("x = 1\n" * 300_000)  # 1.8 MB
+    assert beside.result.outcome == "inconclusive" and "too large" in beside.result.reason
+    standby.settle(10)
+
+
+def test_bad_arguments_raise_a_clear_error() -> None:
+    with pytest.raises(DryRunError, match="budget"):
+        prepare_standby({}, budget_s=0)
+    with pytest.raises(DryRunError, match="dict"):
+        prepare_standby([])
+
+
+def test_a_cell_rewriting_shared_memory_makes_the_dry_run_step_aside(no_new_children) -> None:
+    big = np.ones(50_000_000)  # 400 MB: each page the cell writes is copied while the child lives
+    ns = {"big": big, "np": np}
+    standby = _armed(prepare_standby(ns))
+    beside = standby.start("big *= 1.000001\nimport time\ntime.sleep(30)")
+    big *= 1.000001  # the real cell
+    result = beside.wait(20)
+    assert beside.settle(10)
+    assert result.outcome == "inconclusive" and "stepped aside" in result.reason, result
+    assert "MB copied" in result.reason
+
+
+def test_the_copy_watch_tells_new_memory_from_copies() -> None:
+    watch = _beside._CopyWatch(shared_pages=10**9)
+    fresh = np.ones(30_000_000)  # 240 MB of new memory: faults, but no copies
+    fresh += 1
+    assert not watch() and watch.copied * _beside._COPY_S < 0.05
+    del fresh
