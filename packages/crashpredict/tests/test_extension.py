@@ -354,3 +354,15 @@ def test_kernel_warning_arrives_while_the_cell_is_busy(ext_kernel: KernelSession
     client.get_shell_msg(timeout=30)
     assert warned is not None and errored is not None
     assert warned < errored / 5, (warned, errored)
+
+
+def test_a_cell_that_ran_quickly_before_gets_the_head_start_only(shell) -> None:
+    cell = "import time\ntime.sleep(0.05)\nquick = 1"
+    assert shell.run_cell(cell).success
+    assert not _extension._GUARD.last_dry_run.startswith("head start only")
+    _ready_standby()
+    assert shell.run_cell(cell).success
+    assert _extension._GUARD.last_dry_run.startswith("head start only"), \
+        _extension._GUARD.last_dry_run
+    assert "took 0.0" in _extension._GUARD.last_dry_run
+    _extension._GUARD.settle()

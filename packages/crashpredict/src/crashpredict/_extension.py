@@ -59,6 +59,8 @@ DRYRUN_BUDGET_S = BESIDE_BUDGET_S
 #: With the dry run on, the rules' trials (library calls on live values) take at most this
 #: long in all (the dry run executes the cell anyway); none when a ready child has the cell.
 RULES_TRIALS_BESIDE_S = 0.05
+#: A cell that took less than this last time gets the head start only (no child beside).
+BESIDE_WORTH_S = 1.0
 #: The standby child is forked once the kernel has been idle this long after a cell.
 STANDBY_AFTER_S = 0.05
 
@@ -104,6 +106,9 @@ class Guard:
         self._handed = False  # the memoised cell went to the standby child
         self._trials_s: float | None = None
         self._standby_lock = threading.Lock()
+        #: each cell's source and when it started; how long each recent source took
+        self._cell: tuple[str, float] | None = None
+        self._took: dict[str, float] = {}
         self._timer: threading.Timer | None = None
         self._discarded: Standby | None = None
 
@@ -154,6 +159,18 @@ class Guard:
             rules()
         verdict, stopped = outcome[0]
         beside = self._started
+        took = self._took.get(key)
+        if beside is not None and beside.running and took is not None and took < BESIDE_WORTH_S:
+            # this cell ran in under a second last time: its crash would come as soon as a
+            # beside run's warning, and a child alive during the cell costs it copy-on-write
+            beside.cancel()
+            self.last_dry_run = (f"head start only: no crash in its first "
+                                 f"{HEAD_START_S * 1000:.0f} ms, and the cell took "
+                                 f"{took:.2f} s last time")
+            with self._lock:
+                if self._beside is beside:
+                    self._beside = None
+            self._started = beside = None
         if beside is not None and (verdict is not None or stopped is not None):
             beside.cancel()  # the rules answered (or were stopped): no dry run for this cell
             with self._lock:
@@ -221,6 +238,7 @@ class Guard:
         leave the dry run running beside the cell (started with the analysis, or now)."""
         source = getattr(info, "raw_cell", "") or ""
         self._in_cell = True
+        self._cell = (source.rstrip("\n"), time.perf_counter())
         if self.mode == "off":
             self._drop_standby()
             return
@@ -244,6 +262,13 @@ class Guard:
     def post_run_cell(self, result: Any = None) -> None:
         """A cell ran: its dry run ends, the next cell is analysed afresh, and a standby
         child is forked from the state the cell left, ready for the next cell."""
+        if self._cell is not None:  # how long the cell took, for its next run
+            key, began = self._cell
+            self._took.pop(key, None)
+            self._took[key] = time.perf_counter() - began
+            while len(self._took) > 1000:
+                self._took.pop(next(iter(self._took)))
+            self._cell = None
         self._memo = None
         self._started = None
         self._handed = False
