@@ -168,3 +168,65 @@ def test_a_doubtful_fast_forward_is_retried_whole_on_fewer_rows():
     assert (result.outcome, result.exception, result.shrunk) == ("crashed", "KeyError", True), result
     assert dryrun_verdict(result, cell).crash is True
     assert len(df) == 20_000
+
+
+def _sklearn_data():
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("sklearn")
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 10))
+    return np, X, (X[:, 0] > 0.5).astype(int)
+
+
+def test_sklearn_fits_keep_two_iterations_and_their_input_checks_count():
+    np, X, y = _sklearn_data()
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    # 100,000 trees: hours for real; the prediction's input has 5 features, the fit's 10
+    cell = ("model = GradientBoostingClassifier(n_estimators=100_000).fit(X, y)\n"
+            "pred = model.predict(X[:, :5])\n")
+    ns = {"GradientBoostingClassifier": GradientBoostingClassifier, "X": X, "y": y}
+    result, verdict = _predict(cell, ns)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 2), result
+    assert "GradientBoostingClassifier fit: n_estimators cut to 2 of 100,000" in result.cuts
+    assert "features" in result.message and not result.cut_before_crash
+    assert "model" not in ns
+
+
+def test_a_crash_that_the_cut_fit_may_cause_is_not_trusted():
+    np, X, y = _sklearn_data()
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    cell = ("model = GradientBoostingClassifier(n_estimators=100_000).fit(X, y)\n"
+            "tree = model.estimators_[500]\n")  # fewer trees after the cut: not the cell's
+    result, verdict = _predict(cell, {"GradientBoostingClassifier": GradientBoostingClassifier,
+                                      "X": X, "y": y})
+    assert verdict.crash is not True, result
+
+
+def test_a_short_sklearn_fit_still_runs_whole():
+    np, X, y = _sklearn_data()
+    from sklearn.linear_model import LogisticRegression
+
+    cell = "model = LogisticRegression(max_iter=500).fit(X, y)\nscore = model.score(X, y)\n"
+    result, verdict = _predict(cell, {"LogisticRegression": LogisticRegression, "X": X, "y": y})
+    assert result.outcome == "completed" and not result.cuts, result  # the whole run's answer
+    assert verdict.crash is False
+
+
+def test_the_cap_leaves_small_and_warm_started_estimators_alone():
+    pytest.importorskip("sklearn")
+    from sklearn.ensemble import RandomForestClassifier
+
+    from crashpredict._dryrun._fastforward import Cutter, _cap_estimator
+
+    cutter = Cutter({})
+    warm = RandomForestClassifier(n_estimators=300, warm_start=True)
+    _cap_estimator(warm, cutter)
+    small = RandomForestClassifier(n_estimators=2)
+    _cap_estimator(small, cutter)
+    assert (warm.n_estimators, small.n_estimators, cutter.library_cuts) == (300, 2, [])
+    big = RandomForestClassifier(n_estimators=300)
+    _cap_estimator(big, cutter)
+    assert big.n_estimators == 2
+    assert cutter.library_cuts == ["RandomForestClassifier fit: n_estimators cut to 2 of 300"]

@@ -420,7 +420,9 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
     def judge(exc: BaseException, line: int | None) -> dict[str, Any]:
         if cutter is None:
             return {}
-        return {"cut_before_crash": bool(cutter.cut or cutter.library_cuts),
+        # a library's cut (fewer epochs, trees) cannot cause what its input checks raise
+        library = bool(cutter.library_cuts) and not _fastforward.raised_by_input_checks(exc)
+        return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline, demote_after)
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)

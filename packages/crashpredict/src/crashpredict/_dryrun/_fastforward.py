@@ -469,10 +469,16 @@ def _bound_by_calls(tree: ast.Module | None, functions: set[str]) -> set[str]:
 
 # ---- library calls that loop inside -------------------------------------------------------
 
+#: scikit-learn's iteration parameters and what a fast-forwarded fit keeps of them.
+SKLEARN_CAPS = {"n_estimators": 2, "max_iter": 2, "n_iter": 2, "n_init": 1}
+
+
 def cap_libraries(cutter: Cutter) -> None:
     """Keras ``fit`` runs one epoch of at most two steps (its input checks, its first
     batches, its callbacks' first calls); ``evaluate`` and ``predict`` are left whole (their
-    results' sizes are read by the cells that follow)."""
+    results' sizes are read by the cells that follow). A scikit-learn fit keeps at most
+    `SKLEARN_CAPS` of its iterations (`_cap_sklearn`)."""
+    _cap_sklearn(cutter)
     for module_name in ("keras", "tf_keras"):
         module = sys.modules.get(module_name)
         model = getattr(getattr(module, "Model", None), "fit", None) and module.Model
@@ -506,3 +512,70 @@ def cap_libraries(cutter: Cutter) -> None:
 
 def _is_generator(x: Any) -> bool:
     return isinstance(x, types.GeneratorType)
+
+
+def _cap_sklearn(cutter: Cutter) -> None:
+    """Every scikit-learn fit validates its parameters first (``_validate_params``, called
+    by the ``_fit_context`` of each ``fit``, ``partial_fit``, ``fit_transform``): after that
+    check has passed on the user's values, ``n_estimators``, ``max_iter``, ``n_iter`` and
+    ``n_init`` are cut to `SKLEARN_CAPS`, so the fit takes the same code path and runs the
+    same data checks on the same data, with fewer trees, epochs or restarts. Nested fits
+    (a Pipeline's steps, a search's candidates, an ensemble's members) are cut too. A
+    ``warm_start`` estimator is left whole (fewer estimators than it holds is an error)."""
+    base = sys.modules.get("sklearn.base")
+    estimator = getattr(base, "BaseEstimator", None)
+    validate = getattr(estimator, "_validate_params", None)
+    if validate is None or getattr(validate, "_crashpredict_capped", False):
+        return
+
+    def _validate_params(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = validate(self, *args, **kwargs)  # the user's values, checked as ever
+        try:
+            _cap_estimator(self, cutter)
+        except Exception:  # a strange estimator: it fits whole
+            pass
+        return result
+
+    _validate_params._crashpredict_capped = True  # type: ignore[attr-defined]
+    try:
+        estimator._validate_params = _validate_params
+    except (AttributeError, TypeError):
+        pass
+
+
+def _cap_estimator(model: Any, cutter: Cutter) -> None:
+    attributes = vars(model)
+    if attributes.get("warm_start") is True:
+        return
+    for name, cap in SKLEARN_CAPS.items():
+        value = attributes.get(name)
+        if type(value) is not int or value <= cap:
+            continue
+        setattr(model, name, cap)
+        note = f"{type(model).__name__} fit: {name} cut to {cap} of {value:,}"
+        if note not in cutter.library_cuts:  # the scale stays: a whole run may still fit
+            cutter.library_cuts.append(note)
+
+
+#: Where scikit-learn checks a fit's or a prediction's input: what raises there is about
+#: the data, the parameters or the fitted shape (``n_features_in_``, ``feature_names_in_``,
+#: ``classes_``), none of which a cut iteration count changes.
+_SKLEARN_INPUT_CHECKS = ("sklearn/utils/validation.py", "sklearn/utils/_param_validation.py",
+                         "sklearn/utils/multiclass.py")
+_SKLEARN_CHECK_FUNCTIONS = frozenset({
+    "_check_n_features", "_check_feature_names", "_validate_data", "validate_data",
+    "check_array", "check_X_y", "check_is_fitted", "_check_y", "check_consistent_length",
+})
+
+
+def raised_by_input_checks(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by scikit-learn's input checks (see above)."""
+    tb, last = exc.__traceback__, None
+    while tb is not None:
+        last = tb.tb_frame.f_code
+        tb = tb.tb_next
+    if last is None:
+        return False
+    path = last.co_filename.replace("\\", "/")
+    return path.endswith(_SKLEARN_INPUT_CHECKS) or (
+        "/sklearn/" in path and last.co_name in _SKLEARN_CHECK_FUNCTIONS)

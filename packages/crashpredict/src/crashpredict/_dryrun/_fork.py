@@ -691,8 +691,9 @@ def _loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast
     if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
                               called_functions(code, namespace)):
         return tree
-    keras = any(m in sys.modules for m in ("keras", "tf_keras"))
-    return tree if keras and "fit" in _names_read(code, namespace) else None
+    trains = any(m in sys.modules for m in ("keras", "tf_keras", "sklearn"))
+    return tree if trains and any("fit" in name or name.startswith("cross_val")
+                                  for name in _names_read(code, namespace)) else None
 
 
 def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int | None,
