@@ -38,7 +38,8 @@ import threading
 import time
 from typing import Any
 
-from ._dryrun._beside import BESIDE_BUDGET_S, Beside, Standby, dry_run_beside, prepare_standby
+from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, Beside, Standby, dry_run_beside,
+                              prepare_standby)
 from ._dryrun._fork import HEAD_START_S, DryRun
 from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
@@ -109,7 +110,7 @@ class Guard:
         #: each cell's source and when it started; how long each recent source took
         self._cell: tuple[str, float] | None = None
         self._took: dict[str, float] = {}
-        self._timer: threading.Timer | None = None
+        self._timer: object | None = None  # the pending standby fork's ticket
         self._discarded: Standby | None = None
 
     # -- analysis ------------------------------------------------------------------------
@@ -320,25 +321,25 @@ class Guard:
         `STANDBY_AFTER_S` (the cell's reply has gone): the fork (milliseconds, more with a
         large kernel) costs no cell any time. A cell that starts sooner (Run All) cancels
         it and takes the cold path."""
-        def fork_when_idle() -> None:
-            with self._standby_lock:
-                if timer is self._timer and self._standby is None:
-                    self._prepare_standby()
-                self._timer = None
+        ticket = object()
 
-        timer = threading.Timer(STANDBY_AFTER_S, fork_when_idle)
-        timer.daemon = True
-        timer.name = "crashpredict-standby"
+        def fork_when_idle() -> None:
+            time.sleep(max(0.0, due - time.perf_counter()))
+            with self._standby_lock:
+                if self._timer is ticket and self._standby is None:
+                    self._prepare_standby()
+                if self._timer is ticket:
+                    self._timer = None
+
+        due = time.perf_counter() + STANDBY_AFTER_S
         with self._standby_lock:
-            self._timer = timer
-        timer.start()
+            self._timer = ticket
+        CHORES.submit(fork_when_idle)
 
     def _take_standby(self) -> Standby | DryRun | None:
         """The standby child for the cell starting now (a pending fork is cancelled)."""
         with self._standby_lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._timer = None  # a fork not yet made will not be
             standby, self._standby = self._standby, None
         return standby
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import queue
 import random
 import resource
 import shutil
@@ -51,6 +52,39 @@ COW_FLOOR_S = 0.010
 #: What one copied page costs the kernel (a write fault and a 4 KiB copy), measured.
 _COPY_S = 2.5e-6
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Worker:
+    """One long-lived daemon thread running the tasks given to it, in order. Starting a
+    thread per cell would cost the cell a switch of the GIL (up to 5 ms) each time;
+    handing a task to a running thread costs microseconds."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._tasks: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, task: Callable[[], object]) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+                self._thread.start()
+        self._tasks.put(task)
+
+    def _run(self) -> None:
+        while True:
+            task = self._tasks.get()
+            try:
+                task()
+            except BaseException:  # noqa: BLE001 - a thread of the user's kernel
+                pass
+
+
+#: Reads the report of the dry run beside the running cell (one cell at a time)...
+_READER = _Worker("crashpredict-dryrun")
+#: ...and everything else: reaping children, forking the standby when the kernel is idle.
+CHORES = _Worker("crashpredict-chores")
 
 
 class _Stop:
@@ -140,7 +174,6 @@ class Beside:
     _stop: Any = field(default_factory=threading.Event)
     _done: threading.Event = field(default_factory=threading.Event)
     _gone: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
 
     @property
     def running(self) -> bool:
@@ -267,7 +300,7 @@ class Standby:
         if wait:
             end()
         else:
-            threading.Thread(target=end, name="crashpredict-standby-end", daemon=True).start()
+            CHORES.submit(end)
 
 
 def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
@@ -382,7 +415,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             beside.result = safe_outcome()
             beside.head_start = True
             beside._done.set()
-            threading.Thread(target=end, name="crashpredict-dryrun-end", daemon=True).start()
+            CHORES.submit(end)
             return beside
 
     def wait() -> None:
@@ -398,8 +431,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
                 on_result(result)
             except BaseException:  # noqa: BLE001 - never raise in the user's kernel
                 pass
-        end()
+        CHORES.submit(end)  # the reader is free for the next cell's dry run at once
 
-    beside._thread = threading.Thread(target=wait, name="crashpredict-dryrun", daemon=True)
-    beside._thread.start()
+    _READER.submit(wait)
     return beside
