@@ -232,3 +232,22 @@ def test_the_cap_leaves_small_and_warm_started_estimators_alone():
     _cap_estimator(big, cutter)
     assert big.n_estimators == 2
     assert cutter.library_cuts == ["RandomForestClassifier fit: n_estimators cut to 2 of 300"]
+
+
+def test_a_doubtful_crash_on_fewer_rows_is_run_again_whole_on_them():
+    pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(0)
+    n = 4_000_000
+    df = pd.DataFrame({"age": rng.integers(18, 90, n).astype(float),
+                       "city": rng.choice(["north", "south"], n)})
+    # the row loop is cut; then an apply too slow on all rows even fast-forwarded; on 500
+    # rows, fast-forwarded, the crash reads what the cut loop made: the whole cell runs on them
+    cell = ("bad = []\nfor row in df.itertuples():\n    if row.age > 120:\n"
+            "        bad.append(row.Index)\ndf = df.drop(index=bad)\n"
+            "df['age2'] = df['age'].apply(lambda v: v * 2)\n"
+            "X = df[['age', 'city']].astype(float)\n")
+    result = dry_run(cell, {"df": df}, budget_s=BUDGET)
+    assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 7), result
+    assert result.shrunk and not result.cuts
+    assert dryrun_verdict(result, cell).crash is True

@@ -637,9 +637,17 @@ def dry_run(cell_source: str, namespace: Mapping[str, Any], *, budget_s: float =
     if (over or doubtful) and shrink is None and retry_rows:
         # over budget (fast-forwarded too, where it could be): on fewer rows; a crash the
         # loop cut may have caused: the whole loop on fewer rows (a loop over them is short)
-        retry = _run_once(code, namespace, float(budget_s), retry_rows, filename,
-                          _names_read(code, namespace), None if doubtful else tree)
+        reads = _names_read(code, namespace)
+        retry = _run_once(code, namespace, float(budget_s), retry_rows, filename, reads,
+                          None if doubtful else tree)
         retry.pop("over_budget", None)
+        if not doubtful and tree is not None and retry.get("shrunk") and _cut_doubtful(retry):
+            # fast-forwarded on fewer rows, a crash the cut may have caused: the whole cell
+            # on those rows (a loop over them is short now)
+            whole = _run_once(code, namespace, float(budget_s), retry_rows, filename, reads)
+            if whole.pop("over_budget", False) is False and whole.get("shrunk") and \
+                    whole.get("outcome") != "inconclusive":
+                retry = whole
         if retry.get("shrunk"):
             retry.update(retry_reason=fields.get("retry_reason") or fields.get("reason", ""),
                          startup_s=fields.get("startup_s"))
