@@ -4,13 +4,15 @@
 ends): the child builds its jail and sandbox at once and waits for the next cell. When the
 cell starts, `Standby.start` hands it the source (if the namespace is still the one it
 was forked from, `Standby.fresh`); the child runs it fast-forwarded when it has loops
-(`_fastforward`), `_fork.HEAD_START_S` at the kernel's priority (the extension waits that
-long at most, so a quick crash is seen before the real cell starts), then at nice 19:
-beside a busy real cell it gets about 1.5% of a CPU, and all of an idle one. The OOM
-killer takes it first.
+(`_fastforward`) for `_fork.HEAD_START_S` (the extension waits that long at most, so a
+quick crash is seen before the real cell starts). If it has not answered by then, it is
+held stopped until the cell has run `_fork.BESIDE_DELAY_S` (a cell that ends sooner never
+shares a CPU with it), then runs its first `_fork.BESIDE_FULL_PRIORITY_CPU_S` of CPU at
+the kernel's priority (enough for most fast-forwarded runs) and the rest at nice 19. The
+OOM killer takes it first.
 
 `dry_run_beside` is the cold path (no standby ready, or a stale one): it forks when the
-cell starts and the child runs at nice 19 from the start, with no head start.
+cell starts, with no head start, and is held stopped the same way.
 
 A thread of the caller's reads the child's report and calls ``on_result`` with the
 `DryRun` as soon as it is in, while the real cell may still be running. `Beside.cancel`
@@ -29,6 +31,7 @@ import queue
 import random
 import resource
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -146,6 +149,35 @@ class _CopyWatch:
         cost = self.copied * _COPY_S
         self.tripped = cost > max(COW_FLOOR_S, COW_SHARE * (time.perf_counter() - self.began))
         return self.tripped
+
+
+class _Pacer:
+    """When the child may use a CPU beside the real cell: held stopped (``SIGSTOP``) from
+    the end of its head start until `_fork.BESIDE_DELAY_S` after the cell started, so a
+    cell that ends sooner never shares a CPU with it; then it runs (its first
+    `_fork.BESIDE_FULL_PRIORITY_CPU_S` of CPU at the kernel's priority, then at nice 19:
+    the child drops itself). Also the reader's tick: the copy watch's verdict."""
+
+    def __init__(self, pid: int, copies: _CopyWatch | None, resume_at: float) -> None:
+        self.pid, self.copies, self.resume_at = pid, copies, resume_at
+        self.held = False
+
+    def _signal(self, sig: int) -> None:
+        try:  # the group of a child not yet reaped: its pid cannot have been reused
+            os.killpg(self.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def hold(self) -> None:
+        if time.perf_counter() < self.resume_at:
+            self._signal(signal.SIGSTOP)
+            self.held = True
+
+    def __call__(self) -> bool:
+        if self.held and time.perf_counter() >= self.resume_at:
+            self._signal(signal.SIGCONT)
+            self.held = False
+        return self.copies() if self.copies is not None else False
 
 
 def _minor_faults() -> int:
@@ -304,13 +336,11 @@ class Standby:
 
 
 def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
-                    filename: str = "<cell>", fast_forward: bool = True,
-                    head_start: bool = True) -> Standby | DryRun:
+                    filename: str = "<cell>", fast_forward: bool = True) -> Standby | DryRun:
     """Fork a standby child of this process for the next cell and return at once.
 
     Returns the `Standby`, or an inconclusive `DryRun` saying why none can run (a refused
-    fork, see `fork_refusal`; no processes or pipes left). ``head_start`` False: the child
-    runs at nice 19 from the fork (the cold path, the real cell starts at once).
+    fork, see `fork_refusal`; no processes or pipes left).
 
     Raises:
         DryRunError: a non-positive budget or a namespace that is no dict.
@@ -325,8 +355,8 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
         child = _fork._fork_child(
-            float(budget_s), standby=True, background=not head_start,
-            demote_after=_fork.HEAD_START_S if head_start else 0.0, namespace=namespace,
+            float(budget_s), standby=True,
+            demote_after=_fork.BESIDE_FULL_PRIORITY_CPU_S, namespace=namespace,
             private_dir=private_dir, filename=filename, rng_state=random.getstate(),
             fast_forward=fast_forward)
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
@@ -354,7 +384,7 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
     if not isinstance(namespace, dict):
         namespace = dict(namespace)
     standby = prepare_standby(namespace, budget_s=budget_s, filename=filename,
-                              fast_forward=fast_forward, head_start=False)
+                              fast_forward=fast_forward)
     if isinstance(standby, DryRun):
         return _finished(standby)
     return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies)
@@ -366,7 +396,8 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     stop = _Stop()
     beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
     copies = _CopyWatch(shared_pages) if shared_pages is not None else None
-    reader = _fork._Reader(child, stop, prefix, copies)
+    pacer = _Pacer(child.pid, copies, child.started + _fork.BESIDE_DELAY_S)
+    reader = _fork._Reader(child, stop, prefix, pacer)
 
     def outcome() -> DryRun:
         data, startup, timed_out, code_ = reader.finish(reap=False)
@@ -417,6 +448,8 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             beside._done.set()
             CHORES.submit(end)
             return beside
+
+    pacer.hold()  # not answered in the head start: no CPU for it until the cell has run a while
 
     def wait() -> None:
         try:

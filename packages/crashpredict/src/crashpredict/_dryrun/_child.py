@@ -594,20 +594,26 @@ def _demote() -> None:
 def _watch_thread_pools(write_fd: int, deadline: float,
                         demote_after: float | None = None) -> None:
     """Start a thread that ends the child early when a library waits on a dead thread pool
-    (and, beside a cell, drops the child to the lowest priority `demote_after` seconds
-    after the cell started in it: the head start over the real cell)."""
+    (and, beside a cell, drops the child to the lowest priority once it has used
+    ``demote_after`` seconds of CPU on the cell)."""
     main = threading.main_thread().ident or threading.get_ident()
     native = threading.main_thread().native_id
     exit_now = os._exit
+    cpu_at_start = time.process_time()
 
     def watch() -> None:
-        if demote_after is not None:
-            time.sleep(max(0.0, demote_after))
-            _demote()
+        demote = demote_after
         since_wall, since_cpu = time.perf_counter(), time.process_time()
+        last = since_wall
         while time.perf_counter() < deadline:
-            time.sleep(0.25)
+            time.sleep(0.05 if demote is not None else 0.25)
             wall, cpu = time.perf_counter(), time.process_time()
+            if demote is not None and cpu - cpu_at_start >= demote:
+                _demote()
+                demote = None
+            if wall - last > 1.0:  # the parent held the child stopped: no evidence either way
+                since_wall, since_cpu = wall, cpu
+            last = wall
             library = _stuck_in(main)
             if library is None or cpu - since_cpu > 0.05 * (wall - since_wall) or \
                     _runnable(native):  # starved of CPU (a busy machine), not stuck

@@ -252,9 +252,14 @@ class _Child:
     cell_fd: int = -1
 
 
-#: A standby child runs the cell this long at the kernel's own priority before the real
-#: cell starts (the kernel waits that long for it, at most), then at nice 19.
+#: A standby child runs the cell this long before the real cell starts (the kernel waits
+#: that long for it, at most)...
 HEAD_START_S = 0.010
+#: ...then it is held stopped (a cell that ends sooner never shares a CPU with it) until
+#: the cell has run this long...
+BESIDE_DELAY_S = 1.0
+#: ...and runs at the kernel's priority for this much CPU, then at nice 19.
+BESIDE_FULL_PRIORITY_CPU_S = 1.0
 #: A standby child's pipe for the cell holds this much (a larger cell is not dry-run).
 _CELL_PIPE_BYTES = 1 << 20
 _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
@@ -264,12 +269,12 @@ def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
                 standby: bool = False, **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
-    ``background`` (beside a running cell): the child runs at nice 19 (about 1.5% of a CPU
-    beside a busy cell, all of an idle one) and the OOM killer takes it first.
+    ``background``: the child runs at nice 19 from the fork (about 1.5% of a CPU beside a
+    busy process, all of an idle one). The OOM killer takes any dry run's processes first.
     ``standby``: the child gets ready and waits for the cell on a third pipe
-    (`_child.run_standby`, `send_cell`); it runs the cell `HEAD_START_S` at normal priority,
-    then at nice 19 (``demote_after``, passed on to it). Its deadline counts from the
-    cell's arrival.
+    (`_child.run_standby`, `send_cell`); ``demote_after`` (passed on to it) is the CPU it
+    may use on the cell before it drops to nice 19. Its deadline counts from the cell's
+    arrival.
     """
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
