@@ -164,11 +164,13 @@ def fine_cells() -> str:
                "on its next run). Where the time goes: at a user's pace the standby child is "
                "forked while the kernel is idle; back to back there is no idle time, so the "
                "child is forked as the cell starts and gets no head start. The cell waits for "
-               "a ready child at most 10 ms (its head start), less when it answers sooner. "
+               "a ready child at most 10 ms (its head start), less when it answers sooner; "
+               "a child that has not answered is held stopped until the cell has run 1 s. "
                "While the child lives, each page of memory the cell writes first is copied "
                "(library scratch buffers too: BLAS, the allocators' caches), and the dry run "
                "steps aside when those copies would cost the cell more than 3% of its time; "
-               "on 2 cores the child also shares the CPUs with cells that use them all.")
+               "after its first second, on 2 cores, the child also shares the CPUs with "
+               "cells that use them all.")
     return "\n".join(out)
 
 

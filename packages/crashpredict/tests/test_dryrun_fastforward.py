@@ -238,16 +238,17 @@ def test_a_doubtful_crash_on_fewer_rows_is_run_again_whole_on_them():
     pd = pytest.importorskip("pandas")
     np = pytest.importorskip("numpy")
     rng = np.random.default_rng(0)
-    n = 4_000_000
+    n = 2_000_000
     df = pd.DataFrame({"age": rng.integers(18, 90, n).astype(float),
-                       "city": rng.choice(["north", "south"], n)})
-    # the row loop is cut; then an apply too slow on all rows even fast-forwarded; on 500
-    # rows, fast-forwarded, the crash reads what the cut loop made: the whole cell runs on them
+                       "city": np.array(["north", "south"], dtype=object)[rng.integers(0, 2, n)]})
+    # the row loop is cut; then a step too slow on all rows even fast-forwarded (a second
+    # per million rows); on 500 rows, fast-forwarded, the crash reads what the cut loop
+    # made: the whole cell runs on them
     cell = ("bad = []\nfor row in df.itertuples():\n    if row.age > 120:\n"
             "        bad.append(row.Index)\ndf = df.drop(index=bad)\n"
-            "df['age2'] = df['age'].apply(lambda v: v * 2)\n"
+            "import time\ntime.sleep(len(df) / 1_000_000)\n"
             "X = df[['age', 'city']].astype(float)\n")
     result = dry_run(cell, {"df": df}, budget_s=BUDGET)
-    assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 7), result
+    assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 8), result
     assert result.shrunk and not result.cuts
     assert dryrun_verdict(result, cell).crash is True

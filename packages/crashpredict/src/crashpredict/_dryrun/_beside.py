@@ -160,7 +160,8 @@ class _Pacer:
 
     def __init__(self, pid: int, copies: _CopyWatch | None, resume_at: float) -> None:
         self.pid, self.copies, self.resume_at = pid, copies, resume_at
-        self.held = False
+        self.held = self.pending = False
+        self.reader: Any = None
 
     def _signal(self, sig: int) -> None:
         try:  # the group of a child not yet reaped: its pid cannot have been reused
@@ -169,11 +170,18 @@ class _Pacer:
             pass
 
     def hold(self) -> None:
-        if time.perf_counter() < self.resume_at:
+        """Stop the child now, or, one still building its jail (the cold path), as soon as
+        it is ready: its set-up is not delayed by a second."""
+        if self.reader is not None and not self.reader.armed:
+            self.pending = True
+        elif time.perf_counter() < self.resume_at:
             self._signal(signal.SIGSTOP)
             self.held = True
 
     def __call__(self) -> bool:
+        if self.pending and self.reader is not None and self.reader.armed:
+            self.pending = False
+            self.hold()
         if self.held and time.perf_counter() >= self.resume_at:
             self._signal(signal.SIGCONT)
             self.held = False
@@ -398,6 +406,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     copies = _CopyWatch(shared_pages) if shared_pages is not None else None
     pacer = _Pacer(child.pid, copies, child.started + _fork.BESIDE_DELAY_S)
     reader = _fork._Reader(child, stop, prefix, pacer)
+    pacer.reader = reader
 
     def outcome() -> DryRun:
         data, startup, timed_out, code_ = reader.finish(reap=False)
@@ -437,11 +446,10 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     if head_until is not None:
         try:
             answered = reader.pump(head_until)
-        except BaseException as exc:  # noqa: BLE001 - an interrupt included: the cell runs
+        except BaseException:  # noqa: BLE001 - an interrupt included: the cell runs
             answered = True
             reader.timed_out = reader.done = True
             stop.set()
-            del exc
         if answered:  # within the head start: the caller has it now, before the cell
             beside.result = safe_outcome()
             beside.head_start = True

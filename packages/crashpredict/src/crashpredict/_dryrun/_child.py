@@ -347,14 +347,12 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
         return None
     arrived = time.perf_counter()
     _write_all(write_fd, b"R")
-    from ._fork import _compile, _loop_tree  # the parent's own helpers, same code
-
     try:
-        code = _compile(source, filename)
+        code = _fastforward.compile_cell(source, filename)
     except SyntaxError:
         return _report(write_fd, {"outcome": "inconclusive",
                                   "reason": "the cell does not compile (the real run says so)"})
-    tree = _loop_tree(source, code, namespace) if fast_forward else None
+    tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
     _run_prepared(write_fd, prepared, code, namespace, deadline=arrived + budget_s,
                   budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
                   demote_after=demote_after)

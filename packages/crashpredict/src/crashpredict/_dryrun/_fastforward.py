@@ -29,6 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from nbdeps import ipython_to_python
+
 __all__ = ["HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
            "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
 
@@ -579,3 +581,36 @@ def raised_by_input_checks(exc: BaseException) -> bool:
     path = last.co_filename.replace("\\", "/")
     return path.endswith(_SKLEARN_INPUT_CHECKS) or (
         "/sklearn/" in path and last.co_name in _SKLEARN_CHECK_FUNCTIONS)
+
+
+# ---- the cell's code, as the dry run's parent and child both read it -------------------
+
+
+def compile_cell(cell_source: str, filename: str) -> Any:
+    """The cell compiled as IPython runs it (magics transformed first)."""
+    # the transform keeps the cell's line numbers, so lines count from the cell's top
+    return compile(ipython_to_python(cell_source), filename, "exec",
+                   flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+
+
+def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.Module | None:
+    """The cell's syntax tree when fast-forwarding can shorten it, else None."""
+    try:
+        tree = ast.parse(ipython_to_python(cell_source))
+    except SyntaxError:
+        return None
+    if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
+                              called_functions(code, namespace)):
+        return tree
+    trains = any(m in sys.modules for m in ("keras", "tf_keras", "sklearn"))
+    return tree if trains and any("fit" in name or name.startswith("cross_val")
+                                  for name in names_read(code, namespace)) else None
+
+
+def names_read(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
+    """The global names the compiled cell refers to, with those of the functions it defines
+    and of the namespace's own functions it calls (``train()`` defined in an earlier cell)."""
+    names: set[str] = set()
+    for current, _ in reached_code(code, namespace):
+        names.update(current.co_names)
+    return tuple(sorted(names))

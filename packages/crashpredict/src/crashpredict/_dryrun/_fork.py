@@ -29,14 +29,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nbdeps import ipython_to_python
 
 from .._model import crash_type_of
 from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
 from ._child import MAX_CELL_BYTES, jailed, message_of, report_failure, run_child, run_standby
-from ._fastforward import called_functions, has_loops, has_loops_in, reached_code
+from ._fastforward import compile_cell as _compile
+from ._fastforward import loop_tree as _loop_tree
+from ._fastforward import names_read as _names_read
 from ._kinds import shrinking_cannot_cause
 from ._probes import serve_request
 
@@ -199,12 +200,6 @@ def fork_refusal() -> str | None:
 
 
 # ---- the parent --------------------------------------------------------------------------
-
-
-def _compile(cell_source: str, filename: str) -> Any:
-    # the transform keeps the cell's line numbers, so lines count from the cell's top
-    return compile(ipython_to_python(cell_source), filename, "exec",
-                   flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
 
 
 def _kill_and_reap(pid: int, grace_s: float = 0.0) -> int | None:
@@ -398,6 +393,8 @@ class _Reader:
         self.frames = _Frames(child.deadline)
         self.startup: float | None = None
         self.timed_out = False
+        #: the child said it is ready (``A``, a standby's): its jail and sandbox are built
+        self.armed = prefix[:1] == b"A"
         self.done = bool(prefix) and (not self.frames.feed(prefix)
                                       or self.frames.payload.endswith(b"\n"))
         self._waker = [stop.fileno()] if hasattr(stop, "fileno") else []
@@ -432,6 +429,8 @@ class _Reader:
                     return False
                 continue
             chunk = os.read(child.read_fd, 1 << 16)
+            if not self.armed and chunk[:1] == b"A" and not self.frames.payload:
+                self.armed = True
             if self.startup is None and chunk.strip(b"A"):
                 self.startup = time.perf_counter() - child.started
             # EOF, over the report's size limit (not to be believed), or the whole report
@@ -695,20 +694,6 @@ def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
         not shrinking_cannot_cause(kind, fields.get("message", ""))
 
 
-def _loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.Module | None:
-    """The cell's syntax tree when fast-forwarding can shorten it, else None."""
-    try:
-        tree = ast.parse(ipython_to_python(cell_source))
-    except SyntaxError:
-        return None
-    if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
-                              called_functions(code, namespace)):
-        return tree
-    trains = any(m in sys.modules for m in ("keras", "tf_keras", "sklearn"))
-    return tree if trains and any("fit" in name or name.startswith("cross_val")
-                                  for name in _names_read(code, namespace)) else None
-
-
 def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int | None,
               filename: str, reads: tuple[str, ...] | None,
               tree: ast.Module | None = None) -> dict[str, Any]:
@@ -725,12 +710,3 @@ def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int
         _JAIL_REFUSED.append(fields.get("reason", "the kernel refused the dry run's isolation"))
     fields["startup_s"] = startup
     return fields
-
-
-def _names_read(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
-    """The global names the compiled cell refers to, with those of the functions it defines
-    and of the namespace's own functions it calls (``train()`` defined in an earlier cell)."""
-    names: set[str] = set()
-    for current, _ in reached_code(code, namespace):
-        names.update(current.co_names)
-    return tuple(sorted(names))
