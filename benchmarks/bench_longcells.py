@@ -165,12 +165,10 @@ def fine_cells() -> str:
                "forked while the kernel is idle; back to back there is no idle time, so the "
                "child is forked as the cell starts and gets no head start. The cell waits for "
                "a ready child at most 10 ms (its head start), less when it answers sooner; "
-               "a child that has not answered is held stopped until the cell has run 1 s. "
-               "While the child lives, each page of memory the cell writes first is copied "
+               "then the child runs beside it at nice 19. While the child lives, each page of memory the cell writes first is copied "
                "(library scratch buffers too: BLAS, the allocators' caches), and the dry run "
                "steps aside when those copies would cost the cell more than 3% of its time; "
-               "after its first second, on 2 cores, the child also shares the CPUs with "
-               "cells that use them all.")
+               "on 2 cores the child also shares the CPUs with cells that use them all.")
     return "\n".join(out)
 
 

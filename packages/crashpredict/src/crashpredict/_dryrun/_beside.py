@@ -5,14 +5,14 @@ ends): the child builds its jail and sandbox at once and waits for the next cell
 cell starts, `Standby.start` hands it the source (if the namespace is still the one it
 was forked from, `Standby.fresh`); the child runs it fast-forwarded when it has loops
 (`_fastforward`) for `_fork.HEAD_START_S` (the extension waits that long at most, so a
-quick crash is seen before the real cell starts). If it has not answered by then, it is
-held stopped until the cell has run `_fork.BESIDE_DELAY_S` (a cell that ends sooner never
-shares a CPU with it), then runs its first `_fork.BESIDE_FULL_PRIORITY_CPU_S` of CPU at
-the kernel's priority (enough for most fast-forwarded runs) and the rest at nice 19. The
-OOM killer takes it first.
+quick crash is seen before the real cell starts). If it has not answered by then, it runs
+on beside the cell: its first `_fork.BESIDE_FULL_PRIORITY_CPU_S` of CPU at the kernel's
+priority, the rest at nice 19 (about 1.5% of a CPU beside a busy cell, all of an idle
+one); `_Pacer` can hold it stopped until the cell has run `_fork.BESIDE_DELAY_S` (off by
+default). The OOM killer takes it first.
 
 `dry_run_beside` is the cold path (no standby ready, or a stale one): it forks when the
-cell starts, with no head start, and is held stopped the same way.
+cell starts, with no head start.
 
 A thread of the caller's reads the child's report and calls ``on_result`` with the
 `DryRun` as soon as it is in, while the real cell may still be running. `Beside.cancel`

@@ -250,11 +250,12 @@ class _Child:
 #: A standby child runs the cell this long before the real cell starts (the kernel waits
 #: that long for it, at most)...
 HEAD_START_S = 0.010
-#: ...then it is held stopped (a cell that ends sooner never shares a CPU with it) until
-#: the cell has run this long...
-BESIDE_DELAY_S = 1.0
-#: ...and runs at the kernel's priority for this much CPU, then at nice 19.
-BESIDE_FULL_PRIORITY_CPU_S = 1.0
+#: ...then it may be held stopped until the cell has run this long (0: never; holding it
+#: a second was measured to lose the warnings on crashes that come within that second,
+#: with no gain on the fine cells' time that the noise let show)...
+BESIDE_DELAY_S = 0.0
+#: ...and it runs at the kernel's priority for this much CPU, then at nice 19.
+BESIDE_FULL_PRIORITY_CPU_S = 0.010
 #: A standby child's pipe for the cell holds this much (a larger cell is not dry-run).
 _CELL_PIPE_BYTES = 1 << 20
 _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
