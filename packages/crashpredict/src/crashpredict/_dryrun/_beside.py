@@ -30,6 +30,7 @@ import os
 import queue
 import random
 import resource
+import select
 import shutil
 import signal
 import tempfile
@@ -270,10 +271,8 @@ class Standby:
 
     def armed(self) -> bool:
         """Whether the child is ready (jail and sandbox built): it runs a cell at once."""
-        if b"A" in self._prefix[:1]:
+        if self._prefix[:1] == b"A":
             return True
-        import select
-
         try:
             while select.select([self._child.read_fd], [], [], 0)[0]:
                 chunk = os.read(self._child.read_fd, 1 << 16)
@@ -293,9 +292,9 @@ class Standby:
         thread. An answer in that time comes back in a finished `Beside` (``head_start``
         True; ``on_result`` is not called); ``meanwhile()`` runs in this thread once the
         child has the cell, before that wait (the rules). Otherwise return: the child's
-        report reaches
-        ``on_result`` from a thread (unless `Beside.cancel` was called first). A cell the
-        child cannot take returns a finished `Beside` (``on_result`` is not called)."""
+        report reaches ``on_result`` from a thread (unless `Beside.cancel` was called
+        first). A cell the child cannot take returns a finished `Beside` (``on_result`` is
+        not called)."""
         if self._used:
             raise DryRunError("a standby child runs one cell")
         self._used = True
