@@ -709,3 +709,22 @@ def test_a_crash_on_shrunk_data_counts_only_when_the_cut_cannot_cause_it(excepti
     combined = combine_with_rules(rule, dry)
     assert combined.crash is (True if counts else False)
     assert combined.engine == ("dryrun" if counts else "rules")
+
+
+def test_shrinking_keeps_rows_with_telling_values_from_a_bounded_window(monkeypatch):
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    from crashpredict._dryrun import _shrink
+
+    monkeypatch.setattr(_shrink, "SALIENT_SCAN_ROWS", 1000)
+    values = np.arange(5000, dtype=float)
+    values[600] = np.nan      # within the window past the head: kept
+    values[4000] = np.inf     # past it: not searched
+    cities = np.array(["north"] * 5000, dtype=object)
+    cities[700], cities[3000] = "west", "east"
+    ns = {"df": pd.DataFrame({"v": values, "city": cities}), "a": values.copy()}
+    assert shrink_namespace(ns, 10, salient=True) == ("a", "df")
+    kept = list(ns["df"].index)
+    assert kept[:10] == list(range(10)) and 600 in kept and 700 in kept
+    assert 4000 not in kept and 3000 not in kept
+    assert len(ns["a"]) == len(ns["df"])  # the same positions for every object

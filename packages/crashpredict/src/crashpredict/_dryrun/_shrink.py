@@ -87,17 +87,22 @@ def _head(value: Any, rows: int) -> Any:
 #: At most this many rows past the head are kept for their values (see `salient_rows`).
 MAX_SALIENT = 20
 _PER_OBJECT = 5
+#: Rows past the head that are searched for such values: the search is over in a fraction
+#: of a second however long the data (a dry run's budget is seconds, and the search runs
+#: before the cell does); what only later rows hold is the rules' and the real run's.
+SALIENT_SCAN_ROWS = 1_000_000
 
 
 def _salient_in(value: Any, rows: int) -> list[int]:
-    """Positions past the first ``rows`` whose values a crash may need: missing or
-    non-finite numbers, and category values the head never shows (an unseen label)."""
+    """Positions past the first ``rows`` (and within `SALIENT_SCAN_ROWS` of them) whose
+    values a crash may need: missing or non-finite numbers, and category values the head
+    never shows (an unseen label)."""
     module = type(value).__module__
     np = sys.modules.get("numpy")
     found: list[int] = []
     if module.startswith("pandas"):
         frame = value.to_frame() if value.ndim == 1 else value
-        tail = frame.iloc[rows:]
+        tail = frame.iloc[rows:rows + SALIENT_SCAN_ROWS]
         missing = tail.isna().to_numpy().any(axis=1)
         found += [rows + int(i) for i in np.flatnonzero(missing)[:_PER_OBJECT]]
         numeric = tail.select_dtypes("number")
@@ -113,7 +118,8 @@ def _salient_in(value: Any, rows: int) -> list[int]:
                 found += [rows + int(tail.index.get_loc(k)) for k in firsts[:_PER_OBJECT]
                           if isinstance(tail.index.get_loc(k), int)]
     elif module.startswith("numpy") and value.dtype.kind in "fc":
-        flat = value[rows:].reshape(len(value) - rows, -1)
+        window = value[rows:rows + SALIENT_SCAN_ROWS]
+        flat = window.reshape(len(window), -1)
         found += [rows + int(i) for i in np.flatnonzero(~np.isfinite(flat).all(axis=1))[:_PER_OBJECT]]
     return found
 
