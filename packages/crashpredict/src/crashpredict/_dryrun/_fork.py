@@ -261,13 +261,11 @@ _CELL_PIPE_BYTES = 1 << 20
 _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
 
 
-def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
-                standby: bool = False, **child_args: Any) -> _Child:
+def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
+                **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
-    ``background``: the child runs at nice 19 from the fork (about 1.5% of a CPU beside a
-    busy process, all of an idle one). The OOM killer takes any dry run's processes first.
-    ``standby``: the child gets ready and waits for the cell on a third pipe
+    The OOM killer takes any dry run's processes first. ``standby``: the child gets ready and waits for the cell on a third pipe
     (`_child.run_standby`, `send_cell`); ``demote_after`` (passed on to it) is the CPU it
     may use on the cell before it drops to nice 19. Its deadline counts from the cell's
     arrival.
@@ -292,8 +290,6 @@ def _fork_child(budget_s: float, *, jail: bool = True, background: bool = False,
             _first_for_the_oom_killer()  # each process of the jail's chain, before the kernel
             if standby:
                 os.close(cell_write)
-            elif background:
-                _demote()
 
             def body() -> None:
                 if standby:
@@ -354,13 +350,6 @@ def _first_for_the_oom_killer() -> None:
     try:
         with open("/proc/self/oom_score_adj", "w") as fh:
             fh.write("1000")
-    except OSError:
-        pass
-
-
-def _demote() -> None:
-    try:
-        os.setpriority(os.PRIO_PROCESS, 0, 19)
     except OSError:
         pass
 
