@@ -265,10 +265,10 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
                 **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
-    The OOM killer takes any dry run's processes first. ``standby``: the child gets ready and waits for the cell on a third pipe
-    (`_child.run_standby`, `send_cell`); ``demote_after`` (passed on to it) is the CPU it
-    may use on the cell before it drops to nice 19. Its deadline counts from the cell's
-    arrival.
+    The OOM killer takes any dry run's processes first. ``standby``: the child gets ready
+    and waits for the cell on a third pipe (`_child.run_standby`, `send_cell`);
+    ``demote_after`` (passed on to it) is the CPU it may use on the cell before it drops
+    to nice 19. Its deadline counts from the cell's arrival.
     """
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
