@@ -106,7 +106,9 @@ def test_star_import_of_a_module_beside_the_notebook_is_resolved(tmp_path):
 
 def test_star_import_of_a_missing_module_stays_unknown(tmp_path):
     path = tmp_path / "nb.ipynb"
-    path.write_text(json.dumps(notebook(cell("from helpers import *", 1), cell("print(thing)", 2))))
+    path.write_text(json.dumps(notebook(cell("from helpers import *", 1), cell("print(thing)"))))
+    assert serious(path) == [("ND102", 1)]
+    path.write_text(json.dumps(notebook(cell("from helpers import *", 1), cell("print(thing)", 2, error()))))
     assert serious(path) == [("ND102", 1)]
 
 
@@ -139,17 +141,25 @@ def test_python2_read_from_the_kernelspec_alone():
 
 
 def test_names_bound_in_an_unparsable_cell_are_not_called_undefined():
-    nb = notebook(cell("import pandas as pd\ndf = pd.read_csv('x.csv')\nprint df.shape", 1),
-                  cell("df.head()", 2))
+    nb = notebook(cell("import pandas as pd\ndf = pd.read_csv('x.csv')\nprint df.shape"),
+                  cell("df.head()"))
     found = nbdeps.check(nb)
     assert [(f.code, f.cell_index) for f in found if f.severity != "info"] == [("ND001", 0)]
     assert "only the statements that parse are analysed" in found[0].message
 
 
 def test_ND101_message_names_the_unparsable_cell_that_may_bind_it():
-    nb = notebook(cell("config = {\n'a': 1,,\n}", 1), cell("print(config['a'], other)", 2))
+    nb = notebook(cell("with open('a',,) as other:\n    pass", 1), cell("print(other, third)", 2))
     found = {f.names: f.message for f in nbdeps.check(nb) if f.code == "ND101"}
-    assert "cell 1 do(es) not parse and may bind it" in found[("other",)]
+    assert "(cell 1 does not parse and may bind it, else" in found[("other",)]
+
+
+def test_ND101_hedges_only_with_unparsable_cells_that_hold_the_name():
+    nb = notebook(cell("config = {\n'a': 1,,\n}", 1), cell("p[rint]\nc[ontinue]", 2),
+                  cell("print(config['a'], other)", 3))
+    found = {f.names: f.message for f in nbdeps.check(nb) if f.code == "ND101"}
+    assert found[("other",)] == ("`other` is defined in no cell of the notebook (deleted cell or hidden "
+                                 "state): NameError on a fresh run")
 
 
 def test_display_made_stale_by_an_in_place_change_run_later():

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import keyword
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from ._model import CellInfo, Hazard, Mutation, NameRef, Notebook, SyntaxIssue
 from ._modules import installed_names, module_names, run_names
+from ._names import is_always_defined
 from ._scopes import alias_name, free_loads, target_names
 from ._nodes import (
     OPS,
@@ -81,11 +83,43 @@ def cell_infos(nb: Notebook) -> dict[int, CellInfo]:
     star imports, installed where nbdeps runs (read from source, not imported).
     """
     infos = {c.index: _analyze(c.source) for c in nb.cells if c.kind == "code"}
+    extensions = {name for info in infos.values() for name in info.extensions}
+    if extensions:
+        _read_extension_magics(nb, infos, extensions)
     folder = None if nb.path is None else Path(nb.path).resolve().parent
     for index, info in infos.items():
         if info.has_unknown_definitions:
             infos[index] = _resolve(info, folder)
     return infos
+
+
+# Line magics of widely used extensions whose name is not the extension's own
+_EXTENSION_MAGICS = frozenset("memit mprun lprun sql tensorboard dotenv snakeviz watermark".split())
+_COMMAND_LINE = re.compile(r"([A-Za-z_]\w*)(?:[ \t]+--?[A-Za-z]|[ \t]*$)", re.M)
+
+
+def _read_extension_magics(nb: Notebook, infos: dict[int, CellInfo], extensions: set[str]) -> None:
+    """Re-read the cells that use an extension's magics through automagic.
+
+    After `%load_ext watermark`, IPython runs the line `watermark -iv` as `%watermark -iv`
+    (automagic), although it also parses as Python (`watermark - iv`). A top-level line
+    starting with a word that no cell binds is taken as such a magic when the word is a
+    loaded extension's name, a known extension magic, or is followed by `-flag`.
+    """
+    bound = {name for info in infos.values() for name in info.defines}
+    named = {e.split(".")[-1] for e in extensions} | _EXTENSION_MAGICS
+    for cell in nb.cells:
+        if cell.kind != "code":
+            continue
+        words = set()
+        for match in _COMMAND_LINE.finditer(cell.source):
+            word = match.group(1)
+            if word in bound or is_always_defined(word) or keyword.iskeyword(word):
+                continue
+            if word in named or match.group(0) != word:
+                words.add(word)
+        if words:
+            infos[cell.index] = _analyze(cell.source, frozenset(words))
 
 
 def _resolve(info: CellInfo, folder: Path | None) -> CellInfo:
@@ -123,9 +157,9 @@ def _resolve(info: CellInfo, folder: Path | None) -> CellInfo:
 
 
 @lru_cache(maxsize=4096)
-def _analyze(source: str) -> CellInfo:
+def _analyze(source: str, magics: frozenset[str] = frozenset()) -> CellInfo:
     try:
-        tree, python, error = parse_cell(source)
+        tree, python, error = parse_cell(source, magics)
     except RecursionError:
         return CellInfo(syntax_error=SyntaxIssue(message="nested too deeply to analyse", line=1, column=0))
     scanner = _CellScanner()
@@ -174,10 +208,27 @@ def _recover(scanner: _CellScanner, python: str) -> None:
                 k += span
                 break
         else:
-            for line in lines[bounds[k]:bounds[k + 1]]:
-                _plausible(scanner, line)
+            _plausible_lines(scanner, lines[bounds[k]:bounds[k + 1]])
             k += 1
     scanner.offset = 0
+
+
+_SCOPE_HEAD = re.compile(r"(?:async\s+)?(?:def|class)\b")
+
+
+def _plausible_lines(scanner: _CellScanner, lines: list[str]) -> None:
+    """The names a statement that does not parse plausibly binds at cell level: lines in
+    the body of a `def` or `class` bind names of that body, not of the cell."""
+    body_of: int | None = None  # indentation of the def/class whose body is skipped
+    for line in lines:
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if body_of is not None and indent > body_of:
+            continue
+        body_of = indent if _SCOPE_HEAD.match(stripped) else None
+        _plausible(scanner, line)
 
 
 def _plausible(scanner: _CellScanner, line: str) -> None:
@@ -222,6 +273,7 @@ class _CellScanner:
         self.functions: dict[str, list[ast.Name]] = {}  # def name -> reads escaping it
         self.function_offsets: dict[str, int] = {}
         self.expanded: set[str] = set()
+        self.extensions: list[str] = []
 
     def result(self) -> CellInfo:
         return CellInfo(
@@ -234,6 +286,7 @@ class _CellScanner:
             non_idempotent=tuple(self.hazards),
             rebinds_from_self=frozenset(self.self_rebinds),
             undoes=frozenset(self.undone),
+            extensions=tuple(self.extensions),
             deferred_reads=tuple(
                 (name, refs)
                 for name, loads in sorted(self.functions.items())
@@ -673,6 +726,8 @@ class _CellScanner:
                 self.hidden.append("%store -r")
         elif kind == "line" and name == "pylab":
             self.star.append("pylab")
+        elif kind == "line" and name in ("load_ext", "reload_ext") and args:
+            self.extensions.extend(args[0].split())
         elif kind == "line" and name == "load":
             self.hidden.append(f"%load {args[0] if args else ''}".strip())
         self.expr(node.func)  # reads get_ipython, a builtin in IPython

@@ -7,8 +7,10 @@ prepared `_Context` to findings, so the list of checks reads as the list of code
 
 from __future__ import annotations
 
-from collections import defaultdict
+import dataclasses
 import os
+import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -84,13 +86,19 @@ def check(
     keep = tuple(select or ())
     drop = tuple(ignore or ())
     findings = [
-        f for f in findings
+        f for f in _without_repeats(findings)
         if (not keep or f.code.startswith(keep)) and not (drop and f.code.startswith(drop))
     ]
     findings.sort(key=lambda f: (f.cell_index if f.cell_index is not None else -1, f.line or 0, f.code))
     return tuple(findings)
 
 
+def _without_repeats(findings: list[Finding]) -> list[Finding]:
+    """One finding per hazard: an ND402 (`del x` run again) on a cell that already has the
+    ND202 for the same name (`x` deleted above) says the same thing twice."""
+    deleted = {(f.cell_index, name) for f in findings if f.code == "ND202" for name in f.names}
+    return [f for f in findings
+            if not (f.code == "ND402" and any((f.cell_index, n) in deleted for n in f.names))]
 
 
 def runs_top_to_bottom(src: NotebookSource) -> bool:
@@ -115,6 +123,8 @@ class _Context:
     binders: dict[str, list[int]] = field(default_factory=dict)  # name -> cells binding it
     unknown_cells: list[int] = field(default_factory=list)  # `import *`, `%run`
     ran: set[int] = field(default_factory=set)  # cells known or inferred to have run
+    python2: bool = False  # the kernel was Python 2 (metadata, or cells that ran as Python 2)
+    unparsed: list[int] = field(default_factory=list)  # cells that do not parse
 
     @classmethod
     def of(cls, nb: Notebook, hist: History | None = None) -> _Context:
@@ -123,7 +133,16 @@ class _Context:
         for cell in hist.executed:
             if cell.index < 0:  # a run of code no cell holds now (edited or deleted cell)
                 infos[cell.index] = analyze_cell(cell.source)
-        ctx = cls(nb=nb, infos=infos, code=list(nb.code_cells), hist=hist, ran=set(hist.ran))
+        python2 = nb.is_python2 or (nb.python_version is None and _ran_as_python2(nb, infos))
+        unparsed = [c.index for c in nb.code_cells if infos[c.index].syntax_error is not None]
+        if not python2:
+            # Python compiles a whole cell before it runs any of it: a cell that does not
+            # parse raises SyntaxError (ND001) and never reads, changes or calls anything
+            for index in unparsed:
+                infos[index] = dataclasses.replace(infos[index], uses=(), mutates=(), non_idempotent=(),
+                                                   deferred_reads=())
+        ctx = cls(nb=nb, infos=infos, code=list(nb.code_cells), hist=hist, ran=set(hist.ran),
+                  python2=python2, unparsed=unparsed)
         binders: dict[str, list[int]] = defaultdict(list)
         for cell in ctx.code:
             for name in infos[cell.index].defines:
@@ -148,7 +167,7 @@ class _Context:
         return proven
 
     def always(self, name: str) -> bool:
-        return defined_by_kernel(name, self.nb.predefined, self.nb.is_python2)
+        return defined_by_kernel(name, self.nb.predefined, self.python2)
 
     def cell(self, index: int) -> Cell:
         return self.nb.cells[index]
@@ -168,9 +187,26 @@ class _Context:
 
 
 def _where(cell: Cell) -> str:
-    count = "never ran" if cell.execution_count is None else f"[{cell.execution_count}]"
+    count = "(never run)" if cell.execution_count is None else f"[{cell.execution_count}]"
     return f"{cell.label} {count}"
 
+
+# Python 2 only syntax: print and exec statements, `except E, e`, `raise E, "text"`,
+# backticks, `<>`, octal literals such as 0777, u/ur prefixes with a trailing L
+_PYTHON2 = re.compile(
+    r"^\s*(?:print\s*(?:[^\s(=,.\[)]|\(.*\)\s*,|$)|exec\s+[\"'\w]|except\s+[\w.]+\s*,\s*\w+\s*:"
+    r"|raise\s+[\w.]+\s*,)|`[^`\n]+`|<>|\b0\d+\b|\b\d+L\b|\bur[\"']", re.M)
+
+
+def _ran_as_python2(nb: Notebook, infos: dict[int, CellInfo]) -> bool:
+    """A notebook without a saved Python version whose Python 2 code ran: a cell that does
+    not parse as Python 3, holds Python 2 syntax, and saved outputs without an error."""
+    for cell in nb.code_cells:
+        issue = infos[cell.index].syntax_error
+        if issue is not None and cell.ran_fine and (
+                "Missing parentheses" in issue.message or _PYTHON2.search(cell.source)):
+            return True
+    return False
 
 def _cells(cells: Sequence[Cell]) -> str:
     shown = ", ".join(str(c.position) for c in cells[:8]) + (", ..." if len(cells) > 8 else "")
@@ -178,10 +214,12 @@ def _cells(cells: Sequence[Cell]) -> str:
 
 
 def _syntax(ctx: _Context) -> Iterator[Finding]:
-    broken = [c for c in ctx.code if ctx.infos[c.index].syntax_error is not None]
-    if ctx.nb.is_python2:
+    broken = [ctx.cell(i) for i in ctx.unparsed]
+    if ctx.python2:
         if broken:
-            yield ctx.finding("ND002", None, f"a Python {ctx.nb.python_version} notebook: {len(broken)} "
+            kernel = (f"a Python {ctx.nb.python_version} notebook" if ctx.nb.is_python2 else
+                      "a Python 2 notebook (no version saved; its Python 2 cells ran without error)")
+            yield ctx.finding("ND002", None, f"{kernel}: {len(broken)} "
                               f"cell(s) ({_cells(broken)}) are not Python 3; nbdeps reads the statements "
                               "of theirs that parse")
         return
@@ -204,24 +242,36 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
             if any(i != cell.index for i in binders):
                 continue
             readers[ref.name].append((cell, ref, cell.index in binders))
-    unparsed = [c for c in ctx.code if ctx.infos[c.index].syntax_error is not None]
     for name, reads in readers.items():
         cell, ref, own = reads[0]
         more = f" (read in {_cells([c for c, _, _ in reads])})" if len(reads) > 1 else ""
         if ctx.unknown_cells:
+            if any(c.ran_fine and c.index in ctx.ran for c, _, _ in reads):
+                # a reader ran without error, and only `import *` / `%run` can have bound
+                # the name: its saved outputs prove the unknown source binds it
+                continue
             src = ctx.cell(ctx.unknown_cells[0])
             yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}; it may come from "
                               f"`import *` / `%run` in {_where(src)}", (name,), ref.line, ref.column)
             continue
+        may_bind = _may_bind(ctx, name)
         if own and len(reads) == 1:
             reason = "read before this cell binds it, and no other cell binds it"
-        elif unparsed:
-            reason = (f"bound in no statement nbdeps can read ({_cells(unparsed)} do(es) not parse "
+        elif may_bind:
+            verb = "does" if len(may_bind) == 1 else "do"
+            reason = (f"bound in no statement nbdeps can read ({_cells(may_bind)} {verb} not parse "
                       "and may bind it, else a deleted cell or hidden state)")
         else:
             reason = "defined in no cell of the notebook (deleted cell or hidden state)"
         yield ctx.finding("ND101", cell, f"`{name}` is {reason}{more}: NameError on a fresh run",
                           (name,), ref.line, ref.column)
+
+
+def _may_bind(ctx: _Context, name: str) -> list[Cell]:
+    """The cells that do not parse and hold `name` as a word: the only ones that could
+    bind it in a form nbdeps cannot read."""
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+    return [ctx.cell(i) for i in ctx.unparsed if word.search(ctx.cell(i).source)]
 
 
 def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
@@ -233,29 +283,41 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
             deferred[function].append((cell.index, refs))
     if not deferred or ctx.unknown_cells:
         return
+    # one finding per (function, definer, names), on the first cell that calls it
+    calls: dict[tuple[str, int, tuple[str, ...]], list[tuple[Cell, NameRef]]] = defaultdict(list)
     for cell in ctx.code:
         for use in ctx.infos[cell.index].uses:
             for definer, refs in deferred.get(use.name, ()):
                 if definer == cell.index:
                     continue
-                missing = tuple(r.name for r in refs
-                                if not ctx.always(r.name) and r.name not in ctx.binders)
+                missing = tuple(dict.fromkeys(r.name for r in refs
+                                              if not ctx.always(r.name) and r.name not in ctx.binders))
                 if missing:
-                    yield ctx.finding("ND101", cell, f"`{use.name}` (defined in {_where(ctx.cell(definer))}) reads "
-                                      f"{_names(missing)} defined in no cell: NameError when called here",
-                                      missing, use.line, use.column)
+                    calls[(use.name, definer, missing)].append((cell, use))
+    for (function, definer, missing), sites in calls.items():
+        cell, use = sites[0]
+        more = f" (also called in {_cells([c for c, _ in sites[1:]])})" if len(sites) > 1 else ""
+        which = "which no cell defines" if len(missing) == 1 else "which no cell defines"
+        yield ctx.finding("ND101", cell, f"`{function}`, defined in {_where(ctx.cell(definer))}, reads "
+                          f"{_listed(missing)}, {which}: NameError when it is called here{more}",
+                          missing, use.line, use.column)
 
 
 def _notebook_order(ctx: _Context) -> Iterator[Finding]:
-    """ND201/ND202: what Restart & Run All meets, top to bottom."""
+    """ND201/ND202: what Restart & Run All meets, top to bottom. One finding per hazard (a
+    name defined only below, a name deleted above), on the first cell it breaks, listing
+    the other cells it breaks."""
     state: set[str] = set()
     deleted_by: dict[str, int] = {}
     star_above = False
     functions: dict[str, tuple[NameRef, ...]] = {}
+    # (code, name, definer or deleter) -> the cells it breaks, with the read and the function
+    # called there that reads the name (None for a read of the cell itself)
+    hazards: dict[tuple[str, str, int], list[tuple[Cell, NameRef, str | None]]] = defaultdict(list)
     for cell in ctx.code:
         info = ctx.infos[cell.index]
-        below: dict[int, list] = defaultdict(list)
-        for ref in (*info.uses, *_called_reads(info, functions)):
+        reads = [(ref, None) for ref in info.uses] + _called_reads(info, functions)
+        for ref, via in reads:
             name = ref.name
             if name in state or ctx.always(name) or star_above:
                 continue
@@ -264,22 +326,43 @@ def _notebook_order(ctx: _Context) -> Iterator[Finding]:
                 continue  # ND101 / ND102
             lower = [i for i in others if i > cell.index]
             if name in deleted_by and not lower:
-                d = ctx.cell(deleted_by[name])
-                yield ctx.finding("ND202", cell, f"`{name}` is deleted by {_where(d)} above: Restart & Run All "
-                                  "raises NameError here", (name,), ref.line, ref.column)
+                hazards[("ND202", name, deleted_by[name])].append((cell, ref, via))
             elif lower:
-                below[min(lower)].append(ref)
-        for definer, refs in below.items():
-            d = ctx.cell(definer)
-            names = tuple(r.name for r in refs)
-            yield ctx.finding("ND201", cell, f"{_names(names)} defined only below, in {_where(d)}: works through "
-                              "execution history, fails on Restart & Run All", names, refs[0].line, refs[0].column)
+                hazards[("ND201", name, min(lower))].append((cell, ref, via))
         state |= info.defines
         for name in info.deletes - info.defines:
             state.discard(name)
             deleted_by[name] = cell.index
         _track_functions(info, functions)
         star_above = star_above or info.has_unknown_definitions
+    yield from _order_findings(ctx, hazards)
+
+
+def _order_findings(ctx: _Context, hazards: dict) -> Iterator[Finding]:
+    """ND201/ND202 findings from the hazards, names sharing first cell and definer joined."""
+    joined: dict[tuple[str, int, int], list[tuple[str, list]]] = defaultdict(list)
+    for (code, name, other), sites in hazards.items():
+        joined[(code, sites[0][0].index, other)].append((name, sites))
+    for (code, first, other), entries in joined.items():
+        cell, ref, _ = entries[0][1][0]
+        names = tuple(name for name, _ in entries)
+        d = ctx.cell(other)
+        vias = sorted({via for _, sites in entries for c, _, via in sites if via and c.index == first})
+        read = f" (read by {_listed(vias)}, called here)" if vias else ""
+        later = sorted({c.index for _, sites in entries for c, _, _ in sites} - {first})
+        more = f"; it also breaks {_cells([ctx.cell(i) for i in later])}" if later else ""
+        if code == "ND202":
+            yield ctx.finding("ND202", cell, f"{_listed(names)}{read} {_verb(names, 'is', 'are')} deleted by "
+                              f"{_where(d)} above: Restart & Run All raises NameError here{more}",
+                              names, ref.line, ref.column)
+            continue
+        if cell.index in ctx.ran and other in ctx.ran:
+            tail = ("this worked in the session only because that cell ran first; Restart & Run All "
+                    "raises NameError here")
+        else:
+            tail = "running the notebook top to bottom (Restart & Run All) raises NameError here"
+        yield ctx.finding("ND201", cell, f"{_listed(names)}{read} {_verb(names, 'is', 'are')} defined only "
+                          f"below, in {_where(d)}: {tail}{more}", names, ref.line, ref.column)
 
 
 def _track_functions(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> None:
@@ -290,20 +373,28 @@ def _track_functions(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) 
         functions[name] = refs
 
 
-def _called_reads(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> list[NameRef]:
+def _called_reads(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> list[tuple[NameRef, str]]:
     """The globals read by functions (defined in other cells) that this cell calls, placed
-    at the call: that is when they must be bound."""
+    at the call (that is when they must be bound), each with the function read through."""
     reads = []
     for use in info.uses:
         for ref in functions.get(use.name, ()):
             if ref.name not in info.defines and ref.name != use.name:
-                reads.append(NameRef(name=ref.name, line=use.line, column=use.column))
+                reads.append((NameRef(name=ref.name, line=use.line, column=use.column), use.name))
     return reads
 
 
+def _listed(names: Sequence[str]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _verb(names: Sequence[str], one: str, many: str) -> str:
+    return one if len(names) == 1 else many
+
+
 def _names(names: Sequence[str]) -> str:
-    listed = ", ".join(f"`{n}`" for n in names)
-    return f"{listed} is" if len(names) == 1 else f"{listed} are"
+    return f"{_listed(names)} {_verb(names, 'is', 'are')}"
 
 
 def _live_history(ctx: _Context) -> Iterator[Finding]:
@@ -355,7 +446,7 @@ class _Session:
         """The cell's reads at this run, grouped by (code, cell to name in the message)."""
         info = ctx.infos[cell.index]
         grouped: dict[tuple[str, int | None], list[NameRef]] = defaultdict(list)
-        for ref in (*info.uses, *_called_reads(info, self.functions)):
+        for ref in (*info.uses, *(r for r, _ in _called_reads(info, self.functions))):
             name = ref.name
             if ctx.always(name):
                 continue
@@ -382,6 +473,9 @@ class _Session:
 
 def _history_findings(ctx: _Context, cell: Cell, grouped: dict) -> Iterator[Finding]:
     for (code, other), refs in grouped.items():
+        saved = ctx.cell(cell.index)
+        if code == "ND302" and saved.outputs_known and not saved.has_output:
+            continue  # saved without any output: none is stale
         names = tuple(r.name for r in refs)
         where = _where(ctx.cell(other)) if other is not None and other >= 0 else "code no cell holds now"
         message = {
@@ -392,7 +486,8 @@ def _history_findings(ctx: _Context, cell: Cell, grouped: dict) -> Iterator[Find
             "ND105": f"{_names(names)} defined only by {where}, which ran in an earlier kernel session: "
                      "the live kernel may not have it",
             "ND106": f"{_names(names)} deleted by {where}, which ran before this cell",
-            "ND302": f"reads {', '.join(f'`{n}`' for n in names)} from {where}, whose outputs are stale",
+            "ND302": f"reads {_listed(names)} from {where}, which last ran on stale inputs: this cell's "
+                     "outputs may be stale too",
         }[code]
         yield ctx.finding(code, cell, message, names, refs[0].line, refs[0].column)
 
@@ -406,13 +501,17 @@ def _redefined_after(ctx: _Context, cell: Cell, last: dict[int, int]) -> Finding
     for ref in info.uses:
         binders = [i for i in ctx.binders.get(ref.name, ()) if i != cell.index and i in last]
         before = [i for i in binders if last[i] < mine]
-        after = [i for i in binders if last[i] > mine and i < cell.index]
+        # a fresh run gives the reader the value of the nearest binder above it: a
+        # redefinition further up that ran late is overwritten by it
+        above = [i for i in ctx.binders.get(ref.name, ()) if i < cell.index]
+        nearest = max(above, default=-1)
+        after = [i for i in binders if last[i] > mine and i < cell.index and i == nearest]
         if before and after:
             d = ctx.cell(after[0])
             return ctx.finding("ND301", cell, f"`{ref.name}` was redefined by {_where(d)} after this cell "
                                "ran: its outputs are stale", (ref.name,), ref.line, ref.column)
         if before and cell.has_output:
-            changed = [i for i in last if 0 <= i < cell.index and last[i] > mine and i != cell.index
+            changed = [i for i in last if nearest < i < cell.index and last[i] > mine
                        and ref.name in ctx.infos[i].mutated_names - ctx.infos[i].defines]
             if changed:
                 d = ctx.cell(changed[0])

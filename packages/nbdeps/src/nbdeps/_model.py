@@ -153,6 +153,7 @@ class CellInfo:
     # reads inside functions the cell defines but does not call: (function, reads) pairs,
     # read when another cell calls the function
     deferred_reads: tuple[tuple[str, tuple[NameRef, ...]], ...] = ()
+    extensions: tuple[str, ...] = ()  # `%load_ext NAME`: extensions whose magics the notebook may use
 
     @property
     def used_names(self) -> frozenset[str]:

@@ -44,12 +44,20 @@ def _leading_blank(source: str) -> int:
     return count
 
 
-def parse_cell(source: str) -> tuple[ast.Module | None, str, SyntaxError | None]:
+def parse_cell(
+    source: str, magics: frozenset[str] = frozenset()
+) -> tuple[ast.Module | None, str, SyntaxError | None]:
     """Parse a cell's source into an `ast.Module`, transforming IPython syntax first.
+
+    `magics` are more words that IPython's automagic runs as line magics in this notebook
+    (those of an extension it loads, `watermark -iv` after `%load_ext watermark`): a
+    top-level line starting with one of them is a magic even when it parses as Python.
 
     Returns `(tree, python_source, None)` on success and `(None, python_source, error)`
     when the cell does not parse even after the transformation.
     """
+    if magics:
+        source = with_automagic(source, magics)
     try:
         # Plain Python is the common case; skipping the transformer halves the cost.
         return _parse(source), source, None
@@ -83,15 +91,16 @@ AUTOMAGIC = frozenset(
 )
 
 
-def with_automagic(source: str) -> str:
-    """Prefix `%` to lines that start with an automagic command and are not Python."""
+def with_automagic(source: str, words: frozenset[str] = AUTOMAGIC) -> str:
+    """Prefix `%` to lines that start with an automagic command (one of `words`) and are
+    not Python."""
     lines = source.splitlines(keepends=True)
     changed = False
     for i, line in enumerate(lines):
         stripped = line.lstrip()
         word = stripped.split(None, 1)[0] if stripped else ""
         rest = stripped[len(word):].lstrip()
-        if word in AUTOMAGIC and rest[:1] not in ("=", "(", ".", "[", ",", ")", ":") and not rest.startswith(("+=", "-=")):
+        if word in words and rest[:1] not in ("=", "(", ".", "[", ",", ")", ":") and not rest.startswith(("+=", "-=")):
             if len(line) - len(stripped) == 0:  # only at cell level, as IPython does
                 lines[i] = "%" + line
                 changed = True
