@@ -86,19 +86,18 @@ def check(
     keep = tuple(select or ())
     drop = tuple(ignore or ())
     findings = [
-        f for f in _without_repeats(findings)
+        f for f in _without_repeats(findings, ctx)
         if (not keep or f.code.startswith(keep)) and not (drop and f.code.startswith(drop))
     ]
     findings.sort(key=lambda f: (f.cell_index if f.cell_index is not None else -1, f.line or 0, f.code))
     return tuple(findings)
 
 
-def _without_repeats(findings: list[Finding]) -> list[Finding]:
-    """One finding per hazard: an ND402 (`del x` run again) on a cell that already has the
-    ND202 for the same name (`x` deleted above) says the same thing twice."""
-    deleted = {(f.cell_index, name) for f in findings if f.code == "ND202" for name in f.names}
+def _without_repeats(findings: list[Finding], ctx: _Context) -> list[Finding]:
+    """One finding per hazard: an ND402 (`del x` run again) on a cell that an ND202 (`x`
+    deleted above) already lists says the same thing twice."""
     return [f for f in findings
-            if not (f.code == "ND402" and any((f.cell_index, n) in deleted for n in f.names))]
+            if not (f.code == "ND402" and any((f.cell_index, n) in ctx.deleted_reads for n in f.names))]
 
 
 def runs_top_to_bottom(src: NotebookSource) -> bool:
@@ -125,6 +124,7 @@ class _Context:
     ran: set[int] = field(default_factory=set)  # cells known or inferred to have run
     python2: bool = False  # the kernel was Python 2 (metadata, or cells that ran as Python 2)
     unparsed: list[int] = field(default_factory=list)  # cells that do not parse
+    deleted_reads: set[tuple[int, str]] = field(default_factory=set)  # (cell, name) an ND202 covers
 
     @classmethod
     def of(cls, nb: Notebook, hist: History | None = None) -> _Context:
@@ -352,6 +352,7 @@ def _order_findings(ctx: _Context, hazards: dict) -> Iterator[Finding]:
         later = sorted({c.index for _, sites in entries for c, _, _ in sites} - {first})
         more = f"; it also breaks {_cells([ctx.cell(i) for i in later])}" if later else ""
         if code == "ND202":
+            ctx.deleted_reads.update((c.index, n) for n, sites in entries for c, _, _ in sites)
             yield ctx.finding("ND202", cell, f"{_listed(names)}{read} {_verb(names, 'is', 'are')} deleted by "
                               f"{_where(d)} above: Restart & Run All raises NameError here{more}",
                               names, ref.line, ref.column)

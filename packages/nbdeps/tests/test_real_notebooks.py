@@ -1,0 +1,178 @@
+"""The false-finding classes of issue 24, met on hand-made real notebooks: one test
+notebook per class, built with nbformat as Jupyter saves it, and the messages a user acts
+on."""
+
+from __future__ import annotations
+
+import nbformat
+import nbformat.v3 as v3
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+import nbdeps
+
+PY3 = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+       "language_info": {"name": "python", "version": "3.11.4"}}
+
+
+def code(source, count=None, *outputs):
+    return new_code_cell(source, execution_count=count, outputs=list(outputs))
+
+
+def out(text):
+    return new_output("stream", name="stdout", text=text)
+
+
+def failed(ename="NameError"):
+    return new_output("error", ename=ename, evalue="", traceback=[])
+
+
+def nb(*cells, metadata=PY3):
+    notebook = new_notebook(cells=list(cells), metadata=metadata)
+    for k, cell in enumerate(notebook.cells):
+        cell.id = f"c{k}"
+    return notebook
+
+
+def serious(notebook, **kwargs):
+    return [(f.code, f.cell_index, f.names) for f in nbdeps.check(notebook, **kwargs) if f.severity != "info"]
+
+
+# -- class 1: cells that do not parse ------------------------------------------------------
+
+def test_a_cell_that_does_not_parse_reads_nothing():
+    notebook = nb(
+        code("import pandas as pd", 1),
+        code("p[rint] expr   print the value\nc[ontinue]     go on\nn[ext]", 2),  # a pdb cheat sheet
+        code("You are a data analyst. Summarise df and plot the top rows.", None),  # a pasted prompt
+        code("git clone https://example.org/repo.git\ncd repo", None),  # a shell line
+        code("df = pd.read_csv('x.csv')\nprint(df.shape)", 3, out("(3, 2)")),
+    )
+    assert serious(notebook) == [("ND001", 1, ()), ("ND001", 2, ()), ("ND001", 3, ())]
+
+
+def test_a_binding_inside_a_def_of_a_broken_cell_is_local_to_it():
+    notebook = nb(
+        code("print(scale)", 1, failed()),
+        code("def fit(frame):\n    scale = frame.max(\n    return frame / scale\n", None),
+    )
+    assert "scale" not in nbdeps.analyze_cell(notebook.cells[1].source).defines
+    found = serious(notebook)
+    assert ("ND101", 0, ("scale",)) in found and not any(c == "ND201" for c, _, _ in found)
+
+
+# -- class 2: star imports and %run that cannot be read -----------------------------------
+
+def test_a_star_import_that_cannot_be_read_is_proven_by_a_reader_that_ran(tmp_path):
+    notebook = nb(
+        code("from lifetimes_not_installed.utils import *", 1),
+        code("summary = summary_data_from_transaction_data(tx)", 2),
+        code("%run ./missing_helpers.py", 3),
+        code("plot_cohorts(summary)", 4, out("<Figure>")),
+        code("print(never_shown)", None),
+    )
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(notebook, path)
+    assert serious(path) == [("ND102", 4, ("never_shown",))]
+
+
+def test_a_star_import_reader_that_failed_is_still_reported(tmp_path):
+    notebook = nb(code("from lifetimes_not_installed.utils import *", 1),
+                  code("plot_cohorts(summary)", 2, failed()))
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(notebook, path)
+    assert [c for c, _, _ in serious(path)] == ["ND102", "ND102"]
+
+
+# -- class 4: automagics of a loaded extension --------------------------------------------
+
+def test_an_extension_magic_used_through_automagic_is_not_python():
+    notebook = nb(code("%load_ext watermark", 1),
+                  code("watermark -iv", 2, out("numpy: 1.26")),
+                  code("watermark --author 'A. Person' -v", 3, out("Author: A. Person")),
+                  code("import numpy as np\nprint(np.pi)", 4, out("3.14")))
+    assert serious(notebook) == []
+
+
+def test_the_same_lines_without_the_extension_are_read_as_python():
+    notebook = nb(code("watermark -iv", 1, failed()))
+    assert serious(notebook) == [("ND101", 0, ("watermark",)), ("ND101", 0, ("iv",))]
+
+
+def test_a_name_the_notebook_binds_is_not_taken_for_a_magic():
+    notebook = nb(code("%load_ext autoreload", 1), code("iv = 2\nwatermark = 5", 2),
+                  code("watermark -iv", 3, out("3")))
+    assert nbdeps.check(notebook, select=("ND1", "ND2")) == ()
+    assert "watermark" in nbdeps._cellinfo.cell_infos(nbdeps.load_notebook(notebook))[2].used_names
+
+
+# -- class 5: Python 2 code without language metadata -------------------------------------
+
+def _nbformat3(*cells):
+    sheet = v3.new_worksheet(cells=[v3.new_code_cell(input=src, prompt_number=n, outputs=outs)
+                                    for src, n, outs in cells])
+    return v3.new_notebook(worksheets=[sheet])
+
+
+def test_python2_cells_that_ran_in_an_nbformat3_notebook_are_the_python2_finding():
+    old = _nbformat3(('print "loading"\nrows = range(3)', 1, [v3.new_output("stream", output_text="loading\n")]),
+                     ("for r in xrange(3):\n    print r", 2, [v3.new_output("stream", output_text="0\n1\n2\n")]),
+                     ("total = sum(rows)", 3, []))
+    found = nbdeps.check(old)
+    assert [(f.code, f.severity) for f in found if f.code in ("ND001", "ND002")] == [("ND002", "info")]
+    assert "no version saved" in found[0].message
+    assert serious(old) == []
+
+
+def test_python2_syntax_that_never_ran_stays_a_syntax_error():
+    old = _nbformat3(('print "loading"', None, []), ("x = 1", None, []))
+    assert serious(old) == [("ND001", 0, ())]
+
+
+# -- messages --------------------------------------------------------------------------------
+
+def test_ND201_in_a_notebook_that_never_ran_does_not_mention_history():
+    notebook = nb(code("print(rate)"), code("total = rate * 2"), code("rate = 0.1"))
+    (finding,) = [f for f in nbdeps.check(notebook) if f.code == "ND201"]
+    assert finding.message == ("`rate` is defined only below, in cell 3 (id c2) (never run): running the "
+                               "notebook top to bottom (Restart & Run All) raises NameError here; it also "
+                               "breaks cell 2")
+    assert "history" not in finding.message
+
+
+def test_one_finding_per_hazard_lists_the_cells_it_breaks():
+    notebook = nb(code("a = 1", 1), code("del a", 2), code("print(a)", 3), code("b = a + 1", 4),
+                  code("del a", 5))
+    found = [(f.code, f.cell_index) for f in nbdeps.check(notebook) if f.severity != "info"]
+    assert found == [("ND202", 2)]  # not once per reader, and no ND402 repeating it on cell 5
+    (finding,) = [f for f in nbdeps.check(notebook) if f.code == "ND202"]
+    assert finding.message.endswith("it also breaks cells 4, 5")
+
+
+def test_ND101_for_a_name_read_in_a_called_function_reads_as_a_sentence():
+    notebook = nb(code("def run_inference(x):\n    return torch.tensor(x)"), code("run_inference(1)", 1),
+                  code("run_inference(2)", 2))
+    (finding,) = [f for f in nbdeps.check(notebook) if f.code == "ND101"]
+    assert finding.message == ("`run_inference`, defined in cell 1 (id c0) (never run), reads `torch`, which no "
+                               "cell defines: NameError when it is called here (also called in cell 3)")
+
+
+def test_ND302_is_not_reported_on_a_cell_saved_without_outputs():
+    notebook = nb(code("x = 1", 1), code("x = 2", 4), code("y = x * 10", 2), code("z = y + 1", 3),
+                  code("print(y)", 5, out("10")))
+    codes = {(f.code, f.cell_index) for f in nbdeps.check(notebook)}
+    assert ("ND301", 2) in codes and ("ND302", 3) not in codes and ("ND302", 4) in codes
+
+
+def test_ND301_follows_the_nearest_definer_above():
+    # cell 1 re-ran late, but cell 2 (run before the reader) rebinds x below it: a fresh run
+    # gives the reader cell 2's value, the one it saw
+    notebook = nb(code("x = 1", 5), code("x = 2", 2), code("print(x)", 3, out("2")))
+    assert [f for f in nbdeps.check(notebook) if f.code == "ND301"] == []
+    notebook = nb(code("x = 2", 2), code("x = 1", 5), code("print(x)", 3, out("2")))
+    assert [(f.code, f.cell_index) for f in nbdeps.check(notebook) if f.code == "ND301"] == [("ND301", 2)]
+
+
+def test_markdown_cells_count_in_positions_of_the_listed_cells():
+    notebook = nb(new_markdown_cell("# intro"), code("print(k)"), code("print(k + 1)"), code("k = 1"))
+    (finding,) = [f for f in nbdeps.check(notebook) if f.code == "ND201"]
+    assert finding.cell_position == 2 and finding.message.endswith("it also breaks cell 3")
