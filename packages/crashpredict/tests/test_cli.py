@@ -41,21 +41,25 @@ def test_check_fine_example_exits_0_as_json(examples: Path, capsys) -> None:
     captured = capsys.readouterr()
     data = json.loads(captured.out)
     assert code == 0 and data["verdict"]["crash"] is False
-    assert data["replayed"] == [1, 2, 3]
+    assert "replayed" not in data and "target_index" not in data  # no 0-based fields
     assert data["replayed_positions"] == [2, 3, 4] and data["cell_position"] == 5
-    assert "replaying cell 2 (id 11d77929) (1/3)" in captured.err
+    assert data["execution_count"] is None  # the target never ran in the saved notebook
+    assert "replaying cell 2 [1] (id 11d77929) (1/3)" in captured.err
 
 
-def test_replay_failure_exits_2_with_the_reason(tmp_path: Path, capsys) -> None:
+def test_replay_failure_is_reported_and_the_replay_goes_on(tmp_path: Path, capsys) -> None:
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("import pandas as pd", execution_count=1),
         nbformat.v4.new_code_cell("df = pd.read_csv('data/train.csv')", execution_count=2),
         nbformat.v4.new_code_cell("df.head()")])
     nbformat.write(nb, tmp_path / "nb.ipynb")
-    assert main(["check", str(tmp_path / "nb.ipynb"), "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert f"{tmp_path / 'nb.ipynb'}: replay failed at cell 2 (id " in err
-    assert "), line 1: FileNotFoundError" in err and "data/train.csv" in err
+    assert main(["check", str(tmp_path / "nb.ipynb"), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "after replaying 2 cell(s), 1 of which failed" in out
+    assert "  replay: cell 2 [2] (id " in out
+    assert ") failed at line 1: FileNotFoundError" in out and "data/train.csv" in out
+    assert "left unbound: df (the replay went on)" in out
+    assert "limits: the target reads df, left unbound because cell 2 [2]" in out
 
 
 def test_walk_reports_predicted_against_actual(tmp_path: Path, capsys) -> None:
@@ -66,8 +70,44 @@ def test_walk_reports_predicted_against_actual(tmp_path: Path, capsys) -> None:
     nbformat.write(nb, tmp_path / "walk.ipynb")
     assert main(["walk", str(tmp_path / "walk.ipynb"), "--quiet"]) == 1
     out = capsys.readouterr().out
-    assert "   2  crash KeyError       crash KeyError" in out
-    assert "agreement: 3/3" in out
+    assert "   2        crash KeyError       crash KeyError" in out
+    assert "agreement: 3/3 checked cells" in out
+
+
+def test_walk_says_not_checked_when_its_dry_run_was_blocked(tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1", execution_count=1),
+        nbformat.v4.new_markdown_cell("## fetch"),
+        nbformat.v4.new_code_cell("import subprocess\nsubprocess.run(['true'])",
+                                  execution_count=3),
+        nbformat.v4.new_code_cell("y = x + 1", execution_count=2)])
+    nbformat.write(nb, tmp_path / "walk.ipynb")
+    assert main(["walk", str(tmp_path / "walk.ipynb"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "   3 [3]    not checked          ok\n" in out  # never "ok" for an unchecked cell
+    assert "   1 [1]    ok                   ok\n" in out
+    assert "agreement: 2/2 checked cells (1 not checked)" in out
+    assert "cell 3 [3] (id " in out and ("): not checked: its dry run was blocked "
+                                         "(subprocess 'true')") in out
+    assert main(["walk", str(tmp_path / "walk.ipynb"), "--quiet", "--format", "json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert [(s["cell_position"], s["execution_count"], s["checked"]) for s in steps] == [
+        (1, 1, True), (3, 3, False), (4, 2, True)]
+    assert all("index" not in s for s in steps)
+
+
+def test_walk_names_the_repair_of_a_cell_that_fails_with_api_drift(tmp_path: Path,
+                                                                    capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import numpy as np"),
+        nbformat.v4.new_code_cell("x = np.float(1)")])
+    nbformat.write(nb, tmp_path / "old.ipynb")
+    assert main(["walk", str(tmp_path / "old.ipynb"), "--quiet", "--engine", "rules"]) == 1
+    out = capsys.readouterr().out
+    assert "   2        crash AttributeError crash AttributeError\n" in out
+    assert ("  cell 2 (id " in out and "): API drift (a library API removed or renamed; "
+            "benchkit's codemods know it: numpy-builtin-aliases): `benchkit modernize "
+            f"{tmp_path / 'old.ipynb'}` repairs it") in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 import time
@@ -11,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._drift import repair_hint
 from ._dryrun import DryRun, combine_with_rules
 from ._engines import check_engines
 from ._kernel import KernelSession
-from ._model import CERTAIN, CheckResult, Verdict, WalkResult, WalkStep
+from ._model import (CERTAIN, CheckResult, ReplayFailure, Verdict, WalkResult,
+                     WalkStep, cell_label)
 from ._options import DEFAULT_DRYRUN_BUDGET_S
 from ._workdir import WorkCopy, private_copy
 from .errors import CellNotFoundError, KernelError, NotebookReadError, ReplayError
@@ -44,8 +47,9 @@ class CodeCell:
 
     @property
     def name(self) -> str:
-        """How reports name the cell: ``cell 4 (id 4fd7e1d7)``."""
-        return f"cell {self.position}" + (f" (id {self.id})" if self.id else "")
+        """How reports name the cell: ``cell 4 [2] (id 4fd7e1d7)``, its position and the
+        execution count JupyterLab shows (`cell_label`)."""
+        return cell_label(self.position, self.execution_count, self.id)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -217,16 +221,88 @@ def plan_note(cells: Sequence[CodeCell], before: Sequence[CodeCell]) -> str:
 
 
 def _replay(kernel: KernelSession, cells: Sequence[CodeCell], progress: Progress,
-            path: Path) -> None:
+            path: Path) -> tuple[ReplayFailure, ...]:
+    """Run ``cells`` in order, going on past a cell that fails or times out, as a user
+    running them one by one would (what it left unbound stays so); the failures.
+
+    Raises:
+        ReplayError: the kernel died (nothing after it can run in the same state).
+    """
+    failures = []
     for n, c in enumerate(cells, 1):
         if progress:
             progress(f"replaying {c.name} ({n}/{len(cells)})")
         run = kernel.run(c.source)
-        if not run.ok:
-            line = _error_line(run.traceback)
+        if run.ok:
+            continue
+        line = _error_line(run.traceback)
+        if run.status == "died":
             raise ReplayError(f"{path}: replay failed at {c.name}"
-                              f"{f', line {line}' if line else ''}: {run.ename}: "
-                              f"{_first_line(run.evalue)}")
+                              f"{f', line {line}' if line else ''}: the kernel died "
+                              f"({run.evalue}); the cells after it cannot run in its state")
+        failure = ReplayFailure(position=c.position, cell_id=c.id,
+                                execution_count=c.execution_count, status=run.status,
+                                ename=run.ename, evalue=_first_line(run.evalue), line=line,
+                                repair=repair_hint(str(path), c.source, run.ename, run.evalue,
+                                                   (line,) if line else (),
+                                                   context=[o.source for o in cells]))
+        if progress:
+            progress(f"{failure.summary}; the replay goes on")
+        failures.append(failure)
+    return tuple(failures)
+
+
+def _with_unbound(kernel: KernelSession, failures: Sequence[ReplayFailure],
+                  cells: Sequence[CodeCell]) -> tuple[ReplayFailure, ...]:
+    """``failures`` with the names each failed cell would have bound that are unbound now."""
+    by_position = {c.position: c for c in cells}
+    wanted = {f.position: sorted(_defines(by_position[f.position].source)) for f in failures}
+    names = sorted({n for v in wanted.values() for n in v})
+    if not names:
+        return tuple(failures)
+    try:
+        result = kernel._expression(
+            f"[n for n in {names!r} if n not in get_ipython().user_ns]")
+        unbound = set(ast.literal_eval(result["data"]["text/plain"]))
+    except (KernelError, KeyError, TypeError, ValueError, SyntaxError):
+        return tuple(failures)
+    return tuple(dataclasses.replace(f, unbound=tuple(n for n in wanted[f.position]
+                                                      if n in unbound)) for f in failures)
+
+
+def _defines(source: str) -> frozenset[str]:
+    try:
+        import nbdeps
+        return frozenset(nbdeps.analyze_cell(source).defines)
+    except Exception:  # nbdeps cannot read it (not Python): no names to report
+        return frozenset()
+
+
+def _reads(source: str) -> frozenset[str]:
+    try:
+        import nbdeps
+        return frozenset(r.name for r in nbdeps.analyze_cell(source).uses)
+    except Exception:
+        return frozenset()
+
+
+def _limits(failures: Sequence[ReplayFailure], target: CodeCell, verdict: Verdict) -> str:
+    """One sentence: how the failed replayed cells limit the verdict on ``target``."""
+    if not failures:
+        return ""
+    reads = _reads(target.source)
+    missing = [(n, f) for f in failures for n in f.unbound if n in reads]
+    if not missing:
+        return ("the target reads none of the names the failed cell(s) left unbound; "
+                "whatever else they would have done (objects changed in place, files "
+                "written) is missing from the state the verdict is about")
+    names = ", ".join(dict.fromkeys(n for n, _ in missing))
+    cells = ", ".join(dict.fromkeys(f.label for _, f in missing))
+    follows = (" The predicted NameError follows from that failure, not from the target."
+               if verdict.crash and verdict.exception == "NameError" else "")
+    return (f"the target reads {names}, left unbound because {cells} failed in the replay: "
+            f"the verdict is about the notebook in that state, as running the cells one by "
+            f"one today leaves it, not as it was when the notebook was saved.{follows}")
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -428,7 +504,8 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
         if progress:
             progress(f"replaying in {where}")
         with KernelSession(cwd, timeout=timeout, jail=not in_place) as kernel:
-            _replay(kernel, before, progress, path)
+            failures = _replay(kernel, before, progress, path)
+            failures = _with_unbound(kernel, failures, before)
             if progress:
                 progress(f"predicting {target.name}")
             verdict = kernel.predict(target.source, names, options=options)
@@ -437,8 +514,25 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
                                             target.name)
         where = _after(cwd, where)
     return CheckResult(path=str(path), target_index=target.index, target_id=target.id,
+                       target_execution_count=target.execution_count,
                        target_source=target.source, replayed=tuple(c.index for c in before),
-                       verdict=verdict, plan_note=note, workdir=where)
+                       verdict=verdict, plan_note=note, workdir=where,
+                       replay_failures=failures, limits=_limits(failures, target, verdict))
+
+
+def _walk_verdict(verdict: Verdict, names: Sequence[str]) -> Verdict:
+    """A walk's verdict: one whose dry run was blocked by a refused side effect is not a
+    check, so it says so (unknown) unless the rules predicted a crash (theirs stands)."""
+    if verdict.crash is True or not _dry_run_unanswered(verdict, names):
+        return verdict
+    refused = _REFUSED_EFFECT.match(_dry_run_reason(verdict) or "")
+    if refused is None:
+        return verdict
+    effect = refused.group(1).strip()
+    return dataclasses.replace(
+        verdict, crash=None, confidence=0.0, exception=None, line=None, crash_type=None,
+        explanation=f"not checked: its dry run was blocked ({effect}), and the rules alone "
+                    f"cannot say it runs")
 
 
 def walk_notebook(path: Path | str, *, order: str = "notebook",
@@ -471,9 +565,15 @@ def walk_notebook(path: Path | str, *, order: str = "notebook",
             for n, c in enumerate(walk, 1):
                 if progress:
                     progress(f"{c.name} ({n}/{len(walk)})")
-                verdict = kernel.predict(c.source, names, options=options)
+                verdict = _walk_verdict(kernel.predict(c.source, names, options=options),
+                                        names)
                 actual = kernel.run(c.source)
+                line = None if actual.ok else _error_line(actual.traceback)
+                repair = "" if actual.ok else repair_hint(
+                    str(path), c.source, actual.ename, actual.evalue, (line,) if line else (),
+                    context=[w.source for w in walk])
                 steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict,
-                                      actual=actual))
+                                      actual=actual, execution_count=c.execution_count,
+                                      repair=repair))
         where = _after(cwd, where)
     return WalkResult(path=str(path), steps=tuple(steps), workdir=where, plan_note=note)

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 __all__ = [
-    "Verdict", "CellRun", "ReplayResult", "CheckResult", "WalkStep", "WalkResult",
+    "Verdict", "CellRun", "ReplayResult", "ReplayFailure", "CheckResult", "WalkStep", "WalkResult",
     "CRASH_TYPES", "LIBRARIES", "CERTAIN", "crash_type_of",
 ]
 
@@ -166,6 +166,58 @@ class ReplayResult:
         return f"{self.failure.ename}: {self.failure.evalue}"
 
 
+def cell_label(position: int, execution_count: int | None = None,
+               cell_id: str | None = None) -> str:
+    """How every report names a cell: ``cell 59 [17] (id 4fd7e1d7)``.
+
+    ``position`` is 1-based, counting every cell (markdown included) as the notebook lists
+    them; ``[17]`` is the execution count JupyterLab shows beside the cell (left out when
+    the cell never ran).
+    """
+    count = f" [{execution_count}]" if execution_count is not None else ""
+    return f"cell {position}{count}" + (f" (id {cell_id})" if cell_id else "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplayFailure:
+    """A replayed cell that failed; the replay went on past it, as a user running the
+    cells one by one would.
+
+    ``position`` is 1-based counting every cell; ``unbound`` are the names the cell would
+    have bound that nothing bound after the replay; ``repair`` is the suggested command
+    when the failure is API drift (`crashpredict._drift.repair_hint`), else ''.
+    """
+
+    position: int
+    cell_id: str | None
+    execution_count: int | None
+    status: str  # "error" or "timeout"
+    ename: str | None
+    evalue: str
+    line: int | None = None
+    unbound: tuple[str, ...] = ()
+    repair: str = ""
+
+    @property
+    def label(self) -> str:
+        """``cell 9 [7] (id ...)``."""
+        return cell_label(self.position, self.execution_count, self.cell_id)
+
+    @property
+    def summary(self) -> str:
+        """``cell 9 [7] failed at line 2: AttributeError: ...``."""
+        where = f" at line {self.line}" if self.line else ""
+        what = "timed out" if self.status == "timeout" else "failed"
+        return f"{self.label} {what}{where}: {self.ename}: {self.evalue}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (``position`` 1-based; ``execution_count`` its own field)."""
+        return {"position": self.position, "cell_id": self.cell_id,
+                "execution_count": self.execution_count, "status": self.status,
+                "ename": self.ename, "evalue": self.evalue, "line": self.line,
+                "unbound": list(self.unbound), "repair": self.repair}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckResult:
     """The verdict on a notebook's target cell, with which cells were replayed."""
@@ -180,15 +232,27 @@ class CheckResult:
     plan_note: str = ""
     #: where the replay ran: "a private copy of ..." or "in place in ..."
     workdir: str = ""
+    #: the target's execution count in the saved notebook (None: it never ran)
+    target_execution_count: int | None = None
+    #: replayed cells that failed (the replay went on past each)
+    replay_failures: tuple[ReplayFailure, ...] = ()
+    #: how the failures limit the verdict, one sentence ('' when none failed)
+    limits: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict (cells also named by 1-based position and id)."""
+        """Return a JSON-ready dict.
+
+        Cells are named as the notebook shows them, never by a 0-based index: a position
+        counting every cell from 1 (``cell_position``, ``replayed_positions``, a failure's
+        ``position``), the id, and the execution count as a field of its own.
+        """
         return {
-            "path": self.path, "target_index": self.target_index, "target_id": self.target_id,
-            "cell_position": self.target_index + 1, "cell_id": self.target_id,
-            "replayed": list(self.replayed),
+            "path": self.path, "cell_position": self.target_index + 1,
+            "cell_id": self.target_id, "execution_count": self.target_execution_count,
             "replayed_positions": [i + 1 for i in self.replayed],
             "plan_note": self.plan_note, "workdir": self.workdir,
+            "replay_failures": [f.to_dict() for f in self.replay_failures],
+            "limits": self.limits,
             "verdict": self.verdict.to_dict(),
         }
 
@@ -201,11 +265,20 @@ class WalkStep:
     cell_id: str | None
     verdict: Verdict
     actual: CellRun
+    #: the cell's execution count in the saved notebook (None: it never ran)
+    execution_count: int | None = None
+    #: the repair command when the cell failed with API drift (`crashpredict._drift`)
+    repair: str = ""
+
+    @property
+    def checked(self) -> bool:
+        """False when no prediction was made (its dry run was blocked, an engine failed)."""
+        return self.verdict.crash is not None
 
     @property
     def agrees(self) -> bool:
-        """True when the prediction matched the outcome."""
-        return bool(self.verdict.crash) == (not self.actual.ok)
+        """True when the prediction matched the outcome (False when it was not checked)."""
+        return self.checked and bool(self.verdict.crash) == (not self.actual.ok)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -220,15 +293,19 @@ class WalkResult:
     plan_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict (cells named by 0-based index, 1-based position and id)."""
+        """Return a JSON-ready dict (cells named by 1-based position counting every cell,
+        id and execution count, as `CheckResult.to_dict`; ``checked`` false when no
+        prediction was made)."""
         return {
             "path": self.path,
             "workdir": self.workdir, "plan_note": self.plan_note,
             "steps": [
-                {"index": s.index, "cell_position": s.index + 1, "cell_id": s.cell_id,
+                {"cell_position": s.index + 1, "cell_id": s.cell_id,
+                 "execution_count": s.execution_count, "checked": s.checked,
                  "verdict": s.verdict.to_dict(),
                  "actual": {"ok": s.actual.ok, "ename": s.actual.ename,
-                            "evalue": s.actual.evalue}}
+                            "evalue": s.actual.evalue},
+                 "repair": s.repair}
                 for s in self.steps
             ],
         }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from ._model import CheckResult, Verdict, WalkResult
+from ._model import CheckResult, Verdict, WalkResult, cell_label
 
 __all__ = ["verdict_text", "warning_text", "warning_html", "check_text", "walk_text", "as_json",
            "cell_name", "dry_run_notes"]
@@ -82,9 +82,10 @@ def warning_html(verdict: Verdict) -> str:
             f'<br>{escape(verdict.explanation)}</div>')
 
 
-def cell_name(index: int, cell_id: str | None) -> str:
-    """``cell 4 (id 4fd7e1d7)``: the 1-based position counting every cell, and the id."""
-    return f"cell {index + 1}" + (f" (id {cell_id})" if cell_id else "")
+def cell_name(index: int, cell_id: str | None, execution_count: int | None = None) -> str:
+    """``cell 4 [2] (id 4fd7e1d7)``: the 1-based position counting every cell, the
+    execution count JupyterLab shows (when the cell ran), and the id."""
+    return cell_label(index + 1, execution_count, cell_id)
 
 
 def check_text(result: CheckResult) -> str:
@@ -92,36 +93,62 @@ def check_text(result: CheckResult) -> str:
     code = [ln for ln in result.target_source.splitlines() if ln.strip() and not
             ln.lstrip().startswith("#")]
     first = code[0] if code else ""
-    lines = [f"{result.path}: {cell_name(result.target_index, result.target_id)}, "
-             f"after replaying {len(result.replayed)} cell(s)"]
+    failed = result.replay_failures
+    lines = [f"{result.path}: "
+             f"{cell_name(result.target_index, result.target_id, result.target_execution_count)}, "
+             f"after replaying {len(result.replayed)} cell(s)"
+             + (f", {len(failed)} of which failed" if failed else "")]
     if result.plan_note:
         lines.append(f"  ({result.plan_note})")
     if result.workdir:
         lines.append(f"  replayed {result.workdir if result.workdir.startswith('in place') else 'in ' + result.workdir}")
+    for f in failed:
+        unbound = (f"; left unbound: {', '.join(f.unbound)}" if f.unbound else "")
+        lines.append(f"  replay: {_short(f.summary, 200)}{unbound} (the replay went on)")
+        if f.repair:
+            lines.append(f"    {f.repair}")
+    if result.limits:
+        lines.append(f"  limits: {result.limits}")
     lines.append(f"  > {first[:100]}")
     lines.append(verdict_text(result.verdict))
     return "\n".join(lines)
 
 
 def walk_text(result: WalkResult) -> str:
-    """The `crashpredict walk` table: predicted against actual per cell."""
+    """The `crashpredict walk` table: predicted against actual per cell.
+
+    ``cell`` is the position counting every cell from 1 and ``[n]`` the execution count
+    JupyterLab shows; a cell whose dry run was blocked reads "not checked", never "ok",
+    and is left out of the agreement.
+    """
     lines = [f"{result.path}: predicted vs actual"]
     if result.plan_note:
         lines.append(f"  ({result.plan_note})")
     if result.workdir:
         lines.append(f"  ran {result.workdir if result.workdir.startswith('in place') else 'in ' + result.workdir}")
-    lines.append("cell  predicted            actual")
-    agree = 0
+    lines.append("cell [n]    predicted            actual")
     notes = []
     for s in result.steps:
-        pred = f"crash {s.verdict.exception}" if s.verdict.crash else "ok"
+        name = cell_name(s.index, s.cell_id, s.execution_count)
+        if s.verdict.crash:
+            pred = f"crash {s.verdict.exception}"
+        elif s.verdict.crash is None:
+            pred = "not checked"
+            notes.append(f"  {name}: {s.verdict.explanation or 'no prediction'}")
+        else:
+            pred = "ok"
         act = "ok" if s.actual.ok else f"crash {s.actual.ename}"
-        agree += s.agrees
-        mark = "" if s.agrees else "   <- differs"
-        lines.append(f"{s.index + 1:>4}  {pred:<20} {act}{mark}")
-        notes += [f"  {cell_name(s.index, s.cell_id)}: {n}" for n in dry_run_notes(s.verdict)
-                  if "inconclusive" in n]
-    lines.append(f"agreement: {agree}/{len(result.steps)}")
+        mark = "" if s.agrees or not s.checked else "   <- differs"
+        count = f"[{s.execution_count}]" if s.execution_count is not None else ""
+        lines.append(f"{s.index + 1:>4} {count:<6} {pred:<20} {act}{mark}")
+        if s.checked:
+            notes += [f"  {name}: {n}" for n in dry_run_notes(s.verdict) if "inconclusive" in n]
+        if s.repair:
+            notes.append(f"  {name}: {s.repair}")
+    checked = [s for s in result.steps if s.checked]
+    unchecked = len(result.steps) - len(checked)
+    tail = f" ({unchecked} not checked)" if unchecked else ""
+    lines.append(f"agreement: {sum(s.agrees for s in checked)}/{len(checked)} checked cells{tail}")
     return "\n".join(lines + notes)
 
 
