@@ -176,3 +176,32 @@ def test_markdown_cells_count_in_positions_of_the_listed_cells():
     notebook = nb(new_markdown_cell("# intro"), code("print(k)"), code("print(k + 1)"), code("k = 1"))
     (finding,) = [f for f in nbdeps.check(notebook) if f.code == "ND201"]
     assert finding.cell_position == 2 and finding.message.endswith("it also breaks cell 3")
+
+
+# -- class 3: branches inside called functions --------------------------------------------
+
+HELPER = ("def model(x, init='zeros', verbose=False):\n"
+          "    if init == 'he':\n        w = he_init(x)\n"
+          "    elif init in ('xavier', 'glorot'):\n        w = xavier_init(x)\n"
+          "    else:\n        w = 0 * x\n"
+          "    if not verbose:\n        return w\n"
+          "    log(w)\n    return w")
+
+
+def test_a_call_does_not_read_what_only_other_branches_of_the_helper_read():
+    notebook = nb(code(HELPER, 1), code("w1 = model(3, init='zeros')", 2), code("w2 = model(4)", 3),
+                  code("def he_init(x):\n    return x", 4))
+    assert serious(notebook) == []
+
+
+def test_a_call_that_takes_the_branch_is_reported():
+    notebook = nb(code(HELPER, 1), code("w1 = model(3, init='he')", 2), code("def he_init(x):\n    return x", 4),
+                  code("w2 = model(3, 'xavier', verbose=True)", 5))
+    found = serious(notebook)
+    assert ("ND201", 1, ("he_init",)) in found
+    assert ("ND101", 3, ("xavier_init", "log")) in found
+
+
+def test_an_undecided_branch_still_counts():
+    notebook = nb(code(HELPER, 1), code("w = model(3, init=choice)", 2), code("choice = 'he'", 3))
+    assert ("ND101", 1, ("he_init", "xavier_init")) in serious(notebook)

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ._model import CellInfo, Hazard, Mutation, NameRef, Notebook, SyntaxIssue
+from ._branches import branches_of, call_site, opaque_call
 from ._modules import installed_names, module_names, run_names
 from ._names import is_always_defined
 from ._scopes import alias_name, free_loads, target_names
@@ -274,6 +275,10 @@ class _CellScanner:
         self.function_offsets: dict[str, int] = {}
         self.expanded: set[str] = set()
         self.extensions: list[str] = []
+        self.branches: dict[str, object] = {}  # def name -> Branches
+        self.calls: list = []  # CallSite of names the cell does not bind
+        self.references: dict[str, int] = {}  # outside name -> loads at cell level
+        self.called: dict[str, int] = {}  # outside name -> plain calls at cell level
 
     def result(self) -> CellInfo:
         return CellInfo(
@@ -287,6 +292,9 @@ class _CellScanner:
             rebinds_from_self=frozenset(self.self_rebinds),
             undoes=frozenset(self.undone),
             extensions=tuple(self.extensions),
+            branches=tuple((name, b) for name, b in sorted(self.branches.items()) if name in self.functions),
+            calls=tuple(self.calls) + tuple(opaque_call(name) for name, n in self.references.items()
+                                            if n > self.called.get(name, 0) and name in self.called),
             deferred_reads=tuple(
                 (name, refs)
                 for name, loads in sorted(self.functions.items())
@@ -299,6 +307,8 @@ class _CellScanner:
 
     def load(self, node: ast.Name) -> None:
         name = node.id
+        if name not in self.bound:
+            self.references[name] = self.references.get(name, 0) + 1
         if name not in self.bound and name not in self.uses:
             self.uses[name] = NameRef(name=name, line=node.lineno + self.offset, column=node.col_offset)
         if name in self.functions and name not in self.expanded:
@@ -455,6 +465,9 @@ class _CellScanner:
         self.bind(node.name)
         self.functions[node.name] = facts.loads
         self.function_offsets[node.name] = self.offset
+        branches = branches_of(node)
+        if branches is not None:
+            self.branches[node.name] = branches
 
     _AsyncFunctionDef = _FunctionDef
 
@@ -635,6 +648,9 @@ class _CellScanner:
                 self.bind(name)
             return
         if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id not in self.bound:
+                self.called[node.func.id] = self.called.get(node.func.id, 0) + 1
+                self.calls.append(call_site(node, node.func.id))
             self.expr(node.func)
             for arg in node.args:
                 self.expr(arg)

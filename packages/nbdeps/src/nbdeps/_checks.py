@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ._branches import unreached
 from ._cellinfo import analyze_cell, cell_infos
 from ._history import History, history
 from ._load import NotebookSource, load_notebook
@@ -281,6 +282,7 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
     for cell in ctx.code:
         for function, refs in ctx.infos[cell.index].deferred_reads:
             deferred[function].append((cell.index, refs))
+    branches = {(cell.index, name): b for cell in ctx.code for name, b in ctx.infos[cell.index].branches}
     if not deferred or ctx.unknown_cells:
         return
     # one finding per (function, definer, names), on the first cell that calls it
@@ -290,8 +292,9 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
             for definer, refs in deferred.get(use.name, ()):
                 if definer == cell.index:
                     continue
-                missing = tuple(dict.fromkeys(r.name for r in refs
-                                              if not ctx.always(r.name) and r.name not in ctx.binders))
+                skipped = _unreached_here(ctx.infos[cell.index], use.name, branches.get((definer, use.name)))
+                missing = tuple(dict.fromkeys(r.name for r in refs if r.name not in skipped
+                                              and not ctx.always(r.name) and r.name not in ctx.binders))
                 if missing:
                     calls[(use.name, definer, missing)].append((cell, use))
     for (function, definer, missing), sites in calls.items():
@@ -310,7 +313,7 @@ def _notebook_order(ctx: _Context) -> Iterator[Finding]:
     state: set[str] = set()
     deleted_by: dict[str, int] = {}
     star_above = False
-    functions: dict[str, tuple[NameRef, ...]] = {}
+    functions: dict[str, tuple] = {}
     # (code, name, definer or deleter) -> the cells it breaks, with the read and the function
     # called there that reads the name (None for a read of the cell itself)
     hazards: dict[tuple[str, str, int], list[tuple[Cell, NameRef, str | None]]] = defaultdict(list)
@@ -366,21 +369,33 @@ def _order_findings(ctx: _Context, hazards: dict) -> Iterator[Finding]:
                           f"below, in {_where(d)}: {tail}{more}", names, ref.line, ref.column)
 
 
-def _track_functions(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> None:
-    """Keep, per function name, the globals its latest definition reads when called."""
+def _track_functions(info: CellInfo, functions: dict[str, tuple]) -> None:
+    """Keep, per function name, the globals its latest definition reads when called (and
+    the branches those reads depend on)."""
     for name in info.defines | info.deletes:
         functions.pop(name, None)
+    branches = dict(info.branches)
     for name, refs in info.deferred_reads:
-        functions[name] = refs
+        functions[name] = (refs, branches.get(name))
 
 
-def _called_reads(info: CellInfo, functions: dict[str, tuple[NameRef, ...]]) -> list[tuple[NameRef, str]]:
+def _unreached_here(info: CellInfo, function: str, branches) -> frozenset[str]:
+    """The reads of `function` that no call of it in this cell reaches (decided branches)."""
+    if branches is None:
+        return frozenset()
+    return unreached(branches, tuple(c for c in info.calls if c.function == function))
+
+
+def _called_reads(info: CellInfo, functions: dict[str, tuple]) -> list[tuple[NameRef, str]]:
     """The globals read by functions (defined in other cells) that this cell calls, placed
-    at the call (that is when they must be bound), each with the function read through."""
+    at the call (that is when they must be bound), each with the function read through.
+    Reads on branches that the cell's calls decide against are left out."""
     reads = []
     for use in info.uses:
-        for ref in functions.get(use.name, ()):
-            if ref.name not in info.defines and ref.name != use.name:
+        refs, branches = functions.get(use.name, ((), None))
+        skipped = _unreached_here(info, use.name, branches)
+        for ref in refs:
+            if ref.name not in info.defines and ref.name != use.name and ref.name not in skipped:
                 reads.append((NameRef(name=ref.name, line=use.line, column=use.column), use.name))
     return reads
 
@@ -431,7 +446,7 @@ class _Session:
     state: dict[str, int] = field(default_factory=dict)  # name -> cell that last bound it
     deleted_by: dict[str, int] = field(default_factory=dict)
     stale: set[int] = field(default_factory=set)
-    functions: dict[str, tuple[NameRef, ...]] = field(default_factory=dict)
+    functions: dict[str, tuple] = field(default_factory=dict)
     unknown_ran: bool = False
 
     def ran(self, index: int, info: CellInfo) -> None:

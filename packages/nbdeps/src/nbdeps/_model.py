@@ -136,6 +136,32 @@ class SyntaxIssue:
 
 
 @dataclass(**_FROZEN)
+class Branches:
+    """The global reads of a function made only under branch tests nbdeps can decide.
+
+    `reads` maps a name to its guards: the name is read when any guard holds, a guard being
+    a conjunction of `(parameter, operator, constant, wanted)` tests (see `_branches`).
+    """
+
+    params: tuple[str, ...]  # positional parameters, in order
+    defaults: tuple[tuple[str, object], ...]  # parameter -> constant default
+    reads: tuple[tuple[str, tuple[tuple[tuple[str, str, object, bool], ...], ...]], ...]
+
+
+@dataclass(**_FROZEN)
+class CallSite:
+    """A cell-level call of `function`: how many positional arguments, which keywords,
+    and the constant ones (`known`, keyed by position or keyword); `starred` when the call
+    passes `*args`/`**kwargs` or the function is referenced without being called."""
+
+    function: str
+    positional: int
+    given: tuple[str, ...]
+    known: tuple[tuple[int | str, object], ...]
+    starred: bool = False
+
+
+@dataclass(**_FROZEN)
 class CellInfo:
     """What one cell reads, binds, deletes and mutates at cell level."""
 
@@ -154,6 +180,10 @@ class CellInfo:
     # read when another cell calls the function
     deferred_reads: tuple[tuple[str, tuple[NameRef, ...]], ...] = ()
     extensions: tuple[str, ...] = ()  # `%load_ext NAME`: extensions whose magics the notebook may use
+    # functions the cell defines whose reads depend on decidable branches, and the calls the
+    # cell makes of functions it does not define (to decide those branches at the call)
+    branches: tuple[tuple[str, Branches], ...] = ()
+    calls: tuple[CallSite, ...] = ()
 
     @property
     def used_names(self) -> frozenset[str]:
