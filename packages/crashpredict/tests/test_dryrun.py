@@ -372,6 +372,79 @@ def test_torch_save_to_a_path_goes_to_the_overlay_and_loads_back(tmp_path):
     assert dry_run(in_memory, {"torch": torch}).outcome == "completed"
 
 
+def test_catboost_writes_its_training_folder_into_the_overlay(tmp_path, monkeypatch):
+    cb = pytest.importorskip("catboost")
+    np = pytest.importorskip("numpy")
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(0)
+    X = rng.random((200, 4))
+    y = (X[:, 0] > 0.5).astype(int)
+    # CatBoost's C++ makes ./catboost_info for its logs: the real run does, so must the dry run
+    cell = ("model = cb.CatBoostClassifier(iterations=2, verbose=0).fit(X, y)\n"
+            "model.save_model('model.cbm')\n"
+            "back = cb.CatBoostClassifier().load_model('model.cbm')\n"
+            "import os\nassert os.path.isdir('catboost_info')\n")
+    result = dry_run(cell, {"cb": cb, "X": X, "y": y})
+    assert result.outcome == "completed", result
+    assert f"made {tmp_path / 'catboost_info'}" in result.writes
+    assert any(w.endswith(f"to {tmp_path / 'model.cbm'}") for w in result.writes), result.writes
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_xgboost_and_lightgbm_models_are_saved_to_the_overlay_and_load_back(tmp_path):
+    xgb = pytest.importorskip("xgboost")
+    lgb = pytest.importorskip("lightgbm")
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(0)
+    X = rng.random((200, 4))
+    y = (X[:, 0] > 0.5).astype(int)
+    target, light = tmp_path / "model.json", tmp_path / "model.txt"
+    cell = (f"b = xgb.train({{}}, xgb.DMatrix(X, y), 2)\nb.save_model({str(target)!r})\n"
+            f"xgb.Booster().load_model({str(target)!r})\n"
+            f"lgb.train({{'verbose': -1}}, lgb.Dataset(X, y), 2).save_model({str(light)!r})\n"
+            f"lgb.Booster(model_file={str(light)!r})\n")
+    result = dry_run(cell, {"xgb": xgb, "lgb": lgb, "X": X, "y": y})
+    assert result.outcome == "completed", result
+    assert not target.exists() and not light.exists()
+
+
+def test_a_cpp_library_that_cannot_create_a_writable_path_was_refused_by_the_jail(tmp_path,
+                                                                                  monkeypatch):
+    from types import SimpleNamespace
+
+    from crashpredict._dryrun._child import _landlock_refusal
+
+    monkeypatch.chdir(tmp_path)
+    policy = SimpleNamespace(landlock=True)
+    said = RuntimeError("lib/dir_helper.cpp:20: Can't create train working dir: catboost_info")
+    assert _landlock_refusal(said, policy) == "a file write from C code to 'catboost_info'"
+    # a folder the user cannot write either: the real run fails the same way
+    assert _landlock_refusal(RuntimeError("Can't create train working dir: /proc/x/y"),
+                             policy) is None
+    assert _landlock_refusal(RuntimeError("Can't create train working dir"), policy) == \
+        "a file write from C code outside the dry run's overlay"
+    assert _landlock_refusal(ValueError("cannot reshape array of size 6"), policy) is None
+    assert _landlock_refusal(said, SimpleNamespace(landlock=False)) is None
+
+
+@pytest.mark.parametrize("library", ["sklearn", "xgboost", "lightgbm"])
+def test_openmp_fits_run_after_the_parent_used_its_thread_team(library):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip(library)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X = np.random.default_rng(0).random((3000, 8))
+    y = (X[:, 0] > 0.5).astype(int)
+    make = {"sklearn": "HistGradientBoostingClassifier(max_iter=3)",
+            "xgboost": "__import__('xgboost').XGBClassifier(n_estimators=3)",
+            "lightgbm": "__import__('lightgbm').LGBMClassifier(n_estimators=3, verbose=-1)"}[library]
+    ns = {"HistGradientBoostingClassifier": HistGradientBoostingClassifier, "X": X, "y": y}
+    eval(make, ns).fit(X, y)  # the kernel's OpenMP team now exists; the fork has none
+    result = dry_run(f"model = {make}.fit(X, y)\npred = model.predict(X)\npred[len(X)]", ns,
+                     budget_s=10)
+    assert (result.outcome, result.exception, result.line) == ("crashed", "IndexError", 3), result
+
+
 def test_torch_ops_run_after_the_parent_used_its_thread_pool():
     torch = pytest.importorskip("torch")
     a = torch.randn(600, 600)

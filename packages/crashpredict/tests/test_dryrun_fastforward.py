@@ -9,6 +9,7 @@ bound in a later iteration) is inconclusive; a clean run is a weak "no crash".
 from __future__ import annotations
 
 import linecache
+import sys
 import time
 
 import pytest
@@ -252,3 +253,96 @@ def test_a_doubtful_crash_on_fewer_rows_is_run_again_whole_on_them():
     assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 8), result
     assert result.shrunk and not result.cuts
     assert dryrun_verdict(result, cell).crash is True
+
+
+# ---- gradient boosting libraries: two rounds, the same data checks -------------------------
+
+
+def _frame_data():
+    pd = pytest.importorskip("pandas")
+    np, X, y = _sklearn_data()
+    return pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])]), y
+
+
+def test_an_xgboost_fit_trains_two_rounds_and_its_prediction_checks_count():
+    xgb = pytest.importorskip("xgboost")
+    frame, y = _frame_data()
+    # 100,000 rounds: far past the budget for real; the prediction's frame lacks a column
+    cell = ("model = xgb.XGBClassifier(n_estimators=100_000, max_depth=3).fit(frame, y)\n"
+            "pred = model.predict(frame.drop(columns=['f3']))\n")
+    result, verdict = _predict(cell, {"xgb": xgb, "frame": frame, "y": y})
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 2), result
+    assert "XGBoost train: num_boost_round cut to 2 of 100,000" in result.cuts
+    assert "f3" in result.message and not result.cut_before_crash
+
+
+def test_a_lightgbm_train_reads_its_rounds_from_params_and_leaves_them_untouched():
+    lgb = pytest.importorskip("lightgbm")
+    np, X, y = _sklearn_data()
+    params = {"objective": "binary", "num_iterations": 100_000, "verbose": -1}
+    cell = ("booster = lgb.train(params, lgb.Dataset(X, y))\n"
+            "print(params['num_iterations'])\n"
+            "pred = booster.predict(X[:, :5])\n")  # 5 features; it was trained on 10
+    ns = {"lgb": lgb, "X": X, "y": y, "params": params}
+    result, verdict = _predict(cell, ns)
+    assert (verdict.crash, verdict.line) == (True, 3), result
+    assert result.exception.endswith("LightGBMError") and "features" in result.message
+    assert "LightGBM train: num_boost_round cut to 2 of 100,000" in result.cuts
+    assert params["num_iterations"] == 100_000 and "booster" not in ns
+
+
+def test_a_catboost_fit_trains_two_iterations_by_default_too():
+    cb = pytest.importorskip("catboost")
+    frame, y = _frame_data()
+    # no iterations given: CatBoost's default is 1,000
+    cell = ("model = cb.CatBoostClassifier(verbose=0, thread_count=1).fit(frame, y)\n"
+            "pred = model.predict(frame.drop(columns=['f3']))\n")
+    result, verdict = _predict(cell, {"cb": cb, "frame": frame, "y": y})
+    assert (verdict.crash, verdict.line) == (True, 2), result
+    assert "CatBoost fit: iterations cut to 2 of 1,000" in result.cuts
+
+
+def test_a_crash_that_fewer_trees_may_cause_is_not_trusted():
+    xgb = pytest.importorskip("xgboost")
+    np, X, y = _sklearn_data()
+    cell = ("model = xgb.XGBClassifier(n_estimators=100_000, max_depth=3).fit(X, y)\n"
+            "tree = model.get_booster().get_dump()[500]\n")  # 2 trees after the cut
+    result, verdict = _predict(cell, {"xgb": xgb, "X": X, "y": y})
+    assert verdict.crash is not True, result
+    assert any("cut to 2 of 100,000" in c for c in result.cuts)
+
+
+def test_a_training_function_imported_by_name_is_cut_and_a_short_one_runs_whole():
+    xgb = pytest.importorskip("xgboost")
+    from xgboost import DMatrix, train
+    np, X, y = _sklearn_data()
+    ns = {"train": train, "DMatrix": DMatrix, "X": X, "y": y}
+    cell = ("booster = train({'max_depth': 2}, DMatrix(X, y), num_boost_round=100_000)\n"
+            "print(booster['missing'])\n")  # a Booster has no such attribute: a TypeError
+    result, verdict = _predict(cell, ns)
+    assert "XGBoost train: num_boost_round cut to 2 of 100,000" in result.cuts, result
+    assert ns["train"] is train
+    short = "booster = train({'max_depth': 2}, DMatrix(X, y), num_boost_round=2)\n"
+    result, verdict = _predict(short, dict(ns))
+    assert result.outcome == "completed" and not result.cuts, result
+    assert verdict.crash is False
+
+
+def test_a_cut_training_call_says_how_much_longer_the_whole_fit_takes():
+    xgb = pytest.importorskip("xgboost")
+    from crashpredict._dryrun import _fastforward
+
+    np, X, y = _sklearn_data()
+    cutter = _fastforward.Cutter({})
+    original = xgb.training.train
+    try:
+        _fastforward.cap_libraries(cutter, {})
+        xgb.train({"max_depth": 2}, xgb.DMatrix(X, y), num_boost_round=200)
+    finally:
+        for module in [m for n, m in sys.modules.items() if n.startswith("xgboost")]:
+            for key, value in list(vars(module).items()):
+                if getattr(value, "__wrapped__", None) is original or \
+                        getattr(value, "_crashpredict_capped", False):
+                    setattr(module, key, getattr(value, "__wrapped__", value))
+    assert cutter.library_cuts == ["XGBoost train: num_boost_round cut to 2 of 200"]
+    assert cutter.library_extra_s > 0

@@ -421,6 +421,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
         fields = _fork._result(data, timed_out, code_, float(budget_s))
         fields.pop("over_budget", None)
         fields.pop("scale", None)
+        fields.pop("extra_s", None)
         if fields.pop("jail", None) and not _fork._JAIL_REFUSED:
             _fork._JAIL_REFUSED.append(fields.get("reason", "the jail was refused"))
         fields["startup_s"] = startup

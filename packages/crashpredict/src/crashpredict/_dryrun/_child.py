@@ -15,6 +15,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import sys
 import tempfile
@@ -200,6 +201,13 @@ def _jail_difference(exc: BaseException | None) -> str | None:
     return None
 
 
+#: How C++ libraries say a file or folder could not be made, with no errno (CatBoost:
+#: "Can't create train working dir: catboost_info"); the path, when named, is last.
+_CANNOT_CREATE = re.compile(
+    r"(?:can't|cannot|can not|unable to|could not|failed to) (?:create|make|open \S+ for "
+    r"writing)\b[^:\n]*(?::\s*(?P<path>[^\s:]+)\s*$)?", re.IGNORECASE)
+
+
 def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
     """A permission error that Landlock caused (the real run could write there), or None."""
     if not getattr(policy, "landlock", False):
@@ -207,9 +215,12 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
     seen = 0
     while exc is not None and seen < 10:
         text = message_of(exc)
+        said = _CANNOT_CREATE.search(text)
         if isinstance(exc, PermissionError) or getattr(exc, "errno", None) == 13 or \
-                "errno = 13" in text or "Permission denied" in text:
+                "errno = 13" in text or "Permission denied" in text or said:
             path = getattr(exc, "filename", None)
+            if not isinstance(path, str) and said and said.group("path"):
+                path = said.group("path").strip("'\"`")
             if not isinstance(path, str):
                 return "a file write from C code outside the dry run's overlay"
             # access(2) is not restricted by Landlock: it says what the real run may do.
@@ -240,6 +251,8 @@ def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any,
         os.setpgid(0, 0)
     except OSError:
         pass
+    if any(name in sys.modules for name in _OPENMP_USERS):
+        _one_openmp_thread()  # before the jail: its root hides the libraries' paths
     kept = {write_fd, answer_fd, *keep}
     try:
         snaps = _jail.snapshot_fds(kept)
@@ -427,7 +440,8 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
     if cutter is not None:
         scale = cutter.scale()
         result.update(fast_forwarded=True, cuts=cutter.evidence(),
-                      scale=scale if math.isfinite(scale) else 1e9)
+                      scale=scale if math.isfinite(scale) else 1e9,
+                      extra_s=min(cutter.library_extra_s, 1e9))
     result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
                   layers=layers)
     return _report(write_fd, result)
@@ -482,7 +496,7 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any],
     functions = _fastforward.rewrite_functions(code, namespace, loops)
     cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree)
     namespace[_fastforward.HELPER] = cutter
-    _fastforward.cap_libraries(cutter)
+    _fastforward.cap_libraries(cutter, namespace)
     new_code = compile(rewritten, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
                        dont_inherit=True)
     return new_code, cutter
@@ -513,6 +527,14 @@ def _fork_safe_threads() -> None:
             sys.modules["tensorflow"].config.run_functions_eagerly(True)
         except Exception:
             pass
+    lightgbm = getattr(sys.modules.get("lightgbm.basic"), "_LIB", None)
+    if lightgbm is not None:
+        # LightGBM sets its own thread count on each call: cap it (4.2 and later)
+        try:
+            import ctypes
+            lightgbm.LGBM_SetMaxThreads(ctypes.c_int(1))
+        except Exception:
+            pass
     loader = getattr(sys.modules.get("torch.utils.data.dataloader"), "DataLoader", None)
     if loader is not None:
         _load_in_process(loader)
@@ -530,6 +552,34 @@ def _fork_safe_threads() -> None:
             fh.write("1000")
     except OSError:
         pass
+
+
+#: Libraries whose parallel regions use an OpenMP runtime of the process (scikit-learn's
+#: histogram gradient boosting and k-means, XGBoost, LightGBM).
+_OPENMP_USERS = ("sklearn", "xgboost", "lightgbm")
+
+
+def _one_openmp_thread() -> None:
+    """GNU OpenMP's worker team did not survive the fork either: a parallel region of
+    the child would wait for it forever once the kernel had used it (a fit in an earlier
+    cell). Each OpenMP runtime loaded in the process runs one thread per region."""
+    import ctypes
+
+    paths: set[str] = set()
+    try:
+        with open("/proc/self/maps") as fh:
+            for line in fh:
+                if "omp" in line and ("/libgomp" in line or "/libomp" in line or
+                                      "/libiomp" in line):
+                    paths.add(line.rsplit(None, 1)[-1])
+    except OSError:
+        return
+    for path in paths:
+        try:
+            runtime = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 4) | ctypes.RTLD_GLOBAL)
+            runtime.omp_set_num_threads(1)
+        except (OSError, AttributeError):
+            continue
 
 
 def _load_in_process(loader: Any) -> None:

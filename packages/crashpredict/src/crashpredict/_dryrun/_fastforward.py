@@ -4,8 +4,9 @@ A training loop over epochs and batches, a loop over files, a long preprocessing
 run for real, the cell takes minutes and its crash comes at the end. Fast-forwarded, each
 ``for``/``while`` loop of the cell, and of the notebook's own functions that the cell
 calls, runs its first `KEEP_ITERATIONS` iterations and then goes on after the loop as if
-it had ended (its ``else`` included); Keras ``fit`` runs one epoch of two steps
-(`cap_libraries`). The code is rewritten with `ast` (line numbers kept, so tracebacks
+it had ended (its ``else`` included); Keras ``fit`` runs one epoch of two steps, and
+scikit-learn's iterative estimators and the gradient boosting libraries (XGBoost,
+LightGBM, CatBoost) fit two trees or iterations (`cap_libraries`). The code is rewritten with `ast` (line numbers kept, so tracebacks
 name the cell's lines); library code is never rewritten.
 
 Until the first cut takes effect the run is the real run, step for step: a crash there is
@@ -24,6 +25,7 @@ import ast
 import inspect
 import sys
 import textwrap
+import time
 import types
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +34,7 @@ from typing import Any
 from nbdeps import ipython_to_python
 
 __all__ = ["HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
-           "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
+           "BOOSTING_ROUNDS", "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
 
 #: Iterations each loop keeps in a fast-forwarded run.
 KEEP_ITERATIONS = 3
@@ -298,6 +300,8 @@ class Cutter:
     cut: list[int] = field(default_factory=list)
     library_cuts: list[str] = field(default_factory=list)
     library_scale: float = 1.0
+    #: seconds the cut library calls (boosting rounds) would have taken more, at least
+    library_extra_s: float = 0.0
 
     def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
         self.totals.setdefault(loop_id, _total(iterable))
@@ -475,12 +479,16 @@ def _bound_by_calls(tree: ast.Module | None, functions: set[str]) -> set[str]:
 SKLEARN_CAPS = {"n_estimators": 2, "max_iter": 2, "n_iter": 2, "n_init": 1}
 
 
-def cap_libraries(cutter: Cutter) -> None:
+def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> None:
     """Keras ``fit`` runs one epoch of at most two steps (its input checks, its first
     batches, its callbacks' first calls); ``evaluate`` and ``predict`` are left whole (their
     results' sizes are read by the cells that follow). A scikit-learn fit keeps at most
-    `SKLEARN_CAPS` of its iterations (`_cap_sklearn`)."""
+    `SKLEARN_CAPS` of its iterations (`_cap_sklearn`); XGBoost, LightGBM and CatBoost
+    train `BOOSTING_ROUNDS` rounds (`_cap_boosting`). ``namespace`` is the cell's: a
+    training function it imported by name (``from xgboost import train``) is capped there
+    too."""
     _cap_sklearn(cutter)
+    _cap_boosting(cutter, namespace)
     for module_name in ("keras", "tf_keras"):
         module = sys.modules.get(module_name)
         model = getattr(getattr(module, "Model", None), "fit", None) and module.Model
@@ -559,6 +567,127 @@ def _cap_estimator(model: Any, cutter: Cutter) -> None:
             cutter.library_cuts.append(note)
 
 
+#: Rounds (trees) a fast-forwarded gradient boosting fit keeps.
+BOOSTING_ROUNDS = 2
+
+#: The training functions of the gradient boosting libraries: (module, function, the
+#: argument that counts rounds, its default). The libraries' own scikit-learn wrappers
+#: (``XGBClassifier.fit``, ``LGBMRegressor.fit``) call these, so they are cut too.
+_BOOSTING_TRAINERS = (("xgboost.training", "train", "num_boost_round", 10),
+                      ("xgboost.training", "cv", "num_boost_round", 10),
+                      ("lightgbm.engine", "train", "num_boost_round", 100),
+                      ("lightgbm.engine", "cv", "num_boost_round", 100))
+
+#: LightGBM reads its rounds from ``params`` first, under any of these names.
+_LIGHTGBM_ROUNDS = ("num_iterations", "num_iteration", "n_iter", "num_tree", "num_trees",
+                    "num_round", "num_rounds", "nrounds", "num_boost_round", "n_estimators",
+                    "max_iter")
+
+
+def _cap_boosting(cutter: Cutter, namespace: dict[str, Any] | None) -> None:
+    """A gradient boosting fit trains `BOOSTING_ROUNDS` rounds: the same data conversion
+    and parameter checks, the same first rounds on the same data, with fewer trees. The
+    time the cut call took tells how much longer the whole fit would take at least
+    (`Cutter.library_extra_s`), so the parent knows whether the whole cell can still run."""
+    for module_name, function_name, argument, default in _BOOSTING_TRAINERS:
+        module = sys.modules.get(module_name)
+        original = getattr(module, function_name, None)
+        if original is None or getattr(original, "_crashpredict_capped", False):
+            continue
+        library = module_name.partition(".")[0]
+        capped = _capped_trainer(original, cutter, f"{_LIBRARY_NAMES[library]} {function_name}",
+                                 argument, default, library == "lightgbm")
+        _rebind(library, original, capped, namespace)
+    catboost = sys.modules.get("catboost.core")
+    model = getattr(catboost, "CatBoost", None)
+    train = getattr(model, "_train", None)
+    if train is not None and not getattr(train, "_crashpredict_capped", False):
+        def _train(self: Any, pool: Any, test_pool: Any, params: Any, *args: Any,
+                   **kwargs: Any) -> Any:
+            rounds = None
+            if isinstance(params, dict):
+                rounds = params.get("iterations", 1000)  # CatBoost's default
+                if type(rounds) is int and rounds > BOOSTING_ROUNDS:
+                    params = {**params, "iterations": BOOSTING_ROUNDS}
+                else:
+                    rounds = None
+            return _capped_rounds(cutter, "CatBoost fit", "iterations", rounds, train,
+                                  (self, pool, test_pool, params, *args), kwargs)
+
+        _train._crashpredict_capped = True  # type: ignore[attr-defined]
+        try:
+            model._train = _train
+        except (AttributeError, TypeError):
+            pass
+
+
+_LIBRARY_NAMES = {"xgboost": "XGBoost", "lightgbm": "LightGBM"}
+
+
+def _capped_trainer(original: Any, cutter: Cutter, what: str, argument: str, default: int,
+                    rounds_in_params: bool) -> Any:
+    try:
+        signature = inspect.signature(original)
+    except (TypeError, ValueError):
+        return original
+
+    def capped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:  # let the library say what is wrong with the call
+            return original(*args, **kwargs)
+        arguments = bound.arguments
+        rounds = arguments.get(argument, default)
+        params = arguments.get("params")
+        if rounds_in_params and isinstance(params, dict):
+            named = [params[k] for k in _LIGHTGBM_ROUNDS if k in params]
+            if named:  # LightGBM prefers these to its argument
+                rounds = params.get("num_iterations", named[0])
+            arguments["params"] = {k: v for k, v in params.items() if k not in _LIGHTGBM_ROUNDS}
+        if type(rounds) is int and rounds > BOOSTING_ROUNDS:
+            arguments[argument] = BOOSTING_ROUNDS
+        else:
+            rounds = None
+            if rounds_in_params and isinstance(params, dict):
+                arguments["params"] = params  # as the user wrote them
+        return _capped_rounds(cutter, what, argument, rounds, original, bound.args, bound.kwargs)
+
+    capped._crashpredict_capped = True  # type: ignore[attr-defined]
+    capped.__wrapped__ = original  # type: ignore[attr-defined]
+    return capped
+
+
+def _capped_rounds(cutter: Cutter, what: str, argument: str, rounds: int | None, call: Any,
+                   args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Run a training call (already cut to `BOOSTING_ROUNDS` when ``rounds`` is given).
+    What it raises is the cell's own: its first rounds are the real run's, on the same
+    data (`raised_by_input_checks` knows this frame)."""
+    if rounds is None:
+        return call(*args, **kwargs)
+    note = f"{what}: {argument} cut to {BOOSTING_ROUNDS} of {rounds:,}"
+    if note not in cutter.library_cuts:
+        cutter.library_cuts.append(note)
+    began = time.perf_counter()
+    result = call(*args, **kwargs)
+    took = time.perf_counter() - began
+    cutter.library_extra_s += took * (rounds / BOOSTING_ROUNDS - 1)
+    return result
+
+
+def _rebind(library: str, original: Any, capped: Any, namespace: dict[str, Any] | None) -> None:
+    """Bind ``capped`` wherever the library (or the cell) holds ``original`` by name."""
+    places = [vars(m) for name, m in list(sys.modules.items())
+              if (name == library or name.startswith(library + ".")) and m is not None]
+    if namespace is not None:
+        places.append(namespace)
+    for place in places:
+        try:
+            for key in [k for k, v in place.items() if v is original]:
+                place[key] = capped
+        except Exception:  # noqa: BLE001 - a strange module dict: it keeps the original
+            continue
+
+
 #: Where scikit-learn checks a fit's or a prediction's input: what raises there is about
 #: the data, the parameters or the fitted shape (``n_features_in_``, ``feature_names_in_``,
 #: ``classes_``), none of which a cut iteration count changes.
@@ -570,12 +699,35 @@ _SKLEARN_CHECK_FUNCTIONS = frozenset({
 })
 
 
+#: Where the gradient boosting libraries check data against what they were given or fitted
+#: on: their data conversion, their feature checks, their prediction calls (what a
+#: prediction rejects is the data's shape, names or types, which fewer trees do not change;
+#: a round or tree number that the cut makes too large is told by its message).
+_BOOSTING_INPUT_FILES = ("xgboost/data.py",)
+_BOOSTING_CHECK_FUNCTIONS = frozenset({"_validate_features", "_validate_feature_info",
+                                       "_check_for_bad_pandas_dtypes", "_data_from_pandas"})
+_ROUND_WORDS = ("iteration", "ntree", "tree", "round", "estimator")
+
+
 def raised_by_input_checks(exc: BaseException) -> bool:
-    """Whether ``exc`` was raised by scikit-learn's input checks (see above)."""
+    """Whether ``exc`` was raised by scikit-learn's input checks, by a gradient boosting
+    library's data or prediction checks, or inside a training call that the fast-forward
+    cut (its first rounds are the real run's) (see above)."""
     tb, last = exc.__traceback__, None
+    boosting = False
     while tb is not None:
         last = tb.tb_frame.f_code
+        path = last.co_filename.replace("\\", "/")
+        if last.co_name == "_capped_rounds" and last.co_filename == __file__:
+            return True
+        if "/xgboost/" in path or "/lightgbm/" in path or "/catboost/" in path or \
+                path.endswith(".pyx") and "catboost" in path:
+            boosting = boosting or "predict" in last.co_name or \
+                path.endswith(_BOOSTING_INPUT_FILES) or last.co_name in _BOOSTING_CHECK_FUNCTIONS
         tb = tb.tb_next
+    if boosting:
+        message = str(exc).lower()
+        return not any(word in message for word in _ROUND_WORDS)
     if last is None:
         return False
     path = last.co_filename.replace("\\", "/")
@@ -602,9 +754,15 @@ def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.
     if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
                               called_functions(code, namespace)):
         return tree
-    trains = any(m in sys.modules for m in ("keras", "tf_keras", "sklearn"))
-    return tree if trains and any("fit" in name or name.startswith("cross_val")
+    trains = any(m in sys.modules for m in _TRAINING_MODULES)
+    return tree if trains and any("fit" in name or name.startswith("cross_val") or
+                                  name in ("train", "cv")
                                   for name in names_read(code, namespace)) else None
+
+
+#: Libraries whose fits `cap_libraries` cuts: a cell that fits is fast-forwarded even
+#: without loops of its own.
+_TRAINING_MODULES = ("keras", "tf_keras", "sklearn", "xgboost", "lightgbm", "catboost")
 
 
 def names_read(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:

@@ -542,7 +542,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "exception": str, "message": str, "line": int, "library": str, "blocked": str,
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
-    "cut_may_cause": bool, "scale": float,
+    "cut_may_cause": bool, "scale": float, "extra_s": float,
 }
 _LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers", "cuts")
 
@@ -660,15 +660,17 @@ def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, f
     cut = _run_once(code, namespace, budget_s, None, filename, None, tree)
     over = cut.pop("over_budget", False)
     scale = cut.pop("scale", 1.0)
+    extra = cut.pop("extra_s", 0.0)  # what the cut library calls would have taken more
     doubtful = _cut_doubtful(cut)
     clean_with_cuts = cut.get("outcome") == "completed" and bool(cut.get("cuts"))
     if not (clean_with_cuts or doubtful):
         return cut, over, False  # decisive: a crash that counts, or nothing was cut
     left = budget_s - (time.perf_counter() - started)
-    if left < 0.5 or (time.perf_counter() - began) * scale > left:
+    if left < 0.5 or (time.perf_counter() - began) * scale + extra > left:
         return cut, False, doubtful  # the whole cell cannot finish in what is left
     whole = _run_once(code, namespace, left, None, filename, None)
     whole.pop("scale", None)
+    whole.pop("extra_s", None)
     if whole.pop("over_budget", False) or (whole.get("outcome") == "inconclusive"
                                            and not whole.get("blocked")):
         return cut, False, doubtful  # the fast-forwarded run's answer stands

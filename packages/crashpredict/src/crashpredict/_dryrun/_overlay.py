@@ -250,6 +250,24 @@ class Overlay:
         self.events.setdefault(full, what)
         return target
 
+    def for_write_dir(self, path: Any) -> Any:
+        """The overlay path of a folder that C code will write files into (CatBoost's
+        ``train_dir``): made in the overlay, as the real run would make it (its parent
+        must exist, as for a file)."""
+        text = _text(path)
+        if text is None:
+            return path
+        full = self.real(text)
+        if self.passthrough(full):
+            return path
+        if self._lexists(full) and not self._isdir(full) and not self._is_deleted(full):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), text)
+        self._ensure_parent(full)
+        self._makedirs(self.shadow(full))
+        self._forget_deleted(full)
+        self.events.setdefault(full, "made")
+        return self.shadow(full)
+
     def hold(self, path: str, *, content: bool = True) -> str:
         """Copy ``path`` up for a file the kernel holds open for writing (see `_confine`)."""
         target = self.for_write(path, content=content, what="held open")

@@ -298,6 +298,41 @@ def _install_guards(overlay: Any) -> None:
     if "cv2" in mods:
         _rewrite(mods["cv2"], "imwrite", 0, ("filename",), write)
         _rewrite(mods["cv2"], "imread", 0, ("filename",), read)
+    # the gradient boosting libraries write and read models in C++; CatBoost also writes
+    # its training logs into a folder (``train_dir``, "catboost_info" by default)
+    xgboost = mods.get("xgboost")
+    booster = getattr(xgboost, "Booster", None)
+    if booster is not None:
+        _rewrite(booster, "save_model", 1, ("fname",), write)
+        _rewrite(booster, "load_model", 1, ("fname",), read)
+    lightgbm = mods.get("lightgbm")
+    booster = getattr(lightgbm, "Booster", None)
+    if booster is not None:
+        _rewrite(booster, "save_model", 1, ("filename",), write)
+        _rewrite(booster, "__init__", 3, ("model_file",), read)  # args[0] is the Booster
+    catboost = getattr(mods.get("catboost.core"), "CatBoost", None)
+    if catboost is not None:
+        _rewrite(catboost, "save_model", 1, ("fname",), write)
+        _rewrite(catboost, "load_model", 1, ("fname",), read)
+        _guard_catboost_train_dir(catboost, overlay)
+
+
+def _guard_catboost_train_dir(model: Any, overlay: Any) -> None:
+    original = getattr(model, "_train", None)
+    if original is None or getattr(original, "_crashpredict_guard", False):
+        return
+
+    def _train(self: Any, pool: Any, test_pool: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(params, dict) and params.get("allow_writing_files", True) is not False:
+            params = {**params,
+                      "train_dir": overlay.for_write_dir(params.get("train_dir") or "catboost_info")}
+        return original(self, pool, test_pool, params, *args, **kwargs)
+
+    _train._crashpredict_guard = True  # type: ignore[attr-defined]
+    try:
+        model._train = _train
+    except (AttributeError, TypeError):
+        pass
 
 
 def _block_direct_calls(policy: Policy) -> None:
