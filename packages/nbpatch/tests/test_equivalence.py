@@ -144,3 +144,48 @@ def test_text_output_names_cells_by_position_and_id(nb):
     assert (difference.cell_position, difference.cell_id) == (2, "c1")
     assert render_equivalence(verdict).splitlines()[1] == "cell 2 (id c1): output: outputs differ"
     assert verdict.to_dict()["differences"][0]["cell_position"] == 2
+
+
+def test_two_versions_that_crash_the_same_way_are_not_called_plain_equivalent(nb, tmp_path,
+                                                                              capsys):
+    from nbpatch._render import render_equivalence
+
+    a = nb("import pandas as pd\ndf = pd.DataFrame({'price': [1.0]})", "df['Price'].sum()")
+    b = nb("import pandas as pd\ndf = pd.DataFrame({'price': [1.0]})",
+           "df['Price'].sum()  # the total")
+    verdict = nbpatch.equivalent(a, b)
+    assert verdict.equivalent and verdict.both_crash and verdict.errors_match
+    assert verdict.modified_crash == nbpatch.Crash(cell_position=2, cell_id="c1",
+                                                   status="error", ename="KeyError",
+                                                   evalue="'Price'")
+    assert render_equivalence(verdict).splitlines() == [
+        "both crash, with the same error: neither runs to the end; nothing else differs",
+        "original crashes at cell 2 (id c1): KeyError: 'Price'",
+        "modified crashes at cell 2 (id c1): KeyError: 'Price'"]
+    nbformat_write = __import__("nbformat").write
+    nbformat_write(a, tmp_path / "a.ipynb")
+    nbformat_write(b, tmp_path / "b.ipynb")
+    assert main(["equiv", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]) == 0
+    assert capsys.readouterr().out.startswith("both crash, with the same error")
+    assert main(["equiv", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["both_crash"], report["errors_match"]) == (True, True)
+    assert report["original_crash"]["cell_position"] == 2
+
+
+def test_versions_crashing_with_different_errors_say_both_and_which(nb):
+    from nbpatch._render import render_equivalence
+
+    a = nb("x = {'a': 1}", "x['b']")
+    b = nb("x = {'a': 1}", "x.b")
+    verdict = nbpatch.equivalent(a, b)
+    assert not verdict.equivalent and verdict.both_crash and verdict.errors_match is False
+    lines = render_equivalence(verdict).splitlines()
+    assert lines[:3] == [
+        "both crash, with different errors: neither runs to the end; different (1)",
+        "original crashes at cell 2 (id c1): KeyError: 'b'",
+        "modified crashes at cell 2 (id c1): AttributeError: 'dict' object has no attribute 'b'"]
+    fixed = nbpatch.equivalent(a, nb("x = {'a': 1}", "x.get('b')"))
+    assert not fixed.both_crash and fixed.errors_match is None
+    assert render_equivalence(fixed).splitlines()[1:3] == [
+        "original crashes at cell 2 (id c1): KeyError: 'b'", "modified runs to the end"]

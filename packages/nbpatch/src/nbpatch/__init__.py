@@ -13,7 +13,7 @@ Running notebooks (``run_notebook``, ``equivalent``) needs the ``run`` extra:
 
 from ._apply import apply, replacement
 from ._diff import diff
-from ._equiv import Difference, Equivalence, ScoreCheck, equivalent
+from ._equiv import Crash, Difference, Equivalence, ScoreCheck, equivalent
 from ._model import (
     DeleteCell,
     Hunk,
@@ -65,6 +65,7 @@ __all__ = [
     "Equivalence",
     "Difference",
     "ScoreCheck",
+    "Crash",
     # running notebooks (the ``run`` extra)
     "run_notebook",
     "Run",

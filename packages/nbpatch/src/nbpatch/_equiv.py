@@ -23,7 +23,7 @@ from ._run import Run, run_notebook
 from ._stats import one_sample_t_test
 from .errors import EquivalenceError, RunError
 
-__all__ = ["Difference", "ScoreCheck", "Equivalence", "equivalent"]
+__all__ = ["Difference", "ScoreCheck", "Crash", "Equivalence", "equivalent"]
 
 DifferenceKind = Literal["output", "error", "removed", "added", "variable", "score"]
 ALPHA = 0.05
@@ -77,19 +77,66 @@ class ScoreCheck:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Crash:
+    """Where a version stopped: the cell that raised, hit the time limit or killed the kernel.
+
+    ``cell_position`` is 1-based and counts every cell, as the notebook shows it.
+    """
+
+    cell_position: int
+    cell_id: str | None
+    status: str  # "error" or "timeout"
+    ename: str | None
+    evalue: str
+
+    @property
+    def label(self) -> str:
+        """``cell 3 (id fit)``."""
+        return f"cell {self.cell_position}" + (f" (id {self.cell_id})" if self.cell_id else "")
+
+    @property
+    def error(self) -> str:
+        """``KeyError: 'x'`` (the message's first line)."""
+        return f"{self.ename}: {self.evalue}" if self.evalue else str(self.ename)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Equivalence:
-    """The verdict: ``equivalent`` when nothing differs; ``differences`` cell by cell."""
+    """The verdict: ``equivalent`` when nothing differs; ``differences`` cell by cell.
+
+    ``original_crash`` and ``modified_crash`` say where each version stopped (``None``: it
+    ran to the end). Two versions that crash the same way at the same cell are equivalent
+    (nothing differs), yet neither runs: `both_crash` says so, and the text never reads
+    plain "equivalent" then.
+    """
 
     equivalent: bool
     differences: tuple[Difference, ...]
     score: ScoreCheck | None
     runs: int
+    original_crash: Crash | None = None
+    modified_crash: Crash | None = None
+
+    @property
+    def both_crash(self) -> bool:
+        """True when neither version ran to the end."""
+        return self.original_crash is not None and self.modified_crash is not None
+
+    @property
+    def errors_match(self) -> bool | None:
+        """Whether both versions raised the same error (class and message); ``None`` unless
+        both crash."""
+        if not self.both_crash:
+            return None
+        a, b = self.original_crash, self.modified_crash
+        return (a.status, a.ename, a.evalue) == (b.status, b.ename, b.evalue)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form (used by the CLI's ``--json``)."""
         from dataclasses import asdict
 
         data = asdict(self)
+        data["both_crash"], data["errors_match"] = self.both_crash, self.errors_match
         if data["score"] is not None and math.isinf(data["score"]["relative_change"]):
             data["score"]["relative_change"] = None  # strict JSON has no Infinity
         return data
@@ -110,6 +157,18 @@ def _where(run: Run, keys: Sequence[str], index: int) -> dict[str, object]:
     cid = cell.get("id")
     return {"cell": keys[index], "cell_position": index + 1,
             "cell_id": cid if isinstance(cid, str) and cid else None}
+
+
+def _crash(run: Run) -> Crash | None:
+    """Where ``run`` stopped, or ``None`` when it ran to the end."""
+    failed = run.failed
+    if failed is None:
+        return None
+    cid = run.notebook.cells[failed.index].get("id")
+    lines = (failed.evalue or "").strip().splitlines()
+    return Crash(cell_position=failed.index + 1,
+                 cell_id=cid if isinstance(cid, str) and cid else None, status=failed.status,
+                 ename=failed.ename, evalue=lines[0] if lines else "")
 
 
 def _pair_difference(cell_a, cell_b, float_tolerance: float) -> tuple[str, str] | None:
@@ -270,4 +329,5 @@ def equivalent(a: NotebookLike, b: NotebookLike, *, variables: Sequence[str] = (
         found.append(Difference(kind="score", message=f"score not reproduced: {detail}",
                                 expected=_clip([repr(s) for s in check.original]),
                                 actual=_clip([repr(s) for s in check.modified])))
-    return Equivalence(equivalent=not found, differences=tuple(found), score=check, runs=runs)
+    return Equivalence(equivalent=not found, differences=tuple(found), score=check, runs=runs,
+                       original_crash=_crash(runs_a[0]), modified_crash=_crash(runs_b[0]))

@@ -82,9 +82,26 @@ def render_patch(patch: Patch, base: Mapping[str, Any] | None = None,
 
 
 def render_equivalence(verdict: Equivalence) -> str:
-    """The verdict, then one block per difference (cell, what, expected, actual)."""
+    """The verdict, where each version crashed, then one block per difference (cell, what,
+    expected, actual).
+
+    Two versions that both crash are never called plain "equivalent": the head says they
+    both crash, and whether the errors match.
+    """
     head = "equivalent" if verdict.equivalent else f"different ({len(verdict.differences)})"
+    if verdict.both_crash:
+        same = "the same error" if verdict.errors_match else "different errors"
+        head = (f"both crash, with {same}: neither runs to the end"
+                + ("; nothing else differs" if verdict.equivalent
+                   else f"; different ({len(verdict.differences)})"))
     lines = [head]
+    for role, crash in (("original", verdict.original_crash),
+                        ("modified", verdict.modified_crash)):
+        if crash is not None:
+            what = "times out" if crash.status == "timeout" else "crashes"
+            lines.append(f"{role} {what} at {crash.label}: {crash.error}")
+        elif verdict.original_crash is not None or verdict.modified_crash is not None:
+            lines.append(f"{role} runs to the end")
     if verdict.score is not None:
         s = verdict.score
         test = f", p = {s.p_value:.3g}" if s.p_value is not None else ""
