@@ -170,7 +170,7 @@ def _closed_port() -> int:
 def test_offline_or_missing_archive_is_exit_2_with_one_clear_line(tmp_path, server, capsys):
     dest = tmp_path / "jb"
     url = f"http://127.0.0.1:{_closed_port()}/main.zip"
-    assert main(["junobench", "fetch", str(dest), "--url", url, "--timeout", "5"]) == 2
+    assert main(["junobench", "fetch", str(dest), "--url", url, "--network-timeout", "5"]) == 2
     err = capsys.readouterr().err
     assert f"benchkit: cannot download {url}" in err and "no network?" in err and "Traceback" not in err
     assert main(["junobench", "fetch", str(dest), "--url", server.url("/nope.zip")]) == 2

@@ -140,13 +140,31 @@ def test_console_order_and_graph_on_a_lone_surrogate_exit_cleanly(tmp_path):
 
 def test_graph_write_failures_leave_nothing_behind(tmp_path, capsys):
     nb = write(tmp_path, "nb.ipynb", [("x = 1", 1)])
-    assert main(["graph", nb, "-o", str(tmp_path / "missing" / "g.svg")]) == 2
-    assert "missing/g.svg: cannot write" in capsys.readouterr().err
+    (tmp_path / "a_file").write_text("")
+    assert main(["graph", nb, "-o", str(tmp_path / "a_file" / "g.svg")]) == 2
+    assert "a_file/g.svg: cannot write" in capsys.readouterr().err
     target = tmp_path / "is_a_folder.svg"
     target.mkdir()
     assert main(["graph", nb, "-o", str(target)]) == 2
     assert "cannot write" in capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["is_a_folder.svg", "nb.ipynb"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "is_a_folder.svg", "nb.ipynb"]
+
+
+def test_graph_output_folder_is_created(tmp_path, capsys):
+    nb = write(tmp_path, "nb.ipynb", [("x = 1", 1)])
+    assert main(["graph", nb, "-o", str(tmp_path / "new" / "deeper" / "g.dot")]) == 0
+    assert (tmp_path / "new" / "deeper" / "g.dot").read_text().startswith("digraph")
+
+
+def test_min_severity_leaves_out_info_findings_and_quiet_only_the_summary(tmp_path, capsys):
+    info_only = write(tmp_path, "info.ipynb", [("x = 1", 3), ("print(x)", 2)])
+    assert main(["check", info_only]) == 0
+    shown = capsys.readouterr()
+    assert "info" in shown.out and "finding(s)" in shown.err
+    assert main(["check", info_only, "-q"]) == 0
+    assert capsys.readouterr() == (shown.out, "")  # the same findings, no summary line
+    assert main(["check", info_only, "--min-severity", "warning"]) == 0
+    assert capsys.readouterr().out == ""
 
 
 def test_graph_replaces_an_existing_file_whole(tmp_path, capsys):

@@ -143,15 +143,20 @@ def patch_file(nb, tmp_path, capsys):
 
 def test_output_into_a_missing_folder_or_onto_a_folder(patch_file, tmp_path, capsys):
     a, p = patch_file
-    missing = tmp_path / "nowhere" / "out.ipynb"
-    assert main(["apply", str(a), str(p), "-o", str(missing)]) == 2
-    assert _error_line(capsys) == (f"nbpatch apply: error: {missing}: cannot write (folder "
-                                   f"{missing.parent} does not exist)\n")
+    missing = tmp_path / "nowhere" / "deeper" / "out.ipynb"
+    assert main(["apply", str(a), str(p), "-o", str(missing)]) == 0  # -o creates the folder
+    assert missing.is_file()
+    capsys.readouterr()
+    (tmp_path / "a_file").write_text("")
+    blocked = tmp_path / "a_file" / "out.ipynb"
+    assert main(["apply", str(a), str(p), "-o", str(blocked)]) == 2
+    assert _error_line(capsys) == (f"nbpatch apply: error: {blocked}: cannot write "
+                                   f"({blocked.parent} is not a folder)\n")
     (tmp_path / "folder").mkdir()
     assert main(["apply", str(a), str(p), "-o", str(tmp_path / "folder")]) == 2
     assert _error_line(capsys) == (f"nbpatch apply: error: {tmp_path / 'folder'}: is a folder, "
                                    "not a notebook file\n")
-    assert not missing.parent.exists() and list((tmp_path / "folder").iterdir()) == []
+    assert list((tmp_path / "folder").iterdir()) == []
 
 
 def test_read_only_target_is_not_overwritten_without_force(patch_file, tmp_path, capsys):

@@ -15,35 +15,71 @@ from .errors import CrashPredictError
 __all__ = ["main"]
 
 
+QUIET_HELP = "less output: no progress, summary or 'wrote FILE' lines (results and errors still print)"
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default, unless its text already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (not action.option_strings or "default" in text or text == argparse.SUPPRESS
+                or action.default in (None, False, "", argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class _Deprecated(argparse.Action):
+    """A former spelling, still accepted: hidden from --help, one line on stderr."""
+
+    def __init__(self, option_strings, dest, *, use: str, append: bool = False, nargs=None,
+                 **kwargs):
+        super().__init__(option_strings, dest, nargs=nargs, default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS, **kwargs)
+        self.use, self.append = use, append
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog}: {option_string} is deprecated; use {self.use}", file=sys.stderr)
+        if self.append:
+            values = [*(getattr(namespace, self.dest, None) or []), values]
+        setattr(namespace, self.dest, values)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="crashpredict",
-        description="Predict whether a notebook cell will crash before it runs.")
+        prog="crashpredict", formatter_class=_HelpFormatter,
+        description="Predict whether a notebook cell will crash before it runs.",
+        epilog="Exit status: 0 no crash predicted, 1 crash predicted, 2 could not run. "
+               "Options: docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"crashpredict {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, text in (("check", "replay the executed cells, then predict the target cell"),
                        ("walk", "predict each cell, then run it; report predicted vs actual")):
-        p = sub.add_parser(name, help=text, description=text)
-        p.add_argument("notebook")
+        p = sub.add_parser(name, help=text, description=text, formatter_class=_HelpFormatter)
+        p.add_argument("notebook", help="the notebook (.ipynb)")
         if name == "check":
             p.add_argument("--cell", help="target cell: its id, or its position counting "
                                           "every cell from 1 as the notebook shows it "
                                           "(default: the cell with an error output, else "
                                           "the first after the cells that ran)")
-        p.add_argument("--engine", action="append", dest="engines",
+        p.add_argument("--engine", action="append", dest="engines", metavar="NAMES",
                        help="engines, comma-separated or repeated: rules, dryrun, llm "
                             "(default: rules,dryrun; rules alone never runs the target); "
                             "they combine (see docs/crashpredict.md)")
+        p.add_argument("--engines", action=_Deprecated, append=True, dest="engines",
+                       use="--engine")
         p.add_argument("--in-place", action="store_true",
                        help="replay unconfined in the notebook's own folder, keeping whatever "
                             "the cells write (default: a jailed kernel in a private copy, "
                             "whose writes are discarded)")
         _add_engine_flags(p)
-        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.add_argument("--format", choices=("text", "json"), default="text",
+                       help="output on stdout: text for people, json for programs")
         p.add_argument("--order", choices=("history", "notebook"),
-                       default="history" if name == "check" else "notebook")
-        p.add_argument("--timeout", type=float, default=600, help="seconds per cell")
-        p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+                       default="history" if name == "check" else "notebook",
+                       help="replay by the saved execution counts (history) or top to bottom")
+        p.add_argument("--timeout", type=float, default=600, metavar="S", help="seconds per cell")
+        p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     return parser
 
 

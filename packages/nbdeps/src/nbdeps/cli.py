@@ -1,9 +1,11 @@
 """The `nbdeps` command: check, order, graph.
 
     nbdeps check NB... [--format text|json|sarif] [--select CODES] [--ignore CODES]
-                       [--history history.sqlite]
-    nbdeps order NB
-    nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history] [--history SQLITE]
+                       [--min-severity info|warning|error] [--history history.sqlite] [-q]
+    nbdeps order NB [-q]
+    nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history] [--history SQLITE] [-q]
+
+The options mean the same in all five of the workspace's commands: see docs/cli.md.
 
 Exit status: 0 clean (info findings alone do not count), 1 an error or warning finding,
 2 unreadable input or bad usage. A bad file among several is reported on stderr and the
@@ -48,29 +50,69 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+QUIET_HELP = "less output: no progress, summary or 'wrote FILE' lines (results and errors still print)"
+_SEVERITIES = ("info", "warning", "error")
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default, unless its text already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (not action.option_strings or "default" in text or text == argparse.SUPPRESS
+                or action.default in (None, False, "", argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class _Deprecated(argparse.Action):
+    """A former spelling, still accepted: hidden from --help, one line on stderr."""
+
+    def __init__(self, option_strings, dest, *, use: str, nargs=0, const=None, **kwargs):
+        super().__init__(option_strings, dest, nargs=nargs, const=const, default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS, **kwargs)
+        self.use = use
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog}: {option_string} is deprecated; use {self.use}", file=sys.stderr)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbdeps", description="Cross-cell dependencies and "
-                                     "execution-history hazards of Jupyter notebooks.")
+                                     "execution-history hazards of Jupyter notebooks.",
+                                     epilog="Exit status: 0 clean, 1 findings (errors or warnings), "
+                                     "2 unreadable input or bad usage. Options: docs/cli.md.",
+                                     formatter_class=_HelpFormatter)
     parser.add_argument("--version", action="version", version=f"nbdeps {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("check", help="report findings (exit 1 on errors or warnings)")
-    p.add_argument("notebooks", nargs="+", metavar="NB")
-    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    add = lambda name, text: sub.add_parser(name, help=text, description=text,  # noqa: E731
+                                            formatter_class=_HelpFormatter)
+    p = add("check", "report findings (exit 1 on errors or warnings)")
+    p.add_argument("notebooks", nargs="+", metavar="NB", help="notebooks (.ipynb) to check")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                   help="output on stdout: text for people, json or sarif for programs")
     p.add_argument("--select", default="", help="comma-separated codes or prefixes to keep (ND1,ND402)")
     p.add_argument("--ignore", default="", help="comma-separated codes or prefixes to drop")
-    p.add_argument("--quiet", "-q", action="store_true", help="hide info findings in text output")
+    p.add_argument("--min-severity", choices=_SEVERITIES, default="info",
+                   help="leave out findings below this severity (warning: no info findings)")
+    p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     p.add_argument("--history", metavar="SQLITE", help="IPython's history.sqlite of the kernel that ran "
                    "the notebook(s): use its recorded order of executions instead of the counts")
     p.set_defaults(run=_check)
-    p = sub.add_parser("order", help="print a re-run order that binds every name before use")
-    p.add_argument("notebook", metavar="NB")
+    p = add("order", "print a re-run order that binds every name before use")
+    p.add_argument("notebook", metavar="NB", help="the notebook (.ipynb)")
+    p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     p.set_defaults(run=_order)
-    p = sub.add_parser("graph", help="write the dependency graph as a picture or text")
-    p.add_argument("notebook", metavar="NB")
-    p.add_argument("-o", "--output", required=True, help="FILE.svg|png|html|dot|mmd|json")
-    p.add_argument("--order", choices=("notebook", "history"), default="notebook")
+    p = add("graph", "write the dependency graph as a picture or text")
+    p.add_argument("notebook", metavar="NB", help="the notebook (.ipynb)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="FILE.svg|png|html|dot|mmd|json (its folder is created if missing)")
+    p.add_argument("--order", choices=("notebook", "history"), default="notebook",
+                   help="edges by notebook position, or by the recorded order of runs")
     p.add_argument("--history", metavar="SQLITE", help="with --order history: IPython's history.sqlite "
                    "gives the order of the live session's runs")
+    p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     p.set_defaults(run=_graph)
     return parser
 
@@ -89,17 +131,19 @@ def _check(args: argparse.Namespace) -> int:
         except NbdepsError as exc:
             print(f"nbdeps: {exc}", file=sys.stderr)
             unreadable = True
+    least = _SEVERITIES.index(args.min_severity)
+    results = {path: [f for f in findings if _SEVERITIES.index(f.severity) >= least]
+               for path, findings in results.items()}
     if args.format == "sarif":
         _print(json.dumps(to_sarif(results, version=__version__), indent=2))
     elif args.format == "json":
         _print(findings_json(results))
     else:
         for path, findings in results.items():
-            shown = [f for f in findings if not (args.quiet and f.severity == "info")]
-            _print(to_text(shown, path), end="")
+            _print(to_text(findings, path), end="")
         total = sum(len(f) for f in results.values())
         serious = sum(1 for fs in results.values() for f in fs if f.severity != "info")
-        if results:
+        if results and not args.quiet:
             print(f"{len(results)} notebook(s), {total} finding(s), {serious} error/warning", file=sys.stderr)
     if unreadable:
         return 2
@@ -161,8 +205,15 @@ def _graph(args: argparse.Namespace) -> int:
             ".json": lambda: to_json(graph),
         }[suffix]()
         content = text.encode("utf-8", "backslashreplace")  # a lone surrogate shows as \ud800
+    try:  # -o creates the folder, as in the other commands
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise NbdepsError(f"{out}: cannot write ({out.parent} is not a folder)") from None
+    except OSError as exc:
+        raise NbdepsError(f"{out}: cannot write ({exc.strerror or exc})") from None
     # whole or not at all; a FIFO or a device such as /dev/null is refused, never replaced
     replace_file(out, content)
-    print(f"wrote {out} ({len(graph.sequence)} cells, {len(graph.edges)} edges, "
-          f"{len(graph.backward_edges)} from cells below)")
+    if not args.quiet:
+        print(f"wrote {out} ({len(graph.sequence)} cells, {len(graph.edges)} edges, "
+              f"{len(graph.backward_edges)} from cells below)")
     return 0

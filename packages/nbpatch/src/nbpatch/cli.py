@@ -33,52 +33,92 @@ CELL_HELP = "the cell a single-block reply replaces: a cell id, or its position 
             "every cell from 1 as the notebook shows it"
 
 
+QUIET_HELP = "less output: no progress, summary or 'wrote FILE' lines (results and errors still print)"
+FORMAT_HELP = "output on stdout: text for people, json for programs"
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default, unless its text already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (not action.option_strings or "default" in text or text == argparse.SUPPRESS
+                or action.default in (None, False, "", (), [], argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class _Deprecated(argparse.Action):
+    """A former spelling, still accepted: hidden from --help, one line on stderr."""
+
+    def __init__(self, option_strings, dest, *, use: str, nargs=0, const=None, **kwargs):
+        super().__init__(option_strings, dest, nargs=nargs, const=const, default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS, **kwargs)
+        self.use = use
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog}: {option_string} is deprecated; use {self.use}", file=sys.stderr)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    p.add_argument("--json", action=_Deprecated, dest="format", const="json", use="--format json")
+    p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbpatch", description=DESCRIPTION,
+                                     formatter_class=_HelpFormatter,
                                      epilog="Exit codes: 0 equal / applied / equivalent, "
-                                     "1 different, 2 unusable input.")
+                                     "1 different, 2 unusable input. Options: docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"nbpatch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("diff", help="the patch turning A into B (exit 1 when they differ)")
-    d.add_argument("a")
-    d.add_argument("b")
+    add = lambda name, text: sub.add_parser(name, help=text, description=text,  # noqa: E731
+                                            formatter_class=_HelpFormatter)
+    d = add("diff", "the patch turning A into B (exit 1 when they differ)")
+    d.add_argument("a", help="the first notebook")
+    d.add_argument("b", help="the second notebook")
     d.add_argument("--outputs", action="store_true", help="compare outputs and counts too")
     d.add_argument("--metadata", action="store_true", help="compare metadata too")
-    d.add_argument("--json", action="store_true", help="print the patch as JSON")
-    p = sub.add_parser("apply", help="apply a patch (or an LLM reply) to a notebook")
-    p.add_argument("notebook")
+    _output_options(d)  # json: the patch
+    p = add("apply", "apply a patch (or an LLM reply) to a notebook")
+    p.add_argument("notebook", help="the notebook to patch")
     p.add_argument("patch", help="a patch JSON file, or a reply file with --reply")
     p.add_argument("--reply", action="store_true", help="PATCH is an LLM/tool reply")
     p.add_argument("--cell", help=CELL_HELP)
-    p.add_argument("-o", "--output", help="write here instead of over NOTEBOOK")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of over NOTEBOOK "
+                   "(its folder is created if missing)")
     p.add_argument("--force", action="store_true", help="overwrite a read-only target file")
-    p.add_argument("--json", action="store_true", help="print the applied patch as JSON")
-    s = sub.add_parser("similarity", help="edit similarity of the code (exit 1 unless 1.0)")
-    s.add_argument("a")
-    s.add_argument("b")
+    _output_options(p)  # json: the applied patch
+    s = add("similarity", "edit similarity of the code (exit 1 unless 1.0)")
+    s.add_argument("a", help="the first notebook")
+    s.add_argument("b", help="the second notebook")
     s.add_argument("--per-cell", action="store_true", help="mean over aligned code cells")
     s.add_argument("--ignore-comments", action="store_true", help="leave comments out")
     s.add_argument("--keep-blank", action="store_true", help="count blank lines too")
     s.add_argument("--method", choices=("levenshtein", "ratio"), default="levenshtein",
-                   help="normalised Levenshtein (default) or rapidfuzz's fuzz.ratio")
-    s.add_argument("--json", action="store_true", help="print a JSON object")
-    e = sub.add_parser("equiv", help="run both in fresh kernels and compare")
+                   help="normalised Levenshtein or rapidfuzz's fuzz.ratio")
+    _output_options(s)  # json: {"similarity": ..., "method": ...}
+    e = add("equiv", "run both in fresh kernels and compare")
     e.add_argument("a", help="the original")
     e.add_argument("b", help="the modified version")
-    e.add_argument("--variable", action="append", default=[], help="compare this variable")
-    e.add_argument("--score", help="a variable or expression to compare")
+    e.add_argument("--variable", action="append", default=[], metavar="NAME",
+                   help="compare this variable (repeatable)")
+    e.add_argument("--score", metavar="EXPR", help="a variable or expression to compare")
     e.add_argument("--tolerance", type=float, default=0.1, help="relative tolerance on score")
     e.add_argument("--runs", type=int, default=1, help="runs per version (2+: a t-test)")
-    e.add_argument("--timeout", type=float, default=600.0, help="seconds per cell")
-    e.add_argument("--cwd", help="working directory of both kernels")
-    e.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    e.add_argument("--timeout", type=float, default=600.0, metavar="S", help="seconds per cell")
+    e.add_argument("--cwd", metavar="DIR", help="working directory of both kernels "
+                   "(default: each notebook's folder)")
+    _output_options(e)  # json: the verdict
     return parser
 
 
 def _diff(args: argparse.Namespace) -> int:
     a, b = read_notebook(args.a), read_notebook(args.b)
     patch = diff(a, b, compare_outputs=args.outputs, compare_metadata=args.metadata)
-    print(patch.to_json() if args.json else render_patch(patch, a, b))
+    print(patch.to_json() if args.format == "json" else render_patch(patch, a, b))
     return 1 if patch else 0
 
 
@@ -121,8 +161,16 @@ def _apply(args: argparse.Namespace) -> int:
             patch = Patch.from_json(text, source=args.patch)
     with _naming(args.notebook, PatchConflict), _naming(args.patch, PatchError):
         new = apply(nb, patch)
+    if args.output:  # -o creates the folder, as in the other commands
+        folder = os.path.dirname(args.output) or "."
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except FileExistsError:
+            raise NbpatchError(f"{args.output}: cannot write ({folder} is not a folder)") from None
+        except OSError as exc:
+            raise NbpatchError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
     write_notebook(new, args.output or args.notebook, force=args.force)
-    print(patch.to_json() if args.json else render_patch(patch, nb, new))
+    print(patch.to_json() if args.format == "json" else render_patch(patch, nb, new))
     return 0
 
 
@@ -130,7 +178,8 @@ def _similarity(args: argparse.Namespace) -> int:
     value = similarity(read_notebook(args.a), read_notebook(args.b), per_cell=args.per_cell,
                        ignore_comments=args.ignore_comments, ignore_blank=not args.keep_blank,
                        method=args.method)
-    print(json.dumps({"similarity": value, "method": args.method}) if args.json else f"{value:.4f}")
+    print(json.dumps({"similarity": value, "method": args.method}) if args.format == "json"
+          else f"{value:.4f}")
     return 0 if value == 1.0 else 1
 
 
@@ -141,7 +190,8 @@ def _equiv(args: argparse.Namespace) -> int:
     verdict = equivalent(args.a, args.b, variables=args.variable, score=args.score,
                          tolerance=args.tolerance, runs=args.runs, timeout=args.timeout,
                          cwd=args.cwd)
-    print(json.dumps(verdict.to_dict(), indent=1) if args.json else render_equivalence(verdict))
+    print(json.dumps(verdict.to_dict(), indent=1) if args.format == "json"
+          else render_equivalence(verdict))
     return 0 if verdict.equivalent else 1
 
 

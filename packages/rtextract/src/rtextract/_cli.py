@@ -18,21 +18,44 @@ from rtextract.errors import RtextractError
 __all__ = ["main"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return 0 on success and 2 on bad input (with a one-line error)."""
+QUIET_HELP = "less output: no progress, summary or 'wrote FILE' lines (results and errors still print)"
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default, unless its text already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (not action.option_strings or "default" in text or text == argparse.SUPPRESS
+                or action.default in (None, False, "", argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rtextract",
+        prog="rtextract", formatter_class=_HelpFormatter,
         description="Runtime facts of live objects: render a snapshot as a prompt block, or "
-                    "list the names a cell reads.")
+                    "list the names a cell reads.",
+        epilog="Exit status: 0 done, 2 unreadable input or bad usage. Options: docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"rtextract {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    show = sub.add_parser("render", help="render a snapshot JSON file as a prompt block")
-    show.add_argument("file", help="snapshot JSON written by Snapshot.to_json()")
-    show.add_argument("--budget", type=int, default=2000, help="characters (default 2000)")
+    text = "render a snapshot JSON file as a prompt block"
+    show = sub.add_parser("render", help=text, description=text, formatter_class=_HelpFormatter)
+    show.add_argument("file", help="snapshot JSON written by Snapshot.to_json() (- for stdin)")
+    show.add_argument("--budget", type=int, default=2000, help="characters at most")
     show.add_argument("--categories", default="SRV", help="fact categories to keep (S, R, V)")
-    pick = sub.add_parser("select", help="list the names and chains a cell reads, as JSON")
-    pick.add_argument("file", help="a Python file holding the cell's source")
-    args = parser.parse_args(argv)
+    show.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+    text = "list the names and chains a cell reads, as JSON"
+    pick = sub.add_parser("select", help=text, description=text, formatter_class=_HelpFormatter)
+    pick.add_argument("file", help="a Python file holding the cell's source (- for stdin)")
+    pick.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return 0 on success and 2 on bad input (with a one-line error)."""
+    args = _parser().parse_args(argv)
     try:
         text = _read(args.file)
         if args.command == "render":

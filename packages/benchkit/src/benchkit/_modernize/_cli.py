@@ -8,6 +8,7 @@ from pathlib import Path
 
 from nbdeps import replace_file
 
+from benchkit._cliopts import QUIET_HELP
 from benchkit.errors import BenchkitError
 
 from ._folder import modernize_folder
@@ -18,23 +19,27 @@ from ._report import html_report, result_text, summary_text
 __all__ = ["add_modernize_parser", "run_modernize"]
 
 
-def add_modernize_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``modernize`` to benchkit's subcommands."""
-    m = sub.add_parser("modernize", help="make old notebooks run today: run, classify, patch "
-                       "(codemods, then an LLM), repeat")
+def add_modernize_parser(sub: argparse._SubParsersAction, **kwargs) -> argparse.ArgumentParser:
+    """Add ``modernize`` to benchkit's subcommands (``kwargs`` go to ``add_parser``)."""
+    text = "make old notebooks run today: run, classify, patch (codemods, then an LLM), repeat"
+    m = sub.add_parser("modernize", help=text, description=text, **kwargs)
     m.add_argument("path", help="a notebook, or a folder of notebooks")
-    m.add_argument("-o", "--out", default="benchkit-out/modernize",
-                   help="output folder (default benchkit-out/modernize)")
-    m.add_argument("--target-score", type=float, help="the score the notebook should reach")
+    m.add_argument("-o", "--out", default="benchkit-out/modernize", metavar="DIR",
+                   help="output folder, created if missing")
+    m.add_argument("--target-score", type=float, metavar="X",
+                   help="the score the notebook should reach")
     m.add_argument("--score", metavar="EXPR", help="variable or expression giving the score, "
                    "evaluated in the kernel after the run")
     m.add_argument("--tolerance", type=float, default=0.1,
                    help="allowed relative deviation from --target-score (default 0.1)")
-    m.add_argument("--max-iter", type=int, default=16, help="rounds per notebook (default 16)")
-    m.add_argument("--timeout", type=float, default=600,
-                   help="seconds for the whole notebook per round (default 600)")
+    m.add_argument("--max-iter", type=int, default=16, help="rounds per notebook")
+    m.add_argument("--timeout", type=float, default=600, metavar="S", help="seconds per cell")
+    m.add_argument("--total-timeout", type=float, metavar="S",
+                   help="seconds for the whole notebook per round (default: no limit beyond "
+                        "--timeout per cell)")
     m.add_argument("-j", "--jobs", type=int, default=1, help="notebooks at a time (folder)")
-    m.add_argument("--scheduler", help="Dask scheduler address instead of local workers")
+    m.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler address instead of local workers")
     m.add_argument("--no-codemods", action="store_true",
                    help="no codemods and no drift knowledge base (resolvers and the LLM only)")
     m.add_argument("--no-resolvers", action="store_true",
@@ -44,6 +49,7 @@ def add_modernize_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentPa
     m.add_argument("--llm", action="store_true",
                    help="use the LLM for repairs codemods cannot make (implied by --llm-model "
                         "or --llm-base-url)")
+    m.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     return m  # the caller adds crashpredict's --llm-* flags
 
 
@@ -64,7 +70,7 @@ def _settings(args: argparse.Namespace) -> ModernizeSettings:
             llm = llm.replace(cache_dir=Path(args.out) / "llm-cache")
     return ModernizeSettings(target_score=args.target_score, score=args.score,
                              tolerance=args.tolerance, max_iter=args.max_iter,
-                             timeout=args.timeout, llm=llm, codemods=not args.no_codemods,
+                             timeout=args.timeout, total_timeout=args.total_timeout, llm=llm, codemods=not args.no_codemods,
                              resolvers=not args.no_resolvers,
                              check_equivalence=not args.no_equivalence)
 
@@ -73,7 +79,7 @@ def run_modernize(args: argparse.Namespace) -> int:
     """Run the subcommand; 0 when every notebook was reproduced, 1 otherwise."""
     settings = _settings(args)
     path = Path(args.path)
-    say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    say = lambda line: None if args.quiet else print(line, file=sys.stderr, flush=True)  # noqa: E731
     if path.is_dir():
         done = lambda k, n, r: say(f"[{k}/{n}] {r.notebook}: "  # noqa: E731
                                    f"{'reproduced' if r.reproduced else r.error or r.stop_reason}")

@@ -50,6 +50,8 @@ def _check_settings(settings: ModernizeSettings) -> None:
         raise BenchkitError(f"--max-iter must be at least 1, not {settings.max_iter}")
     if settings.timeout <= 0:
         raise BenchkitError(f"--timeout must be positive, not {settings.timeout:g}")
+    if settings.total_timeout is not None and settings.total_timeout <= 0:
+        raise BenchkitError(f"--total-timeout must be positive, not {settings.total_timeout:g}")
     if settings.tolerance < 0:
         raise BenchkitError(f"--tolerance must be >= 0, not {settings.tolerance:g}")
     if settings.target_score is not None and not settings.score:
@@ -259,7 +261,8 @@ class _Loop:
     def execute(self, nb: NotebookNode) -> tuple[NotebookRun, NotebookNode]:
         s = self.settings
         try:
-            return run_notebook(nb, cwd=self.work, timeout=s.timeout, score=s.score,
+            return run_notebook(nb, cwd=self.work, timeout=s.timeout,
+                                total_timeout=s.total_timeout, score=s.score,
                                 kernel_name=s.kernel_name, startup_timeout=s.startup_timeout)
         except KernelStartError as exc:
             raise BenchkitError(f"{self.path}: {exc}") from None

@@ -152,8 +152,9 @@ class ModernizeSettings:
 
     ``score`` is a variable name or expression evaluated in the kernel after a clean run;
     with ``target_score`` a run whose score is off by more than ``tolerance`` (relative to
-    the target) is a score deviation. ``timeout`` bounds the whole notebook's run, in
-    seconds. ``llm`` is a ``crashpredict.llm.LLMSettings`` (``None``: codemods only).
+    the target) is a score deviation. ``timeout`` bounds each cell's run, in seconds, and
+    ``total_timeout`` (``None``: no limit) the whole notebook's run in one round. ``llm``
+    is a ``crashpredict.llm.LLMSettings`` (``None``: codemods only).
     ``codemods`` turns on the codemod catalog and (with ``knowledge_base``) the drift
     knowledge base; ``resolvers``
     the error-driven resolvers (each candidate costs one run of the notebook).
@@ -164,6 +165,7 @@ class ModernizeSettings:
     tolerance: float = 0.1
     max_iter: int = 16
     timeout: float = 600.0
+    total_timeout: float | None = None
     llm: Any = None
     codemods: bool = True
     knowledge_base: bool = True

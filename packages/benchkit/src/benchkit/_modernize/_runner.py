@@ -38,15 +38,17 @@ def _cell(cell: nbpatch.CellRun) -> CellRun:
 
 
 def run_notebook(nb: NotebookNode, *, cwd: str | os.PathLike[str], timeout: float,
-                 score: str | None = None, kernel_name: str = "python3",
+                 total_timeout: float | None = None, score: str | None = None,
+                 kernel_name: str = "python3",
                  startup_timeout: float = 60.0) -> tuple[NotebookRun, NotebookNode]:
-    """Run ``nb``'s code cells in a fresh kernel, at most ``timeout`` seconds in all.
+    """Run ``nb``'s code cells in a fresh kernel, at most ``timeout`` seconds a cell and
+    ``total_timeout`` (``None``: no limit) in all.
 
     Returns the run (per cell: ok / error / timeout / not-run, and the score) and the
     notebook with this run's outputs. Raises ``KernelStartError`` when no kernel starts.
     """
     try:
-        run = nbpatch.run_notebook(nb, cwd=cwd, timeout=timeout, total_timeout=timeout,
+        run = nbpatch.run_notebook(nb, cwd=cwd, timeout=timeout, total_timeout=total_timeout,
                                    score=score, kernel_name=kernel_name,
                                    startup_timeout=startup_timeout)
     except nbpatch.RunError as exc:
