@@ -205,3 +205,31 @@ def test_a_call_that_takes_the_branch_is_reported():
 def test_an_undecided_branch_still_counts():
     notebook = nb(code(HELPER, 1), code("w = model(3, init=choice)", 2), code("choice = 'he'", 3))
     assert ("ND101", 1, ("he_init", "xavier_init")) in serious(notebook)
+
+
+def test_a_read_above_a_star_import_its_run_proves_still_fails(tmp_path):
+    notebook = nb(code("print(HELPER_LIMIT)"), code("from helpers_not_here import *", 1),
+                  code("print(HELPER_LIMIT)", 2, out("3")))
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(notebook, path)
+    (finding,) = [f for f in nbdeps.check(path) if f.severity != "info"]
+    assert (finding.code, finding.cell_index) == ("ND102", 0)
+    assert "which is below: Restart & Run All raises NameError here" in finding.message
+
+
+def test_a_called_function_reading_a_name_bound_nowhere_beside_a_star_import(tmp_path):
+    notebook = nb(code("def f():\n    return helper_x()", 1), code("from helpers_not_here import *", 2),
+                  code("f()"))
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(notebook, path)
+    assert serious(path) == [("ND102", 2, ("helper_x",))]
+    notebook.cells[2].execution_count, notebook.cells[2].outputs = 3, [out("1")]
+    nbformat.write(notebook, path)
+    assert serious(path) == []
+
+
+def test_python2_print_statements_are_read_for_their_names():
+    old = _nbformat3(('print "loading"', 1, [v3.new_output("stream", output_text="loading\n")]),
+                     ("print totl", 2, [v3.new_output("pyerr", ename="NameError", evalue="", traceback=[])]),
+                     ("total = 1", 3, []))
+    assert serious(old) == [("ND101", 1, ("totl",))]

@@ -209,9 +209,19 @@ def _recover(scanner: _CellScanner, python: str) -> None:
                 k += span
                 break
         else:
-            _plausible_lines(scanner, lines[bounds[k]:bounds[k + 1]])
+            chunk = lines[bounds[k]:bounds[k + 1]]
+            tree = parse_snippet(_PRINT_STATEMENT.sub(r"\1print(\2)", "".join(chunk)))
+            if tree is not None:  # a Python 2 print statement: read what it prints
+                scanner.offset = bounds[k]
+                scanner.block(tree.body)
+            else:
+                _plausible_lines(scanner, chunk)
             k += 1
     scanner.offset = 0
+
+
+# `print x, y` (Python 2): read as `print(x, y)`; `print >>f, x` as `print(f, x)`
+_PRINT_STATEMENT = re.compile(r"^([ \t]*)print(?:[ \t]*>>[ \t]*|[ \t]+)(?![ \t]*[=(])(.*?),?[ \t]*$", re.M)
 
 
 _SCOPE_HEAD = re.compile(r"(?:async\s+)?(?:def|class)\b")

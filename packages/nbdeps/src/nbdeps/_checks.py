@@ -247,11 +247,19 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
         cell, ref, own = reads[0]
         more = f" (read in {_cells([c for c, _, _ in reads])})" if len(reads) > 1 else ""
         if ctx.unknown_cells:
+            src = ctx.cell(ctx.unknown_cells[0])
             if any(c.ran_fine and c.index in ctx.ran for c, _, _ in reads):
                 # a reader ran without error, and only `import *` / `%run` can have bound
-                # the name: its saved outputs prove the unknown source binds it
+                # the name: its saved outputs prove the unknown source binds it, so only a
+                # read above every such source fails on Restart & Run All
+                early = [(c, r) for c, r, _ in reads if c.index < src.index]
+                if early:
+                    cell, ref = early[0]
+                    more = f" (read in {_cells([c for c, _ in early])})" if len(early) > 1 else ""
+                    yield ctx.finding("ND102", cell, f"`{name}` comes from `import *` / `%run` in {_where(src)} "
+                                      f"(a cell that read it ran without error), which is below{more}: "
+                                      "Restart & Run All raises NameError here", (name,), ref.line, ref.column)
                 continue
-            src = ctx.cell(ctx.unknown_cells[0])
             yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}; it may come from "
                               f"`import *` / `%run` in {_where(src)}", (name,), ref.line, ref.column)
             continue
@@ -283,7 +291,7 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
         for function, refs in ctx.infos[cell.index].deferred_reads:
             deferred[function].append((cell.index, refs))
     branches = {(cell.index, name): b for cell in ctx.code for name, b in ctx.infos[cell.index].branches}
-    if not deferred or ctx.unknown_cells:
+    if not deferred:
         return
     # one finding per (function, definer, names), on the first cell that calls it
     calls: dict[tuple[str, int, tuple[str, ...]], list[tuple[Cell, NameRef]]] = defaultdict(list)
@@ -298,12 +306,17 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
                 if missing:
                     calls[(use.name, definer, missing)].append((cell, use))
     for (function, definer, missing), sites in calls.items():
+        if ctx.unknown_cells and any(c.ran_fine and c.index in ctx.ran for c, _ in sites):
+            continue  # a call ran without error: `import *` / `%run` binds the names
         cell, use = sites[0]
         more = f" (also called in {_cells([c for c, _ in sites[1:]])})" if len(sites) > 1 else ""
-        which = "which no cell defines" if len(missing) == 1 else "which no cell defines"
-        yield ctx.finding("ND101", cell, f"`{function}`, defined in {_where(ctx.cell(definer))}, reads "
-                          f"{_listed(missing)}, {which}: NameError when it is called here{more}",
-                          missing, use.line, use.column)
+        reads = f"`{function}`, defined in {_where(ctx.cell(definer))}, reads {_listed(missing)}"
+        if ctx.unknown_cells:
+            yield ctx.finding("ND102", cell, f"{reads}, which no cell binds{more}; it may come from `import *` / "
+                              f"`%run` in {_where(ctx.cell(ctx.unknown_cells[0]))}", missing, use.line, use.column)
+            continue
+        yield ctx.finding("ND101", cell, f"{reads}, which no cell defines: NameError when it is called "
+                          f"here{more}", missing, use.line, use.column)
 
 
 def _notebook_order(ctx: _Context) -> Iterator[Finding]:
