@@ -66,8 +66,9 @@ def test_classification_of_each_outcome():
     assert classify(_run(ok, score_error="NameError: acc"), settings).kind == "score"
     err = CellRun(index=1, status="error", ename="KeyError", evalue="'x'\nmore", lines=(3,))
     c = classify(_run(ok, err), settings)
-    assert (c.kind, c.cell, c.ename, c.lines, c.message) == ("error", 1, "KeyError", (3,),
-                                                            "cell 1: KeyError: 'x'")
+    # cell 2 [2]: the 1-based position (as crashpredict and nbpatch count) and the count
+    assert (c.kind, c.cell, c.execution_count, c.ename, c.lines, c.message) == (
+        "error", 1, 2, "KeyError", (3,), "cell 2 [2]: KeyError: 'x'")
     late = CellRun(index=1, status="timeout")
     assert classify(_run(ok, late, timed_out=True), settings).kind == "timeout"
     assert classify(_run(ok), ModernizeSettings()).kind == "reproduced"
@@ -177,6 +178,29 @@ def test_cli_single_notebook_and_bad_input(tmp_path, capsys):
     assert "bad.ipynb" in err and "Traceback" not in err
     assert main(["modernize", str(notebook), "--target-score", "1"]) == 2
     assert "--score" in capsys.readouterr().err
+
+
+def test_not_reproduced_never_reads_plain_equivalent(tmp_path, capsys):
+    notebook = write_nb(tmp_path / "in" / "half.ipynb", "x = 1\nprint(x)",
+                        "import numpy as np\ny = np.float(x)",
+                        "raise ValueError('not a known removal')")
+    assert main(["modernize", str(notebook), "-o", str(tmp_path / "out"),
+                 "--no-resolvers"]) == 1
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.startswith(f"{notebook}: NOT reproduced (")
+    assert ("; the last run still stops at cell 4 [3]: ValueError: not a known removal; "
+            in head)
+    assert ("; equivalence: the cells before cell 3 (where the original failed) match the "
+            "original's; the rest has no original outputs to compare;") in head
+    assert "equivalence equivalent" not in head
+    report = json.loads((tmp_path / "out" / "half" / "report.json").read_text())
+    assert (report["equivalence"], report["compared_before"]) == ("equivalent", 3)
+    first = report["rounds"][0]  # JSON names cells 1-based only; the count has its own field
+    assert (first["classification"]["cell_position"],
+            first["classification"]["execution_count"]) == (3, 2)
+    assert "cell" not in first["classification"]
+    assert [c["cell_position"] for c in first["run"]["cells"]] == [2, 3, 4]
+    assert [a["cell_position"] for a in first["codemods"]] == [3]
 
 
 def test_cli_folder_runs_in_parallel_and_writes_totals(tmp_path, capsys):

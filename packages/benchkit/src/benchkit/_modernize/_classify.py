@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from ._model import Classification, ModernizeSettings, NotebookRun
 
-__all__ = ["classify", "score_deviates"]
+__all__ = ["classify", "score_deviates", "cell_label"]
+
+
+def cell_label(index: int, execution_count: int | None = None) -> str:
+    """``cell 59 [17]``: the 1-based position counting every cell (as crashpredict and
+    nbpatch name cells) and the execution count JupyterLab shows, from a 0-based index."""
+    return f"cell {index + 1}" + (f" [{execution_count}]" if execution_count is not None else "")
 
 
 def score_deviates(score: float, target: float, tolerance: float) -> bool:
@@ -21,14 +27,18 @@ def classify(run: NotebookRun, settings: ModernizeSettings) -> Classification:
     evaluate to a number within ``tolerance`` of the target.
     """
     failed = run.failed
+    # a run stops at its first error, so a cell's execution count is its code cell number
+    count = run.cells.index(failed) + 1 if failed is not None else None
     if run.timed_out:
-        where = f" in cell {failed.index}" if failed is not None else ""
+        where = f" in {cell_label(failed.index, count)}" if failed is not None else ""
         return Classification(kind="timeout", cell=failed.index if failed else None,
+                              execution_count=count,
                               message=f"stopped after {settings.timeout:g} s{where}")
     if failed is not None:
-        return Classification(kind="error", cell=failed.index, ename=failed.ename,
-                              evalue=failed.evalue, lines=failed.lines,
-                              message=f"cell {failed.index}: {failed.ename}: {_first_line(failed.evalue)}")
+        return Classification(kind="error", cell=failed.index, execution_count=count,
+                              ename=failed.ename, evalue=failed.evalue, lines=failed.lines,
+                              message=f"{cell_label(failed.index, count)}: {failed.ename}: "
+                                      f"{_first_line(failed.evalue)}")
     if settings.target_score is None:
         return Classification(kind="reproduced", message="ran to the end", score=run.score)
     target = settings.target_score

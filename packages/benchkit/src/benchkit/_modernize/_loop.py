@@ -329,11 +329,14 @@ def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str],
     equivalence, notes = ("identical", ())
     if changed:
         equivalence, notes = _equivalence(original, nb, rounds[0].run, settings, work)
+    first_failure = rounds[0].run.failed
+    compared_before = (first_failure.index + 1 if first_failure is not None
+                       and equivalence in ("equivalent", "different") else None)
     result = ModernizeResult(
         notebook=str(path), out_dir=str(out), final_notebook=str(final_path),
         reproduced=last.kind == "reproduced", final_kind=last.kind, stop_reason=stop_reason,
         rounds=tuple(rounds), similarity=nbpatch.similarity(original, nb) if changed else 1.0,
-        equivalence=equivalence, differences=notes,
+        equivalence=equivalence, differences=notes, compared_before=compared_before,
         codemods=tuple(dict.fromkeys(a.rule for r in rounds for a in r.codemods)),
         prompt_tokens=sum(r.prompt_tokens for r in rounds),
         completion_tokens=sum(r.completion_tokens for r in rounds),

@@ -45,7 +45,8 @@ class Classification:
 
     kind: Kind
     message: str
-    cell: int | None = None
+    cell: int | None = None  # 0-based index among all cells (text shows `cell_label`)
+    execution_count: int | None = None  # the failing cell's count in this round's run
     ename: str | None = None
     evalue: str | None = None
     lines: tuple[int, ...] = ()
@@ -95,7 +96,10 @@ class ModernizeResult:
     ``similarity`` is nbpatch's edit similarity of the final code to the original's (1.0:
     unchanged). ``equivalence`` is ``"equivalent"``, ``"different"``, ``"not-compared"``
     (the original stopped before its first code cell finished, or the check was off) or
-    ``"identical"`` (nothing was changed); ``differences`` lists what differed.
+    ``"identical"`` (nothing was changed); ``differences`` lists what differed. When the
+    original failed, only the cells before its failing cell have outputs to compare:
+    ``compared_before`` is that cell's 1-based position, and "equivalent" means those
+    cells match, never that the notebook runs.
     """
 
     notebook: str
@@ -108,6 +112,9 @@ class ModernizeResult:
     similarity: float
     equivalence: str
     differences: tuple[str, ...] = ()
+    #: 1-based position of the cell where the original first failed: the equivalence
+    #: covers only the cells before it (``None``: the whole notebook was compared)
+    compared_before: int | None = None
     codemods: tuple[str, ...] = ()
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -116,8 +123,12 @@ class ModernizeResult:
     error: str | None = None  # the notebook could not be handled at all (unreadable...)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (written as ``report.json``)."""
-        return asdict(self)
+        """JSON-ready form (written as ``report.json``); cells are named by their 1-based
+        position counting every cell (``cell_position``), never by a 0-based index, and a
+        classification's ``execution_count`` is a field of its own (`round_to_dict`)."""
+        data = asdict(self)
+        data["rounds"] = [round_to_dict(r) for r in self.rounds]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ModernizeResult:
@@ -125,15 +136,43 @@ class ModernizeResult:
         rounds = []
         for r in data.get("rounds", ()):
             run = dict(r["run"])
-            run["cells"] = tuple(CellRun(**{**c, "lines": tuple(c["lines"])}) for c in run["cells"])
-            kind = dict(r["classification"])
+            run["cells"] = tuple(CellRun(**{**_index_of(c, "index"), "lines": tuple(c["lines"])})
+                                 for c in run["cells"])
+            kind = _index_of(r["classification"], "cell")
             kind["lines"] = tuple(kind["lines"])
             rounds.append(Round(**{**r, "run": NotebookRun(**run),
                                    "classification": Classification(**kind),
-                                   "codemods": tuple(CodemodApplied(**a) for a in r["codemods"])}))
+                                   "codemods": tuple(CodemodApplied(**_index_of(a, "cell"))
+                                                     for a in r["codemods"])}))
         return cls(**{**data, "rounds": tuple(rounds),
                       "differences": tuple(data.get("differences", ())),
                       "codemods": tuple(data.get("codemods", ()))})
+
+
+def round_to_dict(round_: Round) -> dict[str, Any]:
+    """A round as JSON (``report.json``, ``trajectory.jsonl``): the 0-based ``index`` and
+    ``cell`` fields are written as 1-based ``cell_position``, as crashpredict and nbpatch
+    name cells."""
+    data = asdict(round_)
+    data["classification"] = _position_of(data["classification"], "cell")
+    data["run"]["cells"] = [_position_of(c, "index") for c in data["run"]["cells"]]
+    data["codemods"] = [_position_of(a, "cell") for a in data["codemods"]]
+    return data
+
+
+def _position_of(item: dict[str, Any], key: str) -> dict[str, Any]:
+    out = {k: v for k, v in item.items() if k != key}
+    out["cell_position"] = None if item[key] is None else item[key] + 1
+    return out
+
+
+def _index_of(item: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """`_position_of` undone (a report written before positions keeps its ``key``)."""
+    out = dict(item)
+    if "cell_position" in out:
+        position = out.pop("cell_position")
+        out[key] = None if position is None else position - 1
+    return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ._model import ModernizeResult
 
-__all__ = ["summary", "result_text", "summary_text", "html_report"]
+__all__ = ["summary", "result_text", "summary_text", "html_report", "equivalence_text"]
 
 
 def summary(results: Sequence[ModernizeResult]) -> dict[str, Any]:
@@ -55,19 +55,51 @@ def result_text(result: ModernizeResult) -> str:
         repair = r.repair or (f"none ({r.llm_error[:40]})" if r.llm_error else "-")
         if r.codemods:
             repair += " " + ",".join(dict.fromkeys(a.rule for a in r.codemods))
-        rows.append((r.number, c.kind, "" if c.cell is None else c.cell, what, repair,
+        rows.append((r.number, c.kind, _cell(c), what, repair,
                      r.prompt_tokens + r.completion_tokens, f"{r.elapsed_s:.1f}"))
-    table = _table(("round", "class", "cell", "problem", "repair", "tokens", "s"), rows)
+    table = _table(("round", "class", "cell [n]", "problem", "repair", "tokens", "s"), rows)
     verdict = "reproduced" if result.reproduced else f"NOT reproduced ({result.stop_reason})"
-    return (f"{result.notebook}: {verdict} in {len(result.rounds)} round(s); similarity "
-            f"{result.similarity:.3f}; equivalence {result.equivalence}; cost "
+    last = result.rounds[-1].classification if result.rounds else None
+    still = (f"; the last run still stops at {last.message}"
+             if last is not None and not result.reproduced and last.kind in ("error", "timeout")
+             else "")
+    return (f"{result.notebook}: {verdict} in {len(result.rounds)} round(s){still}; similarity "
+            f"{result.similarity:.3f}; equivalence: {equivalence_text(result)}; cost "
             f"${result.cost_usd:.4f}\n{table}\nfinal notebook: {result.final_notebook}")
+
+
+def _cell(c: Any) -> str:
+    """The table's cell column: ``59 [17]`` (1-based position, execution count)."""
+    if c.cell is None:
+        return ""
+    return f"{c.cell + 1}" + (f" [{c.execution_count}]" if c.execution_count is not None else "")
+
+
+def equivalence_text(result: ModernizeResult) -> str:
+    """What the equivalence check found, worded as what it compared.
+
+    When the original failed, only the cells before its failing cell have outputs to
+    compare: "equivalent" then says those cells match, never that the notebook runs.
+    """
+    before = result.compared_before
+    scope = f"the cells before cell {before} (where the original failed)" if before else ""
+    if result.equivalence == "equivalent":
+        return (f"{scope} match the original's; the rest has no original outputs to compare"
+                if scope else "equivalent (every cell's outputs match the original's)")
+    if result.equivalence == "different":
+        return f"different from the original in {scope}" if scope else "different from the original"
+    if result.equivalence == "identical":
+        return "identical (no cell was changed)"
+    why = f" ({result.differences[0]})" if result.differences else ""
+    return f"not compared{why}"
 
 
 def summary_text(results: Sequence[ModernizeResult]) -> str:
     """The folder table (one row per notebook) and the totals."""
     rows = [(r.notebook, "yes" if r.reproduced else "no", r.final_kind if not r.error else "not run",
-             len(r.rounds), f"{r.similarity:.3f}", r.equivalence,
+             len(r.rounds), f"{r.similarity:.3f}",
+             f"{r.equivalence} before cell {r.compared_before}" if r.compared_before
+             else r.equivalence,
              ",".join(r.codemods) or "-", r.prompt_tokens + r.completion_tokens,
              f"{r.cost_usd:.4f}", f"{r.elapsed_s:.1f}") for r in results]
     table = _table(("notebook", "reproduced", "final", "rounds", "similarity", "equivalence",
@@ -101,9 +133,9 @@ def _rounds_html(result: ModernizeResult) -> str:
         if r.codemods:
             repair += " <code>" + html.escape(", ".join(dict.fromkeys(a.rule for a in r.codemods))) + "</code>"
         cost = "?" if r.cost_usd is None else f"{r.cost_usd:.4f}"
-        rows.append((r.number, c.kind, "" if c.cell is None else c.cell, problem, repair,
+        rows.append((r.number, c.kind, _cell(c), problem, repair,
                      r.prompt_tokens, r.completion_tokens, cost, f"{r.elapsed_s:.1f}"))
-    return _html_table(("round", "class", "cell", "problem", "repair", "prompt tok",
+    return _html_table(("round", "class", "cell [n]", "problem", "repair", "prompt tok",
                         "completion tok", "cost $", "s"), rows)
 
 
@@ -120,7 +152,8 @@ def html_report(results: Sequence[ModernizeResult], *, title: str = "benchkit mo
     for r in results:
         ok = "<span class=yes>yes</span>" if r.reproduced else "<span class=no>no</span>"
         rows.append((html.escape(r.notebook), ok, html.escape(r.error or r.stop_reason),
-                     len(r.rounds), f"{r.similarity:.3f}", html.escape(r.equivalence),
+                     len(r.rounds), f"{r.similarity:.3f}",
+                     html.escape(equivalence_text(r) if not r.error else r.equivalence),
                      html.escape(", ".join(r.codemods) or "-"), f"{r.cost_usd:.4f}"))
     table = _html_table(("notebook", "reproduced", "stopped", "rounds", "similarity",
                          "equivalence", "codemods", "cost $"), rows)

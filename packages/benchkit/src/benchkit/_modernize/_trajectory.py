@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from nbdeps import replace_file
 
 from benchkit.errors import BenchkitError, CaseError
 
-from ._model import ModernizeResult, Round
+from ._model import ModernizeResult, Round, round_to_dict
 
 __all__ = ["Trajectory", "copy_inputs", "COPY_LIMIT_BYTES"]
 
@@ -89,7 +88,7 @@ class Trajectory:
         path.write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
 
     def add(self, round_: Round) -> None:
-        record = asdict(round_)
+        record = round_to_dict(round_)
         with self.log.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
 
