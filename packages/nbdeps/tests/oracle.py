@@ -446,6 +446,10 @@ class Score:
     unjudged: int = 0  # warning/error findings below the first failure: not scored
     # cells that run but whose saved outputs differ: flagged at warning/error, at info only, not
     stale: Counter = field(default_factory=Counter)
+    # failing cells per error the re-run raised, and per (error, code) those a finding of
+    # that code predicted rightly: recall per code
+    failures: Counter = field(default_factory=Counter)
+    caught: Counter = field(default_factory=Counter)
 
     def add(self, nb: dict, verdict: Truth, findings, label: str = "") -> None:
         self.notebooks += 1
@@ -466,6 +470,14 @@ class Score:
         for index in verdict.differs - verdict.fails:
             self.stale["warning/error" if index in flagged else "info" if index in noted else "none"] += 1
         for index in verdict.fails:
+            error = verdict.errors.get(index, "?")
+            self.failures[error] += 1
+            codes = {f.code for f in findings if f.cell_index == index and f.severity in SERIOUS
+                     and verdict.confirms(f.code, index)}
+            for code in codes:
+                self.caught[(error, code)] += 1
+            if codes:
+                self.caught[(error, "")] += 1
             if index in flagged:
                 self.found += 1
             else:
@@ -482,6 +494,8 @@ class Score:
         self.notebooks += other.notebooks
         self.unjudged += other.unjudged
         self.stale.update(other.stale)
+        self.failures.update(other.failures)
+        self.caught.update(other.caught)
 
     @property
     def precision(self) -> float:
@@ -492,6 +506,17 @@ class Score:
     def recall(self) -> float:
         total = self.found + self.missed
         return self.found / total if total else 1.0
+
+    def recall_table(self) -> list[str]:
+        """Markdown rows: error of the re-run, failing cells, those a finding predicting that
+        error flags (in all, and per code), recall."""
+        rows = []
+        for error, total in sorted(self.failures.items(), key=lambda kv: -kv[1]):
+            per_code = sorted((code, n) for (e, code), n in self.caught.items() if e == error and code)
+            caught = self.caught[(error, "")]
+            detail = ", ".join(f"{code} {n}" for code, n in per_code) or "-"
+            rows.append(f"| {error} | {total} | {caught} ({detail}) | {caught / total:.2f} |")
+        return rows
 
     def table(self) -> list[str]:
         """Markdown rows: code, true positives, false positives, precision."""

@@ -96,6 +96,8 @@ def test_an_extension_magic_used_through_automagic_is_not_python():
 def test_the_same_lines_without_the_extension_are_read_as_python():
     notebook = nb(code("watermark -iv", 1, failed()))
     assert serious(notebook) == [("ND101", 0, ("watermark",)), ("ND101", 0, ("iv",))]
+    notebook = nb(code("watermark -iv", 2), code("%load_ext watermark", 1))  # above the loading cell
+    assert serious(notebook) == [("ND101", 0, ("watermark",)), ("ND101", 0, ("iv",))]
 
 
 def test_a_name_the_notebook_binds_is_not_taken_for_a_magic():

@@ -36,7 +36,6 @@ def branches_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Branches | None
     args = node.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
     params = set(positional) | {a.arg for a in args.kwonlyargs}
-    params -= stored_names(node.body)  # a rebound parameter no longer holds the call's value
     if not params:
         return None
     guards: dict[str, set[tuple[Atom, ...]]] = {}
@@ -64,9 +63,19 @@ def branches_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Branches | None
             visit(grandchild, guard)
 
     block(node.body, ())
-    local = set(positional) | {a.arg for a in args.kwonlyargs} | stored_names(node.body)
-    reads = tuple(sorted((name, tuple(sorted(g, key=repr))) for name, g in guards.items()
-                         if name not in always and name not in local))
+    if not any(name not in always for name in guards):
+        return None  # the common case: no read sits only under a branch
+    local = stored_names(node.body)
+    rebound = params & local  # a rebound parameter no longer holds the call's value
+    local |= params
+    kept = {}
+    for name, name_guards in guards.items():
+        if name in always or name in local:
+            continue
+        trimmed = {tuple(a for a in g if a[0] not in rebound) for g in name_guards}
+        if all(trimmed):  # a guard left without a decidable test: read on any call
+            kept[name] = trimmed
+    reads = tuple(sorted((name, tuple(sorted(g, key=repr))) for name, g in kept.items()))
     if not reads:
         return None
     defaults = _defaults(args, positional)

@@ -105,12 +105,15 @@ def _read_extension_magics(nb: Notebook, infos: dict[int, CellInfo], extensions:
     After `%load_ext watermark`, IPython runs the line `watermark -iv` as `%watermark -iv`
     (automagic), although it also parses as Python (`watermark - iv`). A top-level line
     starting with a word that no cell binds is taken as such a magic when the word is a
-    loaded extension's name, a known extension magic, or is followed by `-flag`.
+    loaded extension's name, a known extension magic, or is followed by `-flag`; only in
+    cells below the first one that loads an extension (above it, Restart & Run All has no
+    such magic and Python reads the line).
     """
     bound = {name for info in infos.values() for name in info.defines}
     named = {e.split(".")[-1] for e in extensions} | _EXTENSION_MAGICS
+    first = min(i for i, info in infos.items() if info.extensions)
     for cell in nb.cells:
-        if cell.kind != "code":
+        if cell.kind != "code" or cell.index <= first:
             continue
         words = set()
         for match in _COMMAND_LINE.finditer(cell.source):
