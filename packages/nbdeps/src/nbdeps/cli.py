@@ -167,7 +167,8 @@ def _order(args: argparse.Namespace) -> int:
         return 1
     top = runs_top_to_bottom(nb)
     if top:
-        _print(f"{args.notebook}: runs top to bottom after a restart; re-run order (notebook order):")
+        _print(f"{args.notebook}: top to bottom after a restart, every name is bound before it is "
+               "read (checked from the code; the cells were not run); re-run order (notebook order):")
     else:
         _print(f"{args.notebook}: does NOT run top to bottom after a restart (see `nbdeps check`); "
                "a safe re-run order, which binds every name before it is read:")
