@@ -200,6 +200,19 @@ def test_explanation_names_the_values() -> None:
     assert "did you mean 'Total_Gross'?" in verdict.explanation
 
 
+def test_a_cut_column_list_shows_the_renamed_column_first() -> None:
+    # the ninth of nine columns is the renamed one: a list cut at eight used to hide it
+    columns = ["price", "qty", "zone", "name", "size", "color", "kind", "weight", "Region"]
+    ns = {"df": pd.DataFrame({c: [1, 2] for c in columns})}
+    verdict = predict("df['region']", ns)
+    assert verdict.explanation == (
+        "df has no column 'region'; its 9 columns are ['Region', 'price', 'qty', 'zone', "
+        "'name', 'size', 'color', 'kind', ... 1 more] (closest first); did you mean 'Region'?")
+    plain = predict("df['nothing_like_it']", ns)  # no close match: notebook order, as before
+    assert "its 9 columns are ['price', 'qty', 'zone', 'name', 'size', 'color', 'kind', " \
+           "'weight', ... 1 more]" in plain.explanation and "closest" not in plain.explanation
+
+
 def test_removed_method_gets_specific_advice() -> None:
     verdict = predict("df.append(df)", base_ns())
     assert "removed in pandas 2.0; use pd.concat" in verdict.explanation

@@ -25,17 +25,36 @@ __all__ = ["missing_key", "column_length"]
 _SCALAR_KEY = (str, int, float, bytes)
 
 
-def _labels(index: Any, limit: int = 8) -> str:
-    labels = [safe_repr(c) for c in list(index[:limit])]  # a label may be a user object
-    more = "" if len(index) <= limit else f", ... {len(index) - limit} more"
-    return "[" + ", ".join(labels) + more + "]"
+def _labels(index: Any, near: Any = None, limit: int = 8) -> str:
+    """The first ``limit`` labels; those closest to ``near`` (the missing key) first, so
+    a cut never hides the renamed one (``['Region', 'price', ... 5 more] (closest first)``)."""
+    close = _matches(near, index)
+    if not close:
+        labels = [safe_repr(c) for c in list(index[:limit])]  # a label may be a user object
+        more = "" if len(index) <= limit else f", ... {len(index) - limit} more"
+        return "[" + ", ".join(labels) + more + "]"
+    rest = [c for c in list(index[:limit + len(close)]) if not (type(c) is str and c in close)]
+    shown = [repr(c) for c in close] + [safe_repr(c) for c in rest][: max(limit - len(close), 0)]
+    more = "" if len(index) <= len(shown) else f", ... {len(index) - len(shown)} more"
+    return "[" + ", ".join(shown) + more + "] (closest first)"
+
+
+def _matches(name: Any, index: Any, n: int = 3) -> list[str]:
+    """The string labels closest to ``name`` (difflib, ignoring case), best first."""
+    if type(name) is not str:
+        return []
+    candidates = [c for c in list(index[:5000]) if type(c) is str]
+    by_lower: dict[str, str] = {}
+    for c in candidates:
+        by_lower.setdefault(c.lower(), c)
+    exact = [c for c in candidates if c.lower() == name.lower() and c != name][:1]
+    fuzzy = [by_lower[m] for m in difflib.get_close_matches(name.lower(), list(by_lower), n=n,
+                                                            cutoff=0.6)]
+    return list(dict.fromkeys(c for c in (*exact, *fuzzy) if c != name))[:n]
 
 
 def _close(name: Any, index: Any) -> str:
-    if type(name) is not str:
-        return ""
-    candidates = [c for c in list(index[:5000]) if type(c) is str]
-    match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    match = _matches(name, index, n=1)
     return f"; did you mean {match[0]!r}?" if match else ""
 
 
@@ -56,14 +75,14 @@ def _frame_column_finding(frame: Any, key: Any, what: str) -> Finding | None:
             else f"{missing!r} not in index"
         return Finding(exception="KeyError", crash_type="key error", library="pandas",
                        explanation=f"{what} has no column(s) {missing!r}; its columns are "
-                                   f"{_labels(columns)}{_close(missing[0], columns)}",
+                                   f"{_labels(columns, missing[0])}{_close(missing[0], columns)}",
                        evidence=(f"{what}: {describe_value(frame)}", f"KeyError: {message}"),
                        confidence=0.97, rule="frame-column")
     if key in columns:
         return None
     return Finding(exception="KeyError", crash_type="key error", library="pandas",
                    explanation=f"{what} has no column {key!r}; its {len(columns)} columns are "
-                               f"{_labels(columns)}{_close(key, columns)}",
+                               f"{_labels(columns, key)}{_close(key, columns)}",
                    evidence=(f"{what}: {describe_value(frame)}",), confidence=0.97,
                    rule="frame-column")
 
@@ -87,7 +106,7 @@ def _groupby_column(groupby: Any, key: Any, what: str) -> Finding | None:
         return None
     return Finding(exception="KeyError", crash_type="key error", library="pandas",
                    explanation=f"the groups of {what} have no column(s) {missing!r}; the "
-                               f"grouped frame's columns are {_labels(columns)}"
+                               f"grouped frame's columns are {_labels(columns, missing[0])}"
                                f"{_close(missing[0], columns)}",
                    evidence=(f"grouped frame: {describe_value(frame)}",
                              f"KeyError: Column not found: {missing[0]}"),
@@ -136,7 +155,7 @@ def _series_label(series: Any, key: Any) -> Finding | None:
         return None
     return Finding(exception="KeyError", crash_type="key error", library="pandas",
                    explanation=f"the Series has no label {key!r}; its index is "
-                               f"{_labels(series.index)}{_close(key, series.index)}",
+                               f"{_labels(series.index, key)}{_close(key, series.index)}",
                    confidence=0.95, rule="series-label")
 
 
@@ -223,6 +242,6 @@ def _indexer(indexer: Any, key: Any) -> Finding | None:
             "MultiIndex" and row not in index:
         return Finding(exception="KeyError", crash_type="key error", library="pandas",
                        explanation=f".loc row label {row!r} is not in the index "
-                                   f"{_labels(index)}{_close(row, index)}",
+                                   f"{_labels(index, row)}{_close(row, index)}",
                        confidence=0.95, rule="loc-label")
     return None
