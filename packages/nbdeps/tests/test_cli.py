@@ -161,13 +161,46 @@ def test_graph_output_folder_is_created(tmp_path, capsys):
 
 def test_min_severity_leaves_out_info_findings_and_quiet_only_the_summary(tmp_path, capsys):
     info_only = write(tmp_path, "info.ipynb", [("x = 1", 3), ("print(x)", 2)])
-    assert main(["check", info_only]) == 0
+    assert main(["check", info_only, "--show-info"]) == 0
     shown = capsys.readouterr()
     assert "info" in shown.out and "finding(s)" in shown.err
-    assert main(["check", info_only, "-q"]) == 0
+    assert main(["check", info_only, "--show-info", "-q"]) == 0
     assert capsys.readouterr() == (shown.out, "")  # the same findings, no summary line
+    assert main(["check", info_only, "--min-severity", "info"]) == 0
+    assert capsys.readouterr().out == shown.out
     assert main(["check", info_only, "--min-severity", "warning"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_text_output_shows_warnings_and_errors_and_info_behind_a_flag(tmp_path, capsys):
+    nb = write(tmp_path, "nb.ipynb", [("x = 1", 3), ("print(x)", 2), ("print(nope)", 4)])
+    assert main(["check", nb]) == 1
+    out = capsys.readouterr()
+    assert [line.split(": ")[1].split()[0] for line in out.out.splitlines()] == ["ND101"]
+    assert "1 error/warning (2 more below warning: --show-info shows info)" in out.err
+    assert main(["check", nb, "--show-info"]) == 1
+    assert {"ND101", "ND103", "ND504"} <= set(capsys.readouterr().out.replace(":", " ").split())
+    assert main(["check", nb, "--format", "json"]) == 1  # programs get every finding
+    assert len(json.loads(capsys.readouterr().out)[nb]) == 3
+
+
+def test_a_folder_is_searched_without_its_checkpoint_copies(tmp_path, capsys):
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub", "a.ipynb", [("print(nope)", 1)])
+    (tmp_path / "sub" / ".ipynb_checkpoints").mkdir()
+    copy = write(tmp_path / "sub" / ".ipynb_checkpoints", "a-checkpoint.ipynb", [("print(old)", 1)])
+    assert main(["check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "a.ipynb" in out and "checkpoint" not in out
+    assert main(["check", str(tmp_path / "sub" / "a.ipynb"), copy]) == 1  # a copy beside its original
+    assert "checkpoint" not in capsys.readouterr().out
+    assert main(["check", copy]) == 1  # named on its own, it is checked
+    assert "a-checkpoint.ipynb" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "sub" / ".ipynb_checkpoints")]) == 1  # the folder named itself
+    assert "a-checkpoint.ipynb" in capsys.readouterr().out
+    (tmp_path / "empty").mkdir()
+    assert main(["check", str(tmp_path / "empty")]) == 2
+    assert "no notebook (.ipynb) in" in capsys.readouterr().err
 
 
 def test_graph_replaces_an_existing_file_whole(tmp_path, capsys):

@@ -1,11 +1,17 @@
 """The `nbdeps` command: check, order, graph.
 
-    nbdeps check NB... [--format text|json|sarif] [--select CODES] [--ignore CODES]
-                       [--min-severity info|warning|error] [--history history.sqlite] [-q]
+    nbdeps check NB|FOLDER... [--format text|json|sarif] [--select CODES] [--ignore CODES]
+                       [--show-info | --min-severity info|warning|error] [--history history.sqlite] [-q]
     nbdeps order NB [-q]
     nbdeps graph NB -o FILE.{svg,png,html,dot,mmd,json} [--order notebook|history] [--history SQLITE] [-q]
 
 The options mean the same in all five of the workspace's commands: see docs/cli.md.
+
+Text output leaves out info findings unless `--show-info` (or `--min-severity info`) asks
+for them, as linters keep notes out of the way; JSON and SARIF hold every finding unless
+`--min-severity` says otherwise. A folder is searched for notebooks, leaving out
+`.ipynb_checkpoints` folders; a checkpoint copy named among the files is left out too when
+its original is checked, so it is checked only when named on its own.
 
 Exit status: 0 clean (info findings alone do not count), 1 an error or warning finding,
 2 unreadable input or bad usage. A bad file among several is reported on stderr and the
@@ -16,8 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from . import __version__
@@ -32,6 +39,7 @@ from .errors import NbdepsError
 __all__ = ["main"]
 
 _GRAPH_FORMATS = (".svg", ".png", ".html", ".dot", ".gv", ".mmd", ".json")
+_CHECKPOINTS = ".ipynb_checkpoints"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,13 +97,17 @@ def _parser() -> argparse.ArgumentParser:
     add = lambda name, text: sub.add_parser(name, help=text, description=text,  # noqa: E731
                                             formatter_class=_HelpFormatter)
     p = add("check", "report findings (exit 1 on errors or warnings)")
-    p.add_argument("notebooks", nargs="+", metavar="NB", help="notebooks (.ipynb) to check")
+    p.add_argument("notebooks", nargs="+", metavar="NB", help="notebooks (.ipynb) to check, or folders "
+                   f"to search for them ({_CHECKPOINTS} folders left out)")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text",
                    help="output on stdout: text for people, json or sarif for programs")
     p.add_argument("--select", default="", help="comma-separated codes or prefixes to keep (ND1,ND402)")
     p.add_argument("--ignore", default="", help="comma-separated codes or prefixes to drop")
-    p.add_argument("--min-severity", choices=_SEVERITIES, default="info",
-                   help="leave out findings below this severity (warning: no info findings)")
+    p.add_argument("--min-severity", choices=_SEVERITIES, default=None,
+                   help="leave out findings below this severity (default: warning in text output, "
+                   "info in json and sarif)")
+    p.add_argument("--show-info", action="store_true",
+                   help="show info findings in text output too (the same as --min-severity info)")
     p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     p.add_argument("--history", metavar="SQLITE", help="IPython's history.sqlite of the kernel that ran "
                    "the notebook(s): use its recorded order of executions instead of the counts")
@@ -121,17 +133,50 @@ def _codes(text: str) -> tuple[str, ...]:
     return tuple(c.strip().upper() for c in text.split(",") if c.strip())
 
 
+def _notebook_paths(args: Sequence[str]) -> Iterator[str]:
+    """The notebooks named and those in the folders named, without checkpoint copies: a
+    folder's `.ipynb_checkpoints` is not searched, and a copy named among the files is
+    left out when its original is named too."""
+    named: list[str] = []
+    for arg in args:
+        if os.path.isdir(arg):
+            for root, dirs, files in os.walk(arg):
+                dirs[:] = sorted(d for d in dirs if d != _CHECKPOINTS)
+                named += [os.path.join(root, f) for f in sorted(files) if f.endswith(".ipynb")]
+        else:
+            named.append(arg)
+    checked = {os.path.normpath(p) for p in named}
+    for path in dict.fromkeys(named):
+        original = _original_of(path)
+        if original is None or os.path.normpath(original) not in checked:
+            yield path
+
+
+def _original_of(path: str) -> str | None:
+    """`a/b.ipynb` for Jupyter's checkpoint copy `a/.ipynb_checkpoints/b-checkpoint.ipynb`."""
+    folder, name = os.path.split(path)
+    if os.path.basename(folder) != _CHECKPOINTS or not name.endswith("-checkpoint.ipynb"):
+        return None
+    return os.path.join(os.path.dirname(folder), name[: -len("-checkpoint.ipynb")] + ".ipynb")
+
+
 def _check(args: argparse.Namespace) -> int:
     results = {}
     unreadable = False
-    for path in args.notebooks:
+    paths = list(_notebook_paths(args.notebooks))
+    if not paths:
+        print(f"nbdeps: no notebook (.ipynb) in {', '.join(args.notebooks)}", file=sys.stderr)
+        return 2
+    for path in paths:
         try:
             results[path] = check(path, select=_codes(args.select), ignore=_codes(args.ignore),
                                   history=args.history)
         except NbdepsError as exc:
             print(f"nbdeps: {exc}", file=sys.stderr)
             unreadable = True
-    least = _SEVERITIES.index(args.min_severity)
+    every = results
+    minimum = args.min_severity or ("info" if args.show_info or args.format != "text" else "warning")
+    least = _SEVERITIES.index(minimum)
     results = {path: [f for f in findings if _SEVERITIES.index(f.severity) >= least]
                for path, findings in results.items()}
     if args.format == "sarif":
@@ -143,8 +188,11 @@ def _check(args: argparse.Namespace) -> int:
             _print(to_text(findings, path), end="")
         total = sum(len(f) for f in results.values())
         serious = sum(1 for fs in results.values() for f in fs if f.severity != "info")
+        hidden = sum(len(f) for f in every.values()) - total
         if results and not args.quiet:
-            print(f"{len(results)} notebook(s), {total} finding(s), {serious} error/warning", file=sys.stderr)
+            more = f" ({hidden} more below {minimum}: --show-info shows info)" if hidden else ""
+            print(f"{len(results)} notebook(s), {total} finding(s), {serious} error/warning{more}",
+                  file=sys.stderr)
     if unreadable:
         return 2
     return 1 if any(f.severity != "info" for fs in results.values() for f in fs) else 0
