@@ -53,6 +53,9 @@ def test_anything_but_a_regular_file_is_refused_unread(tmp_path, capsys, make, k
     for argv in (["check", str(path)], ["order", str(path)],
                  ["graph", str(path), "-o", str(tmp_path / "g.svg")]):
         assert main(argv) == 2
+        if argv[0] == "check" and kind == "a directory":  # check searches a folder for notebooks
+            assert _one_line(capsys) == f"nbdeps: no notebook (.ipynb) in {path}"
+            continue
         assert _one_line(capsys) == f"nbdeps: {path}: is {kind}, not a regular file"
     assert not (tmp_path / "g.svg").exists()
 

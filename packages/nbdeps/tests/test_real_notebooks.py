@@ -235,3 +235,14 @@ def test_python2_print_statements_are_read_for_their_names():
                      ("print totl", 2, [v3.new_output("pyerr", ename="NameError", evalue="", traceback=[])]),
                      ("total = 1", 3, []))
     assert serious(old) == [("ND101", 1, ("totl",))]
+
+
+# -- a read that an `except NameError` guards cannot raise ---------------------------------
+
+def test_a_read_guarded_by_except_name_error_is_not_a_finding():
+    notebook = nb(code("try:\n    model\nexcept NameError:\n    model = 1", 1),
+                  code("try:\n    del big_frame\nexcept Exception:\n    pass", 2),
+                  code("try:\n    cache\nexcept KeyError:\n    cache = {}", 3),
+                  code("print(model)", 4, out("1")))
+    assert serious(notebook) == [("ND101", 2, ("cache",))]
+    assert nbdeps.analyze_cell(notebook.cells[1].source).non_idempotent == ()

@@ -262,6 +262,17 @@ def _plausible(scanner: _CellScanner, line: str) -> None:
             scanner.bind(word)
 
 
+_CATCH_NAME_ERROR = frozenset({"NameError", "Exception", "BaseException"})
+
+
+def _catches_name_error(kind: ast.expr | None) -> bool:
+    """True for an `except` clause that catches NameError (bare, NameError, Exception...)."""
+    if kind is None:
+        return True
+    kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+    return any(isinstance(k, ast.Name) and k.id in _CATCH_NAME_ERROR for k in kinds)
+
+
 def _issue(error: SyntaxError | None) -> SyntaxIssue:
     message = (error.msg if error is not None else None) or "invalid syntax"
     line = (error.lineno if error is not None else None) or 1
@@ -514,7 +525,17 @@ class _CellScanner:
     _AsyncWith = _With
 
     def _Try(self, node: ast.Try) -> None:
-        self.block(node.body)
+        if any(_catches_name_error(h.type) for h in node.handlers):
+            # `try: model / except NameError: model = load()`: a read in the body cannot
+            # raise out of the cell, nor can a `del` of a name that is not there
+            known, hazards = set(self.uses), len(self.hazards)
+            self.block(node.body)
+            for name in set(self.uses) - known:
+                del self.uses[name]
+            self.hazards[hazards:] = [h for h in self.hazards[hazards:] if not h.signature.startswith("del ")
+                                      or "[" in h.signature or "." in h.signature]
+        else:
+            self.block(node.body)
         for handler in node.handlers:
             if handler.type is not None:
                 self.expr(handler.type)
