@@ -97,3 +97,34 @@ def test_feature_names_explanation_lists_the_differences() -> None:
     verdict = predict("model.predict(X_renamed)", ns())
     assert "unseen at fit time: ['d']" in verdict.explanation
     assert "missing: ['c']" in verdict.explanation
+
+
+def test_a_shape_crash_of_a_sklearn_model_is_not_called_a_tensor_mismatch():
+    """JunoBench's label stays on the verdict (benchmarks score it); the text a user reads
+    names what scikit-learn has: arrays, not tensors."""
+    from crashpredict._render import verdict_text
+
+    verdict = predict("arr_model.predict(X_wide)", ns())
+    assert (verdict.crash, verdict.library, verdict.crash_type) == (True, "sklearn",
+                                                                    "tensor shape mismatch")
+    text = verdict_text(verdict)
+    assert "crash type: array shape mismatch; library: sklearn" in text
+    assert "tensor" not in text
+
+
+def test_a_nan_explanation_names_the_columns_that_hold_it() -> None:
+    X = pd.DataFrame({"age": [20.0, None, 40.0, 50.0], "fare": [1.0, 2.0, None, None],
+                      "pclass": [1, 2, 3, 1]})
+    y = pd.Series([0, 1, 0, 1])
+    space = {"LinearRegression": LinearRegression, "X": X, "y": y, "df": X,
+             "arr": X.to_numpy()}
+    fit = predict("LinearRegression().fit(X, y)", space)
+    assert fit.explanation == (
+        "Input X contains NaN: X has missing values (NaN in columns 'age' (1 of 4 rows), "
+        "'fare' (2 of 4 rows)) and LinearRegression does not accept NaN")
+    cast = predict("df['fare'].astype(int)", space)
+    assert cast.exception == "IntCastingNaNError"
+    assert cast.explanation.endswith("(df['fare']: NaN in 2 of 4 values of 'fare')")
+    assert predict("LinearRegression().fit(arr, y)", space).explanation == (
+        "Input X contains NaN: arr has missing values (NaN in array columns 0, 1) and "
+        "LinearRegression does not accept NaN")

@@ -18,6 +18,7 @@ from ._values import (
     is_ndarray,
     is_series,
     meta_attr,
+    nan_where,
     attr_or,
     safe_message,
     size_of_array,
@@ -365,8 +366,10 @@ def _check_values(est: Any, x: Any, x_name: str) -> Finding | None:
                                 f"holds text that {type(est).__name__} cannot take",
                                 (f"{x_name}: {describe_value(x)}",))
     if not inputs.allow_nan and _has_nan(x):
+        where = nan_where(x)
         return _finding("ValueError", "value error",
-                        f"Input X contains NaN: {x_name} has missing values and "
+                        f"Input X contains NaN: {x_name} has missing values"
+                        f"{f' ({where})' if where else ''} and "
                         f"{type(est).__name__} does not accept NaN",
                         (f"{x_name}: {describe_value(x)}",))
     if not inputs.allow_nan and _has_inf(x):

@@ -21,6 +21,7 @@ __all__ = [
     "type_root",
     "is_frame", "is_series", "is_ndarray", "is_tensor", "is_estimator", "is_torch_module",
     "is_keras_model", "static_lookup", "meta_attr", "safe_getattr", "describe_value", "short_type",
+    "nan_where",
 ]
 
 
@@ -486,3 +487,43 @@ def label_text(label: object) -> str:
 def safe_repr(value: object, limit: int = 80) -> str:
     """``repr(value)`` where that runs no user code (`rtextract.safe_repr`)."""
     return rtextract.safe_repr(value, limit)
+
+
+#: elements a NaN count scans at most (a larger value is not counted: no place is named)
+_NAN_SCAN = 5_000_000
+
+
+def nan_where(value: object, limit: int = 3) -> str:
+    """Where a live frame, series or float array holds NaN, for an explanation: ``NaN in
+    column 'price' (1 of 2 rows)``, ``NaN in columns 'age' (3 of 200 rows), 'fare' (1 of
+    200 rows)``, ``NaN in 4 of 10 values of 'age'``, ``NaN in array columns 0, 3``; '' when
+    none is found or the value is too large to count."""
+    try:
+        if size_of_array(value, _NAN_SCAN + 1) > _NAN_SCAN:
+            return ""
+        if is_frame(value):
+            counts = value.select_dtypes("number").isna().sum()
+            found = [(label_text(c), int(n)) for c, n in counts.items() if int(n)]
+            if not found:
+                return ""
+            rows = len(value)
+            parts = [f"{c!r} ({n} of {rows} rows)" for c, n in found[:limit]]
+            more = f", ... {len(found) - limit} more" if len(found) > limit else ""
+            return f"NaN in column{'s' if len(found) > 1 else ''} {', '.join(parts)}{more}"
+        if is_series(value):
+            n = int(value.isna().sum())
+            name = value.name
+            what = f" of {label_text(name)!r}" if type(name) in (str, int) else ""
+            return f"NaN in {n} of {len(value)} values{what}" if n else ""
+        if is_ndarray(value) and value.dtype.kind == "f":
+            import numpy as np  # numpy is loaded: value is an ndarray
+            if value.ndim == 2:
+                columns = [int(k) for k in np.flatnonzero(np.isnan(value).any(axis=0))]
+                more = f", ... {len(columns) - limit} more" if len(columns) > limit else ""
+                return (f"NaN in array column{'s' if len(columns) > 1 else ''} "
+                        f"{', '.join(map(str, columns[:limit]))}{more}") if columns else ""
+            n = int(np.isnan(value).sum())
+            return f"NaN in {n} of {value.size} values" if n else ""
+    except Exception:  # an odd dtype or a version that answers differently: name nothing
+        return ""
+    return ""

@@ -9,6 +9,7 @@ exactly the exception the cell will raise.
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 import warnings
@@ -30,6 +31,7 @@ from .._values import (
     is_tensor,
     library_of,
     meta_attr,
+    nan_where,
     safe_message,
     safe_repr,
     type_root,
@@ -351,9 +353,16 @@ def _trial_finding(site: CallSite, exc: Exception) -> Finding:
                       f"{_labels(subject.columns)})"
     else:
         explanation = f"`{call_text}` raises {name}: {message}"
+        if _NAN_WORDS.search(message) and subject is not None:
+            where = nan_where(subject)  # which column holds the NaN the message speaks of
+            if where:
+                explanation += f" ({site.text(site.node.func.value)}: {where})"
     return Finding(exception=name, crash_type=_crash_type(site, name, message), library=library,
                    explanation=explanation, evidence=tuple(evidence), confidence=0.97,
                    rule="trial")
+
+
+_NAN_WORDS = re.compile(r"\bNaN\b|\bNA\b|non-finite", re.I)
 
 
 def _crash_type(site: CallSite, name: str, message: str) -> str:
