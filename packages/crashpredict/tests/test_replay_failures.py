@@ -109,3 +109,21 @@ def test_a_replayed_cell_that_kills_the_kernel_still_stops_the_replay(tmp_path: 
     assert err[-1].startswith(f"crashpredict: error: {tmp_path / 'nb.ipynb'}: replay failed "
                               "at cell 2 [2] (id ")
     assert "the kernel died" in err[-1] and "Traceback" not in "\n".join(err)
+
+
+def test_the_report_quotes_the_crashing_line_and_the_repair_of_a_drift_crash(
+        tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import numpy as np", execution_count=1),
+        nbformat.v4.new_code_cell("# scale the prices\nrate = 2\nprice = np.float(3) * rate")])
+    nbformat.write(nb, tmp_path / "old.ipynb")
+    assert main(["check", str(tmp_path / "old.ipynb"), "--quiet", "--engine", "rules"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "  > line 3: price = np.float(3) * rate" in out  # not the cell's first line
+    assert out[out.index("  > line 3: price = np.float(3) * rate") + 1].startswith(
+        "crash predicted at line 3: AttributeError")
+    assert out[-1] == (
+        "  repair: API drift (a library API removed or renamed; benchkit's codemods know it: "
+        f"numpy-builtin-aliases): `benchkit modernize {tmp_path / 'old.ipynb'}` repairs it; it "
+        "writes the repaired notebook under benchkit-out/modernize/old/ and leaves this one "
+        "as it is")

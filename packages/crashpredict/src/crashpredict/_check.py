@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._drift import repair_hint
+from ._drift import DRIFT_ERRORS, repair_hint
 from ._dryrun import DryRun, combine_with_rules
 from ._engines import check_engines
 from ._kernel import KernelSession
@@ -517,7 +517,20 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
                        target_execution_count=target.execution_count,
                        target_source=target.source, replayed=tuple(c.index for c in before),
                        verdict=verdict, plan_note=note, workdir=where,
-                       replay_failures=failures, limits=_limits(failures, target, verdict))
+                       replay_failures=failures, limits=_limits(failures, target, verdict),
+                       repair=_target_repair(path, target, verdict, cells))
+
+
+def _target_repair(path: Path, target: CodeCell, verdict: Verdict,
+                   cells: Sequence[CodeCell]) -> str:
+    """The repair command when the predicted crash is API drift benchkit's codemods know."""
+    if not verdict.crash or verdict.exception not in DRIFT_ERRORS:
+        return ""
+    # the explanation carries the library's message ('module 'numpy' has no attribute
+    # 'float' (...)'), which is what the error-triggered codemods match
+    return repair_hint(str(path), target.source, verdict.exception, verdict.explanation,
+                       (verdict.line,) if verdict.line else (),
+                       context=[c.source for c in cells])
 
 
 def _walk_verdict(verdict: Verdict, names: Sequence[str]) -> Verdict:

@@ -238,6 +238,8 @@ class CheckResult:
     replay_failures: tuple[ReplayFailure, ...] = ()
     #: how the failures limit the verdict, one sentence ('' when none failed)
     limits: str = ""
+    #: the repair command when the predicted crash is API drift (`crashpredict._drift`)
+    repair: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict.
@@ -252,7 +254,7 @@ class CheckResult:
             "replayed_positions": [i + 1 for i in self.replayed],
             "plan_note": self.plan_note, "workdir": self.workdir,
             "replay_failures": [f.to_dict() for f in self.replay_failures],
-            "limits": self.limits,
+            "limits": self.limits, "repair": self.repair,
             "verdict": self.verdict.to_dict(),
         }
 

@@ -31,7 +31,8 @@ def verdict_text(verdict: Verdict, *, evidence: bool = True) -> str:
         f"crash predicted at {where}: {verdict.exception} "
         f"(confidence {verdict.confidence:.2f}, engine {verdict.engine})",
         f"  {explanation}",
-        f"  crash type: {verdict.crash_type}; library: {verdict.library}",
+        f"  crash type: {crash_type_words(verdict.crash_type, verdict.library)}; "
+        f"library: {verdict.library}",
     ]
     if evidence:
         facts = [e for e in verdict.evidence if not e.startswith("rule") and not _is_dry_note(e)]
@@ -46,6 +47,25 @@ def verdict_text(verdict: Verdict, *, evidence: bool = True) -> str:
 
 # a frame of the dry run's short traceback: "<cell>:2", "sklearn.utils.validation:3016 in f"
 _FRAME = re.compile(r"^[\w.<>-]+:\d+( in [\w<>.]+)?$")
+
+
+#: the libraries whose arrays are tensors; JunoBench files every shape crash under
+#: "tensor shape mismatch", scikit-learn's and NumPy's too
+_TENSOR_LIBRARIES = ("torch", "tensorflow", "keras", "jax")
+
+
+def crash_type_words(crash_type: str | None, library: str | None) -> str | None:
+    """The crash type as the text shows it: JunoBench's "tensor shape mismatch" is an
+    "array shape mismatch" for a library without tensors (scikit-learn, NumPy, pandas);
+    the verdict (and its JSON) keeps JunoBench's label, which benchmarks score.
+
+    Example:
+        >>> crash_type_words("tensor shape mismatch", "sklearn")
+        'array shape mismatch'
+    """
+    if crash_type == "tensor shape mismatch" and (library or "").lower() not in _TENSOR_LIBRARIES:
+        return "array shape mismatch"
+    return crash_type
 
 
 def _is_dry_note(text: str) -> bool:
@@ -90,9 +110,8 @@ def cell_name(index: int, cell_id: str | None, execution_count: int | None = Non
 
 def check_text(result: CheckResult) -> str:
     """The `crashpredict check` text report."""
-    code = [ln for ln in result.target_source.splitlines() if ln.strip() and not
-            ln.lstrip().startswith("#")]
-    first = code[0] if code else ""
+    quoted = quoted_line(result.target_source, result.verdict.line if result.verdict.crash
+                         else None)
     failed = result.replay_failures
     lines = [f"{result.path}: "
              f"{cell_name(result.target_index, result.target_id, result.target_execution_count)}, "
@@ -109,9 +128,21 @@ def check_text(result: CheckResult) -> str:
             lines.append(f"    {f.repair}")
     if result.limits:
         lines.append(f"  limits: {result.limits}")
-    lines.append(f"  > {first[:100]}")
+    lines.append(f"  > {quoted}")
     lines.append(verdict_text(result.verdict))
+    if result.repair:
+        lines.append(f"  repair: {result.repair}")
     return "\n".join(lines)
+
+
+def quoted_line(source: str, line: int | None) -> str:
+    """The line a report quotes: the crashing ``line`` (``line 3: y = df.append(df)``) when
+    known, else the cell's first line of code (comments and blank lines skipped)."""
+    lines = source.splitlines()
+    if line is not None and 1 <= line <= len(lines) and lines[line - 1].strip():
+        return f"line {line}: {lines[line - 1].strip()[:100]}"
+    code = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    return code[0][:100] if code else ""
 
 
 def walk_text(result: WalkResult) -> str:
