@@ -237,7 +237,7 @@ def test_cli_with_an_llm_keeps_its_cache_inside_the_output_folder(tmp_path, serv
                  "gpt-4o-mini", "--llm-base-url", srv.url, "--llm-max-retries", "0",
                  "--no-equivalence"])
     assert code == 0, capsys.readouterr().err
-    assert "reproduced in 2 round(s)" in capsys.readouterr().out
+    assert "runs now after 2 round(s)" in capsys.readouterr().out
     assert list((tmp_path / "out" / "llm-cache").rglob("*"))
     assert not (tmp_path / "xdg").exists()
 

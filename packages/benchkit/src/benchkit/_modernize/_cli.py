@@ -5,16 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from nbdeps import replace_file
+from typing import TYPE_CHECKING
 
 from benchkit._cliopts import QUIET_HELP
 from benchkit.errors import BenchkitError
 
-from ._folder import modernize_folder
-from ._loop import modernize
-from ._model import ModernizeSettings
-from ._report import html_report, result_text, summary_text
+if TYPE_CHECKING:
+    from ._model import ModernizeSettings
 
 __all__ = ["add_modernize_parser", "run_modernize"]
 
@@ -54,6 +51,8 @@ def add_modernize_parser(sub: argparse._SubParsersAction, **kwargs) -> argparse.
 
 
 def _settings(args: argparse.Namespace) -> ModernizeSettings:
+    from ._model import ModernizeSettings
+
     llm = None
     if args.llm or args.llm_model or args.llm_base_url:
         from crashpredict.llm import LLMError, settings_from_values
@@ -76,13 +75,19 @@ def _settings(args: argparse.Namespace) -> ModernizeSettings:
 
 
 def run_modernize(args: argparse.Namespace) -> int:
-    """Run the subcommand; 0 when every notebook was reproduced, 1 otherwise."""
+    """Run the subcommand; 0 when every notebook runs now, 1 otherwise."""
+    from nbdeps import replace_file
+
+    from ._folder import modernize_folder  # the loop loads only when it runs (libcst, kernels)
+    from ._loop import modernize
+    from ._report import html_report, result_text, summary_text
+
     settings = _settings(args)
     path = Path(args.path)
     say = lambda line: None if args.quiet else print(line, file=sys.stderr, flush=True)  # noqa: E731
     if path.is_dir():
         done = lambda k, n, r: say(f"[{k}/{n}] {r.notebook}: "  # noqa: E731
-                                   f"{'reproduced' if r.reproduced else r.error or r.stop_reason}")
+                                   f"{'runs now' if r.reproduced else r.error or r.stop_reason}")
         folder = modernize_folder(path, args.out, settings=settings, jobs=args.jobs,
                                   scheduler=args.scheduler, progress=done)
         print(summary_text(folder.results))

@@ -55,17 +55,23 @@ def result_text(result: ModernizeResult) -> str:
         repair = r.repair or (f"none ({r.llm_error[:40]})" if r.llm_error else "-")
         if r.codemods:
             repair += " " + ",".join(dict.fromkeys(a.rule for a in r.codemods))
-        rows.append((r.number, c.kind, _cell(c), what, repair,
+        rows.append((r.number, _kind(c.kind), _cell(c), what, repair,
                      r.prompt_tokens + r.completion_tokens, f"{r.elapsed_s:.1f}"))
     table = _table(("round", "class", "cell [n]", "problem", "repair", "tokens", "s"), rows)
-    verdict = "reproduced" if result.reproduced else f"NOT reproduced ({result.stop_reason})"
+    # "reproduced" is the data's word (JunoBench's); a user reads whether it runs now
+    verdict = "runs now" if result.reproduced else f"does NOT run yet ({result.stop_reason})"
     last = result.rounds[-1].classification if result.rounds else None
     still = (f"; the last run still stops at {last.message}"
              if last is not None and not result.reproduced and last.kind in ("error", "timeout")
              else "")
-    return (f"{result.notebook}: {verdict} in {len(result.rounds)} round(s){still}; similarity "
+    return (f"{result.notebook}: {verdict} after {len(result.rounds)} round(s){still}; similarity "
             f"{result.similarity:.3f}; equivalence: {equivalence_text(result)}; cost "
             f"${result.cost_usd:.4f}\n{table}\nfinal notebook: {result.final_notebook}")
+
+
+def _kind(kind: str) -> str:
+    """A round's class as the table shows it: ``runs`` for the data's ``reproduced``."""
+    return "runs" if kind == "reproduced" else kind
 
 
 def _cell(c: Any) -> str:
@@ -96,16 +102,17 @@ def equivalence_text(result: ModernizeResult) -> str:
 
 def summary_text(results: Sequence[ModernizeResult]) -> str:
     """The folder table (one row per notebook) and the totals."""
-    rows = [(r.notebook, "yes" if r.reproduced else "no", r.final_kind if not r.error else "not run",
+    rows = [(r.notebook, "yes" if r.reproduced else "no", _kind(r.final_kind) if not r.error else "not run",
              len(r.rounds), f"{r.similarity:.3f}",
              f"{r.equivalence} before cell {r.compared_before}" if r.compared_before
              else r.equivalence,
              ",".join(r.codemods) or "-", r.prompt_tokens + r.completion_tokens,
              f"{r.cost_usd:.4f}", f"{r.elapsed_s:.1f}") for r in results]
-    table = _table(("notebook", "reproduced", "final", "rounds", "similarity", "equivalence",
+    table = _table(("notebook", "runs now", "final", "rounds", "similarity", "equivalence",
                     "codemods", "tokens", "cost $", "s"), rows)
     s = summary(results)
-    totals = (f"reproduced {s['reproduced']}/{s['notebooks']} (first round {s['reproduced_first_round']}); "
+    totals = (f"runs now {s['reproduced']}/{s['notebooks']} (after the first round "
+              f"{s['reproduced_first_round']}); "
               f"rounds {s['rounds_total']} (codemod {s['codemod_rounds']}, llm {s['llm_rounds']}); "
               f"tokens {s['prompt_tokens'] + s['completion_tokens']}; cost ${s['cost_usd']:.4f}")
     return f"{table}\n{totals}"
@@ -133,7 +140,7 @@ def _rounds_html(result: ModernizeResult) -> str:
         if r.codemods:
             repair += " <code>" + html.escape(", ".join(dict.fromkeys(a.rule for a in r.codemods))) + "</code>"
         cost = "?" if r.cost_usd is None else f"{r.cost_usd:.4f}"
-        rows.append((r.number, c.kind, _cell(c), problem, repair,
+        rows.append((r.number, _kind(c.kind), _cell(c), problem, repair,
                      r.prompt_tokens, r.completion_tokens, cost, f"{r.elapsed_s:.1f}"))
     return _html_table(("round", "class", "cell [n]", "problem", "repair", "prompt tok",
                         "completion tok", "cost $", "s"), rows)
@@ -142,7 +149,7 @@ def _rounds_html(result: ModernizeResult) -> str:
 def html_report(results: Sequence[ModernizeResult], *, title: str = "benchkit modernize") -> str:
     """A self-contained HTML page: totals, one row per notebook, each notebook's rounds."""
     s = summary(results)
-    totals = _html_table(("notebooks", "reproduced", "first round", "rounds", "codemod rounds",
+    totals = _html_table(("notebooks", "run now", "after the first round", "rounds", "codemod rounds",
                           "llm rounds", "tokens", "cost $", "time s"),
                          [(s["notebooks"], s["reproduced"], s["reproduced_first_round"],
                            s["rounds_total"], s["codemod_rounds"], s["llm_rounds"],
@@ -155,7 +162,7 @@ def html_report(results: Sequence[ModernizeResult], *, title: str = "benchkit mo
                      len(r.rounds), f"{r.similarity:.3f}",
                      html.escape(equivalence_text(r) if not r.error else r.equivalence),
                      html.escape(", ".join(r.codemods) or "-"), f"{r.cost_usd:.4f}"))
-    table = _html_table(("notebook", "reproduced", "stopped", "rounds", "similarity",
+    table = _html_table(("notebook", "runs now", "stopped", "rounds", "similarity",
                          "equivalence", "codemods", "cost $"), rows)
     details = "".join(
         f"<details><summary>{html.escape(r.notebook)}</summary>{_rounds_html(r)}"
