@@ -2,7 +2,7 @@
 
 Usage: ``python -m benchmarks [NAME ...] [--no-record]`` where NAME is a package
 (nbdeps, rtextract, nbpatch, crashpredict, dryrun, llm, benchkit, modernize, workdir,
-longcells); no NAME
+longcells, startup); no NAME
 runs them all.
 
 Each ``benchmarks/bench_<name>.py`` has ``main() -> str`` that measures, prints and
@@ -25,7 +25,7 @@ import traceback
 from pathlib import Path
 
 NAMES = ("nbdeps", "rtextract", "nbpatch", "crashpredict", "dryrun", "llm", "benchkit", "modernize",
-         "workdir", "longcells")
+         "workdir", "longcells", "startup")
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
 HEADER = """# Benchmarks

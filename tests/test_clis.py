@@ -157,3 +157,22 @@ def test_former_spellings_still_work_with_one_line_on_stderr(tmp_path, former, n
     assert len(lines) == 1 and lines[0].startswith(f"{former[0]} {former[1]}: --"), old.stderr
     assert "is deprecated; use --" in lines[0]
     assert not any(o in _run(former[0], former[1], "--help").stdout for o in ("--json", "--engines"))
+
+
+HEAVY = ("nbformat", "jsonschema", "libcst", "jupyter_client", "zmq", "IPython", "networkx",
+         "rapidfuzz", "numpy", "pandas")
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_version_and_help_load_no_heavy_library(tool):
+    """`--version` and `--help` answer without importing what the subcommands need
+    (nbformat alone, through jsonschema, took 2.5 s of `nbpatch --version`); how fast that
+    is, is `make bench`'s startup part, not a timed test."""
+    code = (f"import contextlib, io, sys\nfrom {PARSERS[tool]} import main\n"
+            "for argv in (['--version'], ['--help']):\n"
+            "    with contextlib.redirect_stdout(io.StringIO()):\n"
+            "        try:\n            main(argv)\n        except SystemExit:\n            pass\n"
+            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -20,14 +20,11 @@ import stat
 import tarfile
 import tempfile
 import time
-import urllib.error
-import urllib.request
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from benchkit._cases import VERSIONS, load_cases
 from benchkit.errors import BenchkitError
 
 #: the benchmark's public repository (the paper's artifact)
@@ -96,6 +93,8 @@ def fetch_junobench(dest: str | Path, *, url: str | None = None, sha256: str | N
         archive.unlink()
         root = arrange_cases(tree, work / "cases")
         try:
+            from benchkit._cases import load_cases  # nbformat loads only when it is needed
+
             count = len(load_cases(root))
         except BenchkitError as exc:
             raise FetchError(f"{url}: the archive holds no usable case: {exc}") from None
@@ -125,6 +124,9 @@ def _download(url: str, target: Path, *, timeout: float, max_bytes: int,
               say: Progress) -> tuple[str, int]:
     if not url.startswith(("https://", "http://", "file://")):
         raise FetchError(f"{url}: not an http(s) or file URL")
+    import urllib.error  # imported here: urllib.request (http, ssl, email) costs `benchkit
+    import urllib.request  # --version` a fifth of its start, and only fetch needs it
+
     request = urllib.request.Request(url, headers={"User-Agent": "benchkit-junobench-fetch"})
     digest, size, shown = hashlib.sha256(), 0, 0
     try:
@@ -275,7 +277,7 @@ def arrange_cases(tree: Path, root: Path) -> Path:
         case = notebook.name.removesuffix("_reproduced.ipynb")
         _claim(names, case)
         (root / case).mkdir()
-        for version in (*VERSIONS, "original"):
+        for version in (*_versions(), "original"):
             path = notebook.with_name(f"{case}_{version}.ipynb")
             if path.is_file():
                 shutil.move(str(path), root / case / path.name)
@@ -310,3 +312,9 @@ def _is_label_sheet(path: Path) -> bool:
             return "nb_name" in next(csv.reader(fh), [])
     except Exception:  # an unreadable sheet is just not a label sheet
         return False
+
+
+def _versions() -> tuple[str, ...]:
+    from benchkit._cases import VERSIONS  # imported late: _cases loads nbformat (seconds)
+
+    return VERSIONS

@@ -14,20 +14,20 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from benchkit import __version__
-from benchkit._bench import detect, verify
 from benchkit._cliopts import FORMAT_HELP, QUIET_HELP, Deprecated, HelpFormatter
-from benchkit._compare import compare, load_baseline, load_run
 from benchkit._fetch import JUNOBENCH_REPOSITORY, JUNOBENCH_URL, URL_ENV, fetch_junobench
-from benchkit._metrics import detection_metrics, verify_summary
-from benchkit._model import Record
 from benchkit._modernize._cli import add_modernize_parser, run_modernize
-from benchkit._report import compare_text, html_report, metrics_text, records_text, verify_text
-from benchkit._store import read_records, results_path
 from benchkit.errors import BenchkitError
-from crashpredict import CrashPredictError
-from crashpredict import ENGINE_FLAGS, engine_options
-from nbdeps import file_kind, replace_file
+from crashpredict import ENGINE_FLAGS, CrashPredictError, engine_options
+
+if TYPE_CHECKING:
+    from benchkit._model import Record
+
+# the subcommands import the runners, metrics and reports when they run, so that
+# `benchkit --version` and `--help` answer at once (nbformat alone takes seconds to import)
 
 
 def _progress(done: int, total: int, record: Record) -> None:
@@ -45,6 +45,8 @@ def _write(path: str | None, text: str, quiet: bool = False) -> None:
     """Write a report whole or not at all; a FIFO or a device (``/dev/null``) is refused."""
     if not path:
         return
+    from nbdeps import replace_file
+
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +62,8 @@ def _refuse_outputs(*paths: str | None) -> None:
     before a run starts, rather than after it; `_write` would refuse them anyway."""
     for path in paths:
         if path and os.path.exists(path) and not os.path.isfile(path):
+            from nbdeps import file_kind
+
             mode = os.stat(path).st_mode
             raise BenchkitError(f"{path}: cannot write: is {file_kind(mode)}, not a regular file "
                                 "(left as it was)")
@@ -149,6 +153,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _summaries(records: Sequence[Record]) -> dict:
+    from benchkit._metrics import detection_metrics, verify_summary
+
     out: dict = {}
     if any(r.task == "verify" for r in records):
         out["verify"] = verify_summary(records)
@@ -158,6 +164,8 @@ def _summaries(records: Sequence[Record]) -> dict:
 
 
 def _text(records: Sequence[Record], summary: dict) -> str:
+    from benchkit._report import metrics_text, records_text, verify_text
+
     parts = [records_text(records), ""]
     if "verify" in summary:
         parts.append(verify_text(summary["verify"]))
@@ -183,6 +191,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from benchkit._bench import detect, verify
+    from benchkit._compare import compare, load_baseline, load_run
+    from benchkit._report import compare_text, html_report
+    from benchkit._store import read_records, results_path
+
     if args.command == "modernize":
         return run_modernize(args)
     if args.command == "junobench":

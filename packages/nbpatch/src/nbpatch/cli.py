@@ -15,15 +15,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from . import __version__
-from ._apply import apply
-from ._diff import diff
-from ._files import NOTEBOOK_LIMIT, REPLY_LIMIT, read_bounded
-from ._model import Patch
-from ._notebook import read_notebook, write_notebook
-from ._render import render_patch
-from ._reply import read_reply
-from ._similarity import similarity
 from .errors import NbpatchError, PatchConflict, PatchError, ReplyError
+
+# the commands import what they use when they run: `nbpatch --version` and `--help` answer
+# without loading nbformat (seconds, through jsonschema), rapidfuzz or jupyter_client
 
 __all__ = ["main"]
 
@@ -116,6 +111,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    from ._diff import diff
+    from ._notebook import read_notebook
+    from ._render import render_patch
+
     a, b = read_notebook(args.a), read_notebook(args.b)
     patch = diff(a, b, compare_outputs=args.outputs, compare_metadata=args.metadata)
     print(patch.to_json() if args.format == "json" else render_patch(patch, a, b))
@@ -146,6 +145,13 @@ def _naming(path: str, *kinds: type[NbpatchError]) -> Iterator[None]:
 
 
 def _apply(args: argparse.Namespace) -> int:
+    from ._apply import apply
+    from ._files import NOTEBOOK_LIMIT, REPLY_LIMIT, read_bounded
+    from ._model import Patch
+    from ._notebook import read_notebook, write_notebook
+    from ._render import render_patch
+    from ._reply import read_reply
+
     nb = read_notebook(args.notebook)
     limit = REPLY_LIMIT if args.reply else NOTEBOOK_LIMIT  # a patch may carry a whole notebook
     raw = read_bounded(args.patch, limit=limit, what="reply" if args.reply else "patch")
@@ -175,6 +181,9 @@ def _apply(args: argparse.Namespace) -> int:
 
 
 def _similarity(args: argparse.Namespace) -> int:
+    from ._notebook import read_notebook
+    from ._similarity import similarity
+
     value = similarity(read_notebook(args.a), read_notebook(args.b), per_cell=args.per_cell,
                        ignore_comments=args.ignore_comments, ignore_blank=not args.keep_blank,
                        method=args.method)
