@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-SAMPLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "junobench-sample"
+SAMPLE = Path(__file__).resolve().parents[3] / "tests" / "junobench-sample"  # shipped in the repo
 
 
 def notebook(cells, *, error_at=None, ids=None):
@@ -46,7 +46,7 @@ def write_case_fixture():
 @pytest.fixture
 def sample_root():
     if not SAMPLE.is_dir():
-        pytest.skip("the JunoBench sample (../shared/junobench-sample) is not here")
+        pytest.skip("the JunoBench sample (tests/junobench-sample) is not here")
     return SAMPLE.resolve()
 
 

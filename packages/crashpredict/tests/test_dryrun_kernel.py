@@ -16,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.kernel
 
 REPO = Path(__file__).resolve().parents[3]
-SAMPLE = REPO / ".." / "shared" / "junobench-sample"
+SAMPLE = REPO / "tests" / "junobench-sample"  # shipped in the repo
 MARK = "@@dryrun@@"
 
 

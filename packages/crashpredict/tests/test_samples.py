@@ -18,7 +18,7 @@ from crashpredict._check import plan_check, read_code_cells
 
 pytestmark = [pytest.mark.kernel, pytest.mark.slow]
 
-SAMPLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "junobench-sample"
+SAMPLE = Path(__file__).resolve().parents[3] / "tests" / "junobench-sample"  # shipped in the repo
 CASES = sorted(p.parent.name for p in SAMPLE.glob("*/case.json")) if SAMPLE.is_dir() else []
 
 
