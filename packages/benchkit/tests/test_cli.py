@@ -51,3 +51,32 @@ def test_unknown_engine_is_exit_2_before_any_case_runs(tiny_cases, tmp_path, cap
     assert main(["detect", str(tiny_cases), "--engine", "rules,magic", "-o", str(tmp_path / "o")]) == 2
     assert "unknown engine 'magic'" in capsys.readouterr().err
     assert not (tmp_path / "o" / "results.jsonl").exists()
+
+
+def test_verify_speaks_the_shared_options(tiny_cases, tmp_path, capsys):
+    """--format json prints the summary, -q drops the progress and 'results:' lines, -o
+    makes missing folders, and the former --json FILE still writes the summary there
+    (with one deprecation line)."""
+    out = tmp_path / "new" / "deeper" / "out"
+    args = ["verify", str(tiny_cases), "--case", "python_1", "-o", str(out)]
+    assert main([*args, "--format", "json", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["verify"]["versions_passed"] == 2 and captured.err == ""
+    assert (out / "results.jsonl").is_file()
+    assert main([*args, "--json", str(tmp_path / "s.json")]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == ("benchkit verify: --json is deprecated; use "
+                                            "--format json > FILE")
+    assert json.loads((tmp_path / "s.json").read_text())["verify"]["versions_passed"] == 2
+
+
+def test_fetch_timeout_is_now_network_timeout(tmp_path, capsys):
+    url = "http://127.0.0.1:1/main.zip"  # nothing listens on port 1: refused at once
+    assert main(["junobench", "fetch", str(tmp_path / "a"), "--url", url, "--timeout", "2"]) == 2
+    old = capsys.readouterr().err.splitlines()
+    assert main(["junobench", "fetch", str(tmp_path / "b"), "--url", url,
+                 "--network-timeout", "2", "-q"]) == 2
+    new = capsys.readouterr().err.splitlines()
+    assert old[0].startswith("benchkit junobench fetch: --timeout is deprecated; use "
+                             "--network-timeout")
+    assert len(new) == 1 and new[0].startswith(f"benchkit: cannot download {url}")
