@@ -144,3 +144,13 @@ def test_html_bars_name_their_metric_and_the_histogram_shows_counts():
     shown = [int(n) for n in re.findall(r'text-anchor="middle">(\d+)</text>', histogram)]
     assert shown == [c for _, _, c in bins if c]  # a count above every non-empty bar
     assert "6 targets" in histogram
+
+
+def test_records_name_the_target_1_based_only_and_read_older_lines(tmp_path):
+    record = Record(task="verify", case="numpy_1", version="fixed", status="ok",
+                    expected_crash=False, cell_position=4, cell_id="c3")
+    data = record.to_dict()
+    assert data["cell_position"] == 4 and "target_cell" not in data  # no 0-based field
+    older = {**data, "target_cell": 3}
+    del older["cell_position"]  # a line written before positions: the 0-based index only
+    assert Record.from_dict(older).cell_position == 4

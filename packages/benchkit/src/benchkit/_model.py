@@ -28,7 +28,6 @@ class Record:
     reason: str = ""
     expected_crash: bool
     labels: dict[str, str] = field(default_factory=dict)
-    target_cell: int | None = None  # 0-based index in the notebook (kept for old readers)
     cell_position: int | None = None  # the target as the notebook shows it: 1-based, all cells
     cell_id: str | None = None  # the target's nbformat id
     replayed_cells: int = 0
@@ -60,7 +59,12 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
+        """A record from its JSON line; a line written before positions (a 0-based
+        ``target_cell`` only) gets its 1-based ``cell_position``."""
         known = {f for f in cls.__dataclass_fields__}
         values = {k: v for k, v in data.items() if k in known}
+        old = data.get("target_cell")
+        if values.get("cell_position") is None and type(old) is int:
+            values["cell_position"] = old + 1
         values["engines"] = tuple(values.get("engines") or ())
         return cls(**values)

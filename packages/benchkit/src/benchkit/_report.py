@@ -79,8 +79,8 @@ def _outcome(r: Record) -> tuple[bool, str, str]:
 
 
 def _target(r: Record) -> str:
-    """The target cell as every tool names it (records written before positions: 0-based index)."""
-    position = r.cell_position or (r.target_cell + 1 if r.target_cell is not None else None)
+    """The target cell as every tool names it."""
+    position = r.cell_position
     if position is None:
         return "the target"
     return f"cell {position}" + (f" (id {r.cell_id})" if r.cell_id else "")

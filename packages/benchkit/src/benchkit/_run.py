@@ -88,7 +88,7 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         plan = replay_plan(case, version)
     except CaseError as exc:
         return Record(**base, status="malformed", reason=_relative(str(exc), case.folder)).to_dict()
-    base.update(target_cell=plan.target_index, cell_position=plan.target_index + 1,
+    base.update(cell_position=plan.target_index + 1,
                 cell_id=plan.target_id)
     try:
         with work_folder(case) as cwd:
