@@ -255,7 +255,8 @@ class _Loop:
         self.rounds.append(round_)
         if self.progress is not None:
             done = f" -> {round_.repair}" if round_.repair else ""
-            self.progress(f"{self.path.name} round {number}: {cls.kind} ({cls.message}){done}")
+            kind = "runs" if cls.kind == "reproduced" else cls.kind  # as the tables word it
+            self.progress(f"{self.path.name} round {number}: {kind} ({cls.message}){done}")
         return round_, executed, next_nb
 
     def execute(self, nb: NotebookNode) -> tuple[NotebookRun, NotebookNode]:
