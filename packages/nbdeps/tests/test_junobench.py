@@ -11,7 +11,7 @@ import pytest
 
 import nbdeps
 
-SAMPLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "junobench-sample"
+SAMPLE = Path(__file__).resolve().parents[3] / "tests" / "junobench-sample"  # shipped in the repo
 
 
 def cases():
@@ -27,7 +27,7 @@ def target(case):
 @pytest.fixture(autouse=True)
 def _needs_sample():
     if not SAMPLE.is_dir():
-        pytest.skip("JunoBench sample not present (../shared/junobench-sample)")
+        pytest.skip("JunoBench sample not present (tests/junobench-sample)")
 
 
 @pytest.mark.parametrize(("case", "code", "names"), [

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-JUNOBENCH = REPO / ".." / "shared" / "junobench-sample"
+JUNOBENCH = REPO / "tests" / "junobench-sample"  # shipped in the repo
 
 
 def _cell(spec: Any, index: int, ids: bool) -> nbformat.NotebookNode:

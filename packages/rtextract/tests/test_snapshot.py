@@ -13,7 +13,7 @@ import pytest
 import rtextract
 from rtextract import Snapshot, main, render, snapshot
 
-SAMPLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "junobench-sample"
+SAMPLE = Path(__file__).resolve().parents[3] / "tests" / "junobench-sample"  # shipped in the repo
 
 
 @pytest.fixture
