@@ -88,12 +88,15 @@ TEMPLATES = (
 )
 
 # What real notebooks hold besides (issue 24). Each is deterministic in the oracle's kernel.
-REAL_TEMPLATES = (
+# Cells that do not parse: about one cell in twelve of a "real" notebook.
+BROKEN_TEMPLATES = (
     "p[rint] expr   print the value of an expression\nc[ontinue]     continue execution",  # pdb notes
     "Now summarise the frame df and plot the first {n} rows",  # a pasted prompt
     "git clone https://example.org/repo.git",  # a shell line without `!`
     "shown = total * {n}\nplot the total against the day",  # code, then prose: the cell never runs
     "def scaled(v):\n    factor = v * {n}\n    return factor +\n",  # a broken def
+)
+REAL_TEMPLATES = (
     "print(factor)",
     "!echo step {n}",
     "pwd",
@@ -117,6 +120,9 @@ PY2_TEMPLATES = (
     ("print a", "print(a)"),
     ("print b, c", "print(b, c)"),
 )
+# Names that an extension's magic, an unreadable star import or `%run` provide: the writer
+# of a cell does not wait for them (people read them anywhere, above the source or below)
+_FROM_ELSEWHERE = frozenset({"stamp", "v", "HELPER_LIMIT", "helper_scale", "RUN_SEED"})
 _SYNTAX = ("SyntaxError", "IndentationError", "TabError")
 _NAME = ("NameError", "UnboundLocalError")
 # the error each code predicts in the re-run (None: any error but these two)
@@ -226,7 +232,7 @@ def _names(source: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
     import nbdeps
 
     info = nbdeps.analyze_cell(source)
-    return info.used_names - {"print", "len", "sum"}, info.defines, info.deletes
+    return info.used_names - {"print", "len", "sum"} - _FROM_ELSEWHERE, info.defines, info.deletes
 
 
 def _source(rng: random.Random, defined: set[str] | None = None, style: str = "plain") -> str:
@@ -237,7 +243,10 @@ def _source(rng: random.Random, defined: set[str] | None = None, style: str = "p
         py2, py3 = rng.choice(PY2_TEMPLATES)
         n = rng.randint(1, 9)
         return f"{py2.format(n=n)}\0{py3.format(n=n)}"
-    pool = TEMPLATES + REAL_TEMPLATES if style == "real" else TEMPLATES
+    pool = TEMPLATES
+    if style == "real":
+        roll = rng.random()
+        pool = BROKEN_TEMPLATES if roll < 0.08 else REAL_TEMPLATES if roll < 0.4 else TEMPLATES
     options = pool
     if defined is not None and rng.random() < 0.9:
         options = [t for t in pool if _names(t.format(n=1))[0] <= defined] or list(pool)
