@@ -142,8 +142,13 @@ def test_text_output_names_cells_by_position_and_id(nb):
     verdict = nbpatch.equivalent(a, b)
     (difference,) = verdict.differences
     assert (difference.cell_position, difference.cell_id) == (2, "c1")
-    assert render_equivalence(verdict).splitlines()[1] == "cell 2 (id c1): output: outputs differ"
-    assert verdict.to_dict()["differences"][0]["cell_position"] == 2
+    # position counting every cell, the execution count of the run, the id
+    assert render_equivalence(verdict).splitlines()[1] == \
+        "cell 2 [1] (id c1): output: outputs differ"
+    data = verdict.to_dict()["differences"][0]  # JSON: 1-based only, the count its own field
+    assert (data["cell_position"], data["position_a"], data["position_b"],
+            data["execution_count"]) == (2, 2, 2, 1)
+    assert "index_a" not in data and "index_b" not in data
 
 
 def test_two_versions_that_crash_the_same_way_are_not_called_plain_equivalent(nb, tmp_path,
@@ -156,12 +161,12 @@ def test_two_versions_that_crash_the_same_way_are_not_called_plain_equivalent(nb
     verdict = nbpatch.equivalent(a, b)
     assert verdict.equivalent and verdict.both_crash and verdict.errors_match
     assert verdict.modified_crash == nbpatch.Crash(cell_position=2, cell_id="c1",
-                                                   status="error", ename="KeyError",
-                                                   evalue="'Price'")
+                                                   execution_count=2, status="error",
+                                                   ename="KeyError", evalue="'Price'")
     assert render_equivalence(verdict).splitlines() == [
         "both crash, with the same error: neither runs to the end; nothing else differs",
-        "original crashes at cell 2 (id c1): KeyError: 'Price'",
-        "modified crashes at cell 2 (id c1): KeyError: 'Price'"]
+        "original crashes at cell 2 [2] (id c1): KeyError: 'Price'",
+        "modified crashes at cell 2 [2] (id c1): KeyError: 'Price'"]
     nbformat_write = __import__("nbformat").write
     nbformat_write(a, tmp_path / "a.ipynb")
     nbformat_write(b, tmp_path / "b.ipynb")
@@ -183,9 +188,9 @@ def test_versions_crashing_with_different_errors_say_both_and_which(nb):
     lines = render_equivalence(verdict).splitlines()
     assert lines[:3] == [
         "both crash, with different errors: neither runs to the end; different (1)",
-        "original crashes at cell 2 (id c1): KeyError: 'b'",
-        "modified crashes at cell 2 (id c1): AttributeError: 'dict' object has no attribute 'b'"]
+        "original crashes at cell 2 [2] (id c1): KeyError: 'b'",
+        "modified crashes at cell 2 [2] (id c1): AttributeError: 'dict' object has no attribute 'b'"]
     fixed = nbpatch.equivalent(a, nb("x = {'a': 1}", "x.get('b')"))
     assert not fixed.both_crash and fixed.errors_match is None
     assert render_equivalence(fixed).splitlines()[1:3] == [
-        "original crashes at cell 2 (id c1): KeyError: 'b'", "modified runs to the end"]
+        "original crashes at cell 2 [2] (id c1): KeyError: 'b'", "modified runs to the end"]

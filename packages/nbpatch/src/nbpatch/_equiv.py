@@ -34,9 +34,11 @@ class Difference:
     """One thing that differs between the original (a) and the modified (b) version.
 
     ``cell`` is the cell key (id or ``#position``) in b, or in a for a removed cell;
-    ``index_a``/``index_b`` are 0-based positions in each notebook (``None`` where absent);
-    ``cell_position`` (1-based, every cell counted, as the notebook shows it) and
-    ``cell_id`` name the same cell for a reader: ``cell 3 (id fit)``.
+    ``index_a``/``index_b`` are 0-based positions in each notebook (``None`` where absent;
+    the JSON form has the 1-based ``position_a``/``position_b`` instead);
+    ``cell_position`` (1-based, every cell counted, as the notebook shows it),
+    ``execution_count`` (the cell's count in that run, as JupyterLab shows it) and
+    ``cell_id`` name the same cell for a reader: ``cell 3 [2] (id fit)``.
     """
 
     kind: DifferenceKind
@@ -49,13 +51,19 @@ class Difference:
     actual: str | None = None
     cell_position: int | None = None
     cell_id: str | None = None
+    execution_count: int | None = None
 
     @property
     def cell_label(self) -> str | None:
-        """``cell N (id ID)``, or ``None`` for a variable or score difference."""
+        """``cell N [n] (id ID)``, or ``None`` for a variable or score difference."""
         if self.cell_position is None:
             return None
-        return f"cell {self.cell_position}" + (f" (id {self.cell_id})" if self.cell_id else "")
+        return _label(self.cell_position, self.execution_count, self.cell_id)
+
+
+def _label(position: int, count: int | None, cell_id: str | None) -> str:
+    return (f"cell {position}" + (f" [{count}]" if count is not None else "")
+            + (f" (id {cell_id})" if cell_id else ""))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,11 +96,12 @@ class Crash:
     status: str  # "error" or "timeout"
     ename: str | None
     evalue: str
+    execution_count: int | None = None
 
     @property
     def label(self) -> str:
-        """``cell 3 (id fit)``."""
-        return f"cell {self.cell_position}" + (f" (id {self.cell_id})" if self.cell_id else "")
+        """``cell 3 [2] (id fit)``."""
+        return _label(self.cell_position, self.execution_count, self.cell_id)
 
     @property
     def error(self) -> str:
@@ -137,6 +146,10 @@ class Equivalence:
 
         data = asdict(self)
         data["both_crash"], data["errors_match"] = self.both_crash, self.errors_match
+        for d in data["differences"]:  # JSON names cells 1-based only
+            for side in ("a", "b"):
+                index = d.pop(f"index_{side}")
+                d[f"position_{side}"] = None if index is None else index + 1
         if data["score"] is not None and math.isinf(data["score"]["relative_change"]):
             data["score"]["relative_change"] = None  # strict JSON has no Infinity
         return data
@@ -155,8 +168,10 @@ def _error_of(cell) -> str | None:
 def _where(run: Run, keys: Sequence[str], index: int) -> dict[str, object]:
     cell = run.notebook.cells[index]
     cid = cell.get("id")
-    return {"cell": keys[index], "cell_position": index + 1,
-            "cell_id": cid if isinstance(cid, str) and cid else None}
+    count = cell.get("execution_count")
+    return {"cell": keys[index] if keys else None, "cell_position": index + 1,
+            "cell_id": cid if isinstance(cid, str) and cid else None,
+            "execution_count": count if type(count) is int else None}
 
 
 def _crash(run: Run) -> Crash | None:
@@ -164,10 +179,10 @@ def _crash(run: Run) -> Crash | None:
     failed = run.failed
     if failed is None:
         return None
-    cid = run.notebook.cells[failed.index].get("id")
+    where = _where(run, (), failed.index)
     lines = (failed.evalue or "").strip().splitlines()
-    return Crash(cell_position=failed.index + 1,
-                 cell_id=cid if isinstance(cid, str) and cid else None, status=failed.status,
+    return Crash(cell_position=failed.index + 1, cell_id=where["cell_id"],
+                 execution_count=where["execution_count"], status=failed.status,
                  ename=failed.ename, evalue=lines[0] if lines else "")
 
 
