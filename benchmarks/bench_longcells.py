@@ -165,7 +165,8 @@ def fine_cells() -> str:
                "forked while the kernel is idle; back to back there is no idle time, so the "
                "child is forked as the cell starts and gets no head start. The cell waits for "
                "a ready child at most 10 ms (its head start), less when it answers sooner; "
-               "then the child runs beside it at nice 19. While the child lives, each page of memory the cell writes first is copied "
+               "then the child runs beside it on the CPUs the cell leaves idle (beside a cell that "
+               "keeps every CPU busy: none for the cell's first second, then one tick in three). While the child lives, each page of memory the cell writes first is copied "
                "(library scratch buffers too: BLAS, the allocators' caches), and the dry run "
                "steps aside when those copies would cost the cell more than 3% of its time; "
                "on 2 cores the child also shares the CPUs with cells that use them all.")
@@ -252,6 +253,19 @@ df = df.drop(index=bad)
 model = LogisticRegression().fit(df[{features}], df['label'])
 """
 
+_BOOST = """
+import time, numpy as np, pandas as pd, xgboost as xgb
+rng = np.random.default_rng(0)
+train = pd.DataFrame(rng.random((20_000, 20)), columns=[f'f{i}' for i in range(20)])
+y = (train['f0'] + 0.1 * rng.random(20_000) > 0.55).astype(int)
+test = pd.DataFrame(rng.random((2_000, 20)), columns=train.columns).drop(columns=['f7'])
+t0 = time.perf_counter(); xgb.XGBClassifier(n_estimators=20, max_depth=8).fit(train, y)
+ROUNDS = max(2, round(LONG / ((time.perf_counter() - t0) / 20)))
+"""
+_BOOST_CELL = """model = xgb.XGBClassifier(n_estimators=ROUNDS, max_depth=8).fit(train, y)
+pred = model.predict({test})
+"""
+
 #: (name, set-up, crashing cell, fixed cell)
 LONG_PAIRS = [
     ("torch training loop, then metrics into a missing folder", _TORCH,
@@ -262,6 +276,9 @@ LONG_PAIRS = [
      _FILES_CELL.format(prep=""), _FILES_CELL.format(prep="os.makedirs('out', exist_ok=True)\n")),
     ("long pandas row loop, then a fit on a text column", _ROWS,
      _ROWS_CELL.format(features="['age', 'city']"), _ROWS_CELL.format(features="['age', 'income']")),
+    ("XGBoost fit of many rounds, then a prediction on a frame without a column", _BOOST,
+     _BOOST_CELL.format(test="test"),
+     _BOOST_CELL.format(test="test.reindex(columns=train.columns, fill_value=0.0)")),
 ]
 
 _VERDICT = """

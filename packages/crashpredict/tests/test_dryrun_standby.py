@@ -3,6 +3,7 @@ cell; its head start, its freshness check, and the copy-on-write watch."""
 
 from __future__ import annotations
 
+import signal
 import time
 
 import numpy as np
@@ -121,3 +122,51 @@ def test_the_copy_watch_tells_new_memory_from_copies() -> None:
     fresh += 1
     assert not watch() and watch.copied * _beside._COPY_S < 0.05
     del fresh
+
+
+class _Recorded(_beside._Pacer):
+    """A pacer whose signals are recorded, not sent."""
+
+    def __init__(self, cores: int) -> None:
+        super().__init__(pid=-1, copies=None, began=0.0, cores=cores)
+        self.sent: list[str] = []
+
+    def _signal(self, sig: int) -> None:
+        self.sent.append(signal.Signals(sig).name)
+
+
+def _pace(pacer: _beside._Pacer, rates: list[float], tick: float = 0.02) -> list[bool]:
+    """Feed the pacer ticks at which the kernel used ``rate`` CPUs; whether the child ran."""
+    now, cpu, ran = 0.0, 0.0, []
+    pacer._cpu, pacer._at = cpu, now
+    for rate in rates:
+        now += tick
+        cpu += rate * tick
+        run = pacer.decide(now, cpu)
+        pacer._run(run)
+        ran.append(run)
+    return ran
+
+
+def test_beside_a_cell_that_leaves_a_cpu_idle_the_child_runs() -> None:
+    pacer = _Recorded(cores=2)
+    pacer._run(False)  # held from the end of the head start...
+    assert _pace(pacer, [1.0] * 10) == [True] * 10  # ...until a tick saw a CPU left idle
+    assert pacer.sent == ["SIGSTOP", "SIGCONT"]
+
+
+def test_beside_a_cell_on_every_cpu_the_child_waits_then_gets_a_share() -> None:
+    from crashpredict._dryrun import _fork
+
+    pacer = _Recorded(cores=2)
+    pacer._run(False)
+    hold_ticks = round(_fork.BUSY_HOLD_S / 0.02)
+    ran = _pace(pacer, [1.95] * (hold_ticks + 12))
+    assert not any(ran[:hold_ticks - 1])  # a fine cell of up to a second: no CPU taken
+    later = ran[hold_ticks:]
+    assert sum(later) == len(later) // _fork.BUSY_PERIOD  # then one tick in BUSY_PERIOD
+    # a cell that goes back to one CPU lets the child run at once
+    assert _pace(pacer, [1.0, 1.0])[-1] is True
+    # one CPU: any busy cell holds the child first
+    single = _Recorded(cores=1)
+    assert _pace(single, [0.9] * 5) == [False] * 5

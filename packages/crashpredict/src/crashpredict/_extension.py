@@ -16,8 +16,9 @@ cell does not run.
 The rules answer first (about a millisecond per cell). Then, by default, the dry run runs
 **beside** the real cell (`crashpredict._dryrun.dry_run_beside`): when the cell starts, the
 kernel is forked (the child holds the state before the cell), the real cell starts at once,
-and the child runs the cell jailed, fast-forwarded when it has loops, at the lowest CPU
-priority. When the child sees a crash that counts, the warning appears in the cell's
+and the child runs the cell jailed, fast-forwarded when it has loops, on the CPUs the
+cell leaves idle (beside a cell on every CPU: none for its first second, then a small
+share). When the child sees a crash that counts, the warning appears in the cell's
 output area while the cell is still running (from a thread of the extension), naming the
 exception, the line and the explanation, and how long the real run had been going; in
 strict mode the real cell is then interrupted (as Kernel > Interrupt would) with the
@@ -364,8 +365,8 @@ class Guard:
                   f"(the rules still check each cell; said once)")
 
     def _start_cold(self, source: str) -> None:
-        """No standby child fit this cell: fork now; the child runs at nice 19 from the
-        start, beside the real cell."""
+        """No standby child fit this cell: fork now; the child runs beside the real cell
+        (paced as a standby's: on the CPUs the cell leaves idle), with no head start."""
         header = _parent_header(self.shell)
         holder: list[Beside] = []
         ready = threading.Event()

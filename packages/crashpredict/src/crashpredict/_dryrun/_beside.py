@@ -6,10 +6,9 @@ cell starts, `Standby.start` hands it the source (if the namespace is still the 
 was forked from, `Standby.fresh`); the child runs it fast-forwarded when it has loops
 (`_fastforward`) for `_fork.HEAD_START_S` (the extension waits that long at most, so a
 quick crash is seen before the real cell starts). If it has not answered by then, it runs
-on beside the cell: its first `_fork.BESIDE_FULL_PRIORITY_CPU_S` of CPU at the kernel's
-priority, the rest at nice 19 (about 1.5% of a CPU beside a busy cell, all of an idle
-one); `_Pacer` can hold it stopped until the cell has run `_fork.BESIDE_DELAY_S` (off by
-default). The OOM killer takes it first.
+on beside the cell, paced by `_Pacer`: on the CPUs the cell leaves idle; beside a cell
+that keeps every CPU busy, not at all for the cell's first `_fork.BUSY_HOLD_S`, then one
+tick in `_fork.BUSY_PERIOD`. The OOM killer takes it first.
 
 `dry_run_beside` is the cold path (no standby ready, or a stale one): it forks when the
 cell starts, with no head start.
@@ -153,16 +152,23 @@ class _CopyWatch:
 
 
 class _Pacer:
-    """When the child may use a CPU beside the real cell: held stopped (``SIGSTOP``) from
-    the end of its head start until `_fork.BESIDE_DELAY_S` after the cell started, so a
-    cell that ends sooner never shares a CPU with it; then it runs (its first
-    `_fork.BESIDE_FULL_PRIORITY_CPU_S` of CPU at the kernel's priority, then at nice 19:
-    the child drops itself). Also the reader's tick: the copy watch's verdict."""
+    """When the child may use a CPU beside the real cell (the reader's tick; also the copy
+    watch's verdict). Each tick it reads the kernel's own CPU time: when the cell keeps
+    every CPU busy but a fraction (`_BUSY_SLACK`), the child is held stopped (``SIGSTOP``
+    to its process group) for the cell's first `_fork.BUSY_HOLD_S`, then let run one tick
+    in `_fork.BUSY_PERIOD`; otherwise it runs on the CPU the cell leaves idle. It is held
+    from the end of its head start until the first tick has measured the cell, so a cell
+    shorter than a tick never shares a CPU with it."""
 
-    def __init__(self, pid: int, copies: _CopyWatch | None, resume_at: float) -> None:
-        self.pid, self.copies, self.resume_at = pid, copies, resume_at
+    def __init__(self, pid: int, copies: _CopyWatch | None, began: float,
+                 cores: int | None = None) -> None:
+        self.pid, self.copies, self.began = pid, copies, began
+        self.cores = cores if cores is not None else _cores()
         self.held = self.pending = False
         self.reader: Any = None
+        self.busy = False
+        self.ticks = 0
+        self._cpu, self._at = _kernel_cpu(), time.perf_counter()
 
     def _signal(self, sig: int) -> None:
         try:  # the group of a child not yet reaped: its pid cannot have been reused
@@ -170,23 +176,62 @@ class _Pacer:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def hold(self) -> None:
-        """Stop the child now, or, one still building its jail (the cold path), as soon as
-        it is ready: its set-up is not delayed by a second."""
-        if self.reader is not None and not self.reader.armed:
-            self.pending = True
-        elif time.perf_counter() < self.resume_at:
+    def _run(self, run: bool) -> None:
+        if run and self.held:
+            self._signal(signal.SIGCONT)
+            self.held = False
+        elif not run and not self.held:
             self._signal(signal.SIGSTOP)
             self.held = True
+
+    def hold(self) -> None:
+        """The head start is over and the cell starts: stop the child until the first tick
+        (one still building its jail, on the cold path, as soon as it is ready: its set-up
+        is not delayed)."""
+        self._cpu, self._at = _kernel_cpu(), time.perf_counter()
+        if self.reader is not None and not self.reader.armed:
+            self.pending = True
+        else:
+            self._run(False)
+
+    def decide(self, now: float, cpu: float) -> bool:
+        """Whether the child runs this tick, from the kernel's CPU time ``cpu`` at ``now``."""
+        rate = (cpu - self._cpu) / max(now - self._at, 1e-6)
+        self._cpu, self._at = cpu, now
+        # a child that ran this tick took at most half a CPU from a busy cell: the cell's
+        # rate stays above the threshold, and below it for a cell that left a CPU idle
+        self.busy = rate >= self.cores - _BUSY_SLACK
+        if not self.busy:
+            return True
+        if now - self.began < _fork.BUSY_HOLD_S:
+            return False
+        self.ticks += 1
+        return self.ticks % _fork.BUSY_PERIOD == 0
 
     def __call__(self) -> bool:
         if self.pending and self.reader is not None and self.reader.armed:
             self.pending = False
-            self.hold()
-        if self.held and time.perf_counter() >= self.resume_at:
-            self._signal(signal.SIGCONT)
-            self.held = False
+            self._run(False)
+        if not self.pending:
+            self._run(self.decide(time.perf_counter(), _kernel_cpu()))
         return self.copies() if self.copies is not None else False
+
+
+#: The kernel counts as keeping every CPU busy when its threads use all CPUs but this many.
+_BUSY_SLACK = 0.8
+
+
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _kernel_cpu() -> float:
+    """CPU seconds used by every thread of this process."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _minor_faults() -> int:
@@ -362,8 +407,7 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
         child = _fork._fork_child(
-            float(budget_s), standby=True,
-            demote_after=_fork.BESIDE_FULL_PRIORITY_CPU_S, namespace=namespace,
+            float(budget_s), standby=True, namespace=namespace,
             private_dir=private_dir, filename=filename, rng_state=random.getstate(),
             fast_forward=fast_forward)
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
@@ -403,7 +447,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     stop = _Stop()
     beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
     copies = _CopyWatch(shared_pages) if shared_pages is not None else None
-    pacer = _Pacer(child.pid, copies, child.started + _fork.BESIDE_DELAY_S)
+    pacer = _Pacer(child.pid, copies, time.perf_counter())
     reader = _fork._Reader(child, stop, prefix, pacer)
     pacer.reader = reader
 

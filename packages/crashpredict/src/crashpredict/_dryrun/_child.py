@@ -318,8 +318,7 @@ _EXIT_NOW = os._exit
 def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: float,
               budget_s: float, shrink: int | None, private_dir: str, filename: str,
               rng_state: Any, reads: tuple[str, ...] | None = None,
-              answer_fd: int = -1, fast_forward: Any = None,
-              demote_after: float | None = None) -> None:
+              answer_fd: int = -1, fast_forward: Any = None) -> None:
     """The body of the forked child (in its jail, see `jailed`); its caller ends the
     process with os._exit."""
     _write_all(write_fd, b"R")
@@ -336,8 +335,7 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     if isinstance(prepared, dict):
         return _report(write_fd, prepared)
     _run_prepared(write_fd, prepared, code, namespace, deadline=deadline, budget_s=budget_s,
-                  filename=filename, fast_forward=fast_forward, shrunk=shrunk[0],
-                  demote_after=demote_after)
+                  filename=filename, fast_forward=fast_forward, shrunk=shrunk[0])
 
 
 #: The longest cell source a standby child takes (a larger one is no cell to dry-run).
@@ -346,7 +344,7 @@ MAX_CELL_BYTES = 1 << 20
 
 def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budget_s: float,
                 private_dir: str, filename: str, rng_state: Any, answer_fd: int = -1,
-                fast_forward: bool = True, demote_after: float | None = None) -> None:
+                fast_forward: bool = True) -> None:
     """The body of a standby child (in its jail): make everything ready, say so (``A``),
     then wait for the cell (8-byte length, then its UTF-8 source) on ``cell_fd`` and run it
     as `run_child` would, from the moment it arrives. End of file: the kernel discarded this
@@ -367,8 +365,7 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
                                   "reason": "the cell does not compile (the real run says so)"})
     tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
     _run_prepared(write_fd, prepared, code, namespace, deadline=arrived + budget_s,
-                  budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
-                  demote_after=demote_after)
+                  budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=())
 
 
 def _read_cell(fd: int) -> str | None:
@@ -421,8 +418,7 @@ def _prepare(write_fd: int, private_dir: str, answer_fd: int, rng_state: Any,
 
 def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: Any,
                   namespace: dict[str, Any], *, deadline: float, budget_s: float,
-                  filename: str, fast_forward: Any, shrunk: tuple[str, ...],
-                  demote_after: float | None) -> None:
+                  filename: str, fast_forward: Any, shrunk: tuple[str, ...]) -> None:
     overlay, policy, layers = sandbox
     cutter: _fastforward.Cutter | None = None
     if fast_forward is not None:
@@ -435,7 +431,7 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
         library = bool(cutter.library_cuts) and not _fastforward.raised_by_input_checks(exc)
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
-    _watch_thread_pools(write_fd, deadline, demote_after)
+    _watch_thread_pools(write_fd, deadline)
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
     if cutter is not None:
         scale = cutter.scale()
@@ -623,42 +619,19 @@ def _runnable(tid: int | None) -> bool:
         return False
 
 
-def _demote() -> None:
-    """Every thread of the child drops to the lowest nice value (19): beside a busy real
-    cell it gets about 1.5% of a CPU (the scheduler's weight of nice 19 against nice 0),
-    and whatever CPU the real cell leaves idle. A drop is for good: an unprivileged
-    process cannot raise its priority again."""
-    try:
-        tids = [int(t) for t in os.listdir("/proc/self/task")]
-    except OSError:
-        tids = [0]
-    for tid in tids:
-        try:
-            os.setpriority(os.PRIO_PROCESS, tid, 19)
-        except OSError:
-            pass
-
-
-def _watch_thread_pools(write_fd: int, deadline: float,
-                        demote_after: float | None = None) -> None:
-    """Start a thread that ends the child early when a library waits on a dead thread pool
-    (and, beside a cell, drops the child to the lowest priority once it has used
-    ``demote_after`` seconds of CPU on the cell)."""
+def _watch_thread_pools(write_fd: int, deadline: float) -> None:
+    """Start a thread that ends the child early when a library waits on a dead thread
+    pool."""
     main = threading.main_thread().ident or threading.get_ident()
     native = threading.main_thread().native_id
     exit_now = os._exit
-    cpu_at_start = time.process_time()
 
     def watch() -> None:
-        demote = demote_after
         since_wall, since_cpu = time.perf_counter(), time.process_time()
         last = since_wall
         while time.perf_counter() < deadline:
-            time.sleep(0.05 if demote is not None else 0.25)
+            time.sleep(0.25)
             wall, cpu = time.perf_counter(), time.process_time()
-            if demote is not None and cpu - cpu_at_start >= demote:
-                _demote()
-                demote = None
             if wall - last > 1.0:  # the parent held the child stopped: no evidence either way
                 since_wall, since_cpu = wall, cpu
             last = wall

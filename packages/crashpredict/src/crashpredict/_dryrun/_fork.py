@@ -250,12 +250,14 @@ class _Child:
 #: A standby child runs the cell this long before the real cell starts (the kernel waits
 #: that long for it, at most)...
 HEAD_START_S = 0.010
-#: ...then it may be held stopped until the cell has run this long (0: never; holding it
-#: a second was measured to lose the warnings on crashes that come within that second,
-#: with no gain on the fine cells' time that the noise let show)...
-BESIDE_DELAY_S = 0.0
-#: ...and it runs at the kernel's priority for this much CPU, then at nice 19.
-BESIDE_FULL_PRIORITY_CPU_S = 0.010
+#: ...then it runs beside the cell at the kernel's priority wherever a CPU is left idle
+#: by the cell. Beside a cell that keeps every CPU busy (numpy, torch, XGBoost, Keras on
+#: all cores) it is held stopped for the cell's first `BUSY_HOLD_S` (a fine cell pays
+#: nothing for it), then runs one tick in `BUSY_PERIOD` (about a sixth of a CPU on two:
+#: a long cell's crash is still seen within seconds; a child at nice 19 got 1.5% of a CPU
+#: there and answered after tens of seconds, or never).
+BUSY_HOLD_S = 1.0
+BUSY_PERIOD = 3
 #: A standby child's pipe for the cell holds this much (a larger cell is not dry-run).
 _CELL_PIPE_BYTES = 1 << 20
 _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
@@ -266,9 +268,8 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
     """Fork the child (jailed, see `jailed`) and return at once.
 
     The OOM killer takes any dry run's processes first. ``standby``: the child gets ready
-    and waits for the cell on a third pipe (`_child.run_standby`, `send_cell`);
-    ``demote_after`` (passed on to it) is the CPU it may use on the cell before it drops
-    to nice 19. Its deadline counts from the cell's arrival.
+    and waits for the cell on a third pipe (`_child.run_standby`, `send_cell`); its
+    deadline counts from the cell's arrival.
     """
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
