@@ -169,9 +169,12 @@ def test_method_reads_global_not_class_attribute():
     assert "k" in info.used_names
 
 
-@pytest.mark.xfail(strict=True, reason="names bound by exec()/globals()[...] are not tracked")
 def test_exec_definitions_are_tracked():
     assert "x" in analyze_cell("exec('x = 1')").defines
+    assert "y" in analyze_cell("globals()['y'] = 2").defines
+    for source in ("exec(open('config.py').read())", "execfile('config.py')", "globals().update(params)",
+                   "for k, v in params.items():\n    globals()[k] = v"):
+        assert analyze_cell(source).has_unknown_definitions, source
 
 
 def test_function_globals_follow_calls_from_other_cells():

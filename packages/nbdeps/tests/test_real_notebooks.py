@@ -246,3 +246,9 @@ def test_a_read_guarded_by_except_name_error_is_not_a_finding():
                   code("print(model)", 4, out("1")))
     assert serious(notebook) == [("ND101", 2, ("cache",))]
     assert nbdeps.analyze_cell(notebook.cells[1].source).non_idempotent == ()
+
+
+def test_names_bound_through_exec_or_globals_are_not_undefined():
+    notebook = nb(code("exec(open('config.py').read())", 1), code("print(LEARNING_RATE)", 2, out("0.1")),
+                  code("globals()['seed'] = 7\nexec('batch = 32')", 3), code("print(seed, batch)", 4, out("7 32")))
+    assert serious(notebook) == []

@@ -262,6 +262,12 @@ def _plausible(scanner: _CellScanner, line: str) -> None:
             scanner.bind(word)
 
 
+def _namespace_call(node: ast.expr) -> bool:
+    """`globals()` or `vars()` (at cell level both are the notebook's namespace)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args
+            and node.func.id in ("globals", "vars", "locals"))
+
+
 _CATCH_NAME_ERROR = frozenset({"NameError", "Exception", "BaseException"})
 
 
@@ -592,6 +598,14 @@ class _CellScanner:
                 self._self_rebind(target, value)
             self.bind(target.id)
             return
+        if isinstance(target, ast.Subscript) and _namespace_call(target.value):
+            # `globals()['x'] = 1` binds x; `globals()[name] = 1` a name nobody can list
+            if is_str(target.slice) and target.slice.value.isidentifier():
+                self.bind(target.slice.value)
+            else:
+                self.expr(target.slice)
+                self.hidden.append(f"{unparse(target.value)}[...] = ...")
+            return
         root = root_name(target)
         if root is None:
             self.expr(target)
@@ -633,6 +647,17 @@ class _CellScanner:
                 signature=signature(call) if destructive else "",
             )
         )
+
+    def _dynamic_binding(self, node: ast.Call, function: str) -> None:
+        """`exec('x = 1')` binds what its code binds; `exec(code)` and `execfile(path)` bind
+        names nobody can list (unknown definitions, as `%run`)."""
+        if function == "exec" and len(node.args) == 1 and not node.keywords:
+            if is_str(node.args[0]):
+                self._embedded(node.args[0].value, node.lineno + self.offset - 1)
+            else:
+                self.hidden.append("exec(...)")
+        elif function == "execfile" and node.args:
+            self.hidden.append(f"execfile({short(node.args[0])})")
 
     def _load_parts(self, target: ast.expr) -> None:
         """Read the index/attribute-chain expressions of `df.loc[mask, 'c']`-style targets."""
@@ -685,6 +710,10 @@ class _CellScanner:
             if isinstance(node.func, ast.Name) and node.func.id not in self.bound:
                 self.called[node.func.id] = self.called.get(node.func.id, 0) + 1
                 self.calls.append(call_site(node, node.func.id))
+                self._dynamic_binding(node, node.func.id)
+            elif (isinstance(node.func, ast.Attribute) and node.func.attr == "update"
+                  and _namespace_call(node.func.value)):
+                self.hidden.append(f"{unparse(node.func.value)}.update(...)")
             self.expr(node.func)
             for arg in node.args:
                 self.expr(arg)
