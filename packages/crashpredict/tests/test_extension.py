@@ -366,3 +366,18 @@ def test_a_cell_that_ran_quickly_before_gets_the_head_start_only(shell) -> None:
         _extension._GUARD.last_dry_run
     assert re.search(r"the cell took 0\.\d\d s last time$", _extension._GUARD.last_dry_run)
     _extension._GUARD.settle()
+
+
+def test_loading_imports_what_the_rules_use_so_the_first_cell_does_not_wait() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom IPython.core.interactiveshell import InteractiveShell\n"
+             "shell = InteractiveShell.instance()\n"
+             "shell.run_line_magic('load_ext', 'crashpredict')\n"
+             "print(all(m in sys.modules for m in ('crashpredict._rules._walk._walker', "
+             "'rtextract._describe', 'nbdeps._transform')))\n"
+             "shell.run_line_magic('unload_ext', 'crashpredict')\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "True", done.stderr

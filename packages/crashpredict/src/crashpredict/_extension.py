@@ -593,6 +593,16 @@ def load_ipython_extension(ipython: Any) -> None:
     ipython.input_transformers_post.append(guard.transform)
     ipython.register_magic_function(guard.magic, magic_kind="line", magic_name="crashpredict")
     _GUARD = guard
+    _warm_up()
+
+
+def _warm_up() -> None:
+    """Import what the rules use (the engine, nbdeps, rtextract: about 0.1-0.3 s, once per
+    process) now, so that the first cell after ``%load_ext`` does not wait for it."""
+    try:
+        predict("_ = 0\n", {}, engines=("rules",))
+    except BaseException:  # noqa: BLE001 - never raise in the user's kernel
+        pass
 
 
 def unload_ipython_extension(ipython: Any) -> None:
