@@ -252,3 +252,12 @@ def test_names_bound_through_exec_or_globals_are_not_undefined():
     notebook = nb(code("exec(open('config.py').read())", 1), code("print(LEARNING_RATE)", 2, out("0.1")),
                   code("globals()['seed'] = 7\nexec('batch = 32')", 3), code("print(seed, batch)", 4, out("7 32")))
     assert serious(notebook) == []
+
+
+def test_a_name_defined_only_in_a_never_run_cell_below_is_one_finding():
+    notebook = nb(code("x = 1", 1), code("print(k)", 2, failed()), code("k = 3"))
+    assert serious(notebook) == [("ND201", 1, ("k",))]
+    notebook = nb(code("print(k)", 2, failed()), code("x = 1", 1), code("def f():\n    pass\nk = 3"))
+    assert serious(notebook) == [("ND201", 0, ("k",))]
+    notebook = nb(code("k = 3"), code("print(k)", 2, failed()))  # above: only the live kernel lacks it
+    assert serious(notebook) == [("ND104", 1, ("k",))]

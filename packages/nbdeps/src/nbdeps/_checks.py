@@ -96,9 +96,14 @@ def check(
 
 def _without_repeats(findings: list[Finding], ctx: _Context) -> list[Finding]:
     """One finding per hazard: an ND402 (`del x` run again) on a cell that an ND202 (`x`
-    deleted above) already lists says the same thing twice."""
+    deleted above) already lists says the same thing twice, and so does an ND104 (`x` is
+    defined only in cells that never ran) on a cell whose ND201 names the same never-run
+    definer below."""
+    below = {(f.cell_index, n) for f in findings if f.code == "ND201" and "(never run)" in f.message
+             for n in f.names}
     return [f for f in findings
-            if not (f.code == "ND402" and any((f.cell_index, n) in ctx.deleted_reads for n in f.names))]
+            if not (f.code == "ND402" and any((f.cell_index, n) in ctx.deleted_reads for n in f.names))
+            and not (f.code == "ND104" and all((f.cell_index, n) in below for n in f.names))]
 
 
 def runs_top_to_bottom(src: NotebookSource) -> bool:
