@@ -34,6 +34,25 @@ def test_dryrun_catches_what_rules_cannot_see():
     assert "value" not in namespace  # the cell never ran here
 
 
+def _prices(d):
+    return d[["price"]]
+
+
+def test_a_nan_crash_the_dry_run_sees_names_the_column_that_holds_it():
+    import pandas as pd
+    from sklearn.linear_model import LinearRegression
+
+    df = pd.DataFrame({"price": [1.0, None, 3.0], "qty": [1, 2, 3], "age": [4.0, 5.0, 6.0]})
+    namespace = {"df": df, "LinearRegression": LinearRegression, "prices": _prices}
+    # the rules never call the notebook's function; the dry run raises scikit-learn's own
+    # message, which names no column
+    both = predict("LinearRegression().fit(prices(df), df['qty'])", namespace,
+                   engines=("rules", "dryrun"))
+    assert (both.crash, both.engine) == (True, "dryrun")
+    assert both.explanation.startswith(
+        "Input X contains NaN (df: NaN in column 'price' (1 of 3 rows)).\nLinearRegression")
+
+
 def test_dryrun_options_reach_the_engine():
     verdict = predict("while True:\n    pass", {}, engines=("dryrun",), options={"dryrun": {"budget_s": 0.3}})
     assert verdict.crash is None and "0.3" in verdict.explanation

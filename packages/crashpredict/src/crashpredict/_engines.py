@@ -17,6 +17,7 @@ The Verdict's ``engine`` says which engine decided.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -154,4 +155,34 @@ def predict(cell_source: str, namespace: Mapping[str, Any], *,
     for name in check_engines(engines):
         verdict = step(name, cell_source, namespace, (options or {}).get(name, {}), verdict)
     assert verdict is not None
-    return verdict
+    return _name_the_nan(verdict, cell_source, namespace)
+
+
+_NAN_ERRORS = ("ValueError", "IntCastingNaNError", "TypeError", "RuntimeError")
+_NAN_WORDS = re.compile(r"\bNaN\b|\bNA\b|non-finite|missing values", re.I)
+
+
+def _name_the_nan(verdict: Verdict, source: str, namespace: Mapping[str, Any]) -> Verdict:
+    """A predicted NaN crash whose message does not say where the NaN is (a library's own
+    words, from the dry run) gets the columns that hold it, of the frames and arrays its
+    line names (``Input X contains NaN (X: NaN in column 'age' (1 of 4 rows)). ...``).
+    Only the explanation changes; never the verdict."""
+    text = verdict.explanation
+    if not verdict.crash or not verdict.line or "NaN in " in text or not _NAN_WORDS.search(text) \
+            or verdict.exception not in _NAN_ERRORS:  # np.NaN's AttributeError is no NaN value
+        return verdict
+    try:
+        from ._rules._siblings import names_on_line
+        from ._rules._values import nan_where
+
+        found = [f"{name}: {where}" for name in names_on_line(source, verdict.line, namespace)[:4]
+                 if (where := nan_where(namespace[name]))]
+    except Exception:  # naming the place is a courtesy; it never fails a prediction
+        return verdict
+    if not found:
+        return verdict
+    note = f" ({'; '.join(found)})"
+    end = re.search(r"\.(\s|$)", text)  # after the library's first sentence, not its advice
+    text = text[:end.start()] + note + text[end.start():] if end and end.start() < 160 \
+        else text + note
+    return dataclasses.replace(verdict, explanation=text)
