@@ -301,10 +301,12 @@ def _variant(setup: str, cell: str) -> dict:
             kernel.run("%load_ext crashpredict")
             time.sleep(THINK_S)  # a user's pause: the standby child gets ready
             real = kernel.run(cell)
+            status = kernel.run("%crashpredict status")["stdout"]
         finally:
             kernel.close()
+    said = status.partition("last dry run: ")[2].strip()
     return {**verdict, "truth": real["error"] is not None, "real_s": real["wall"],
-            "warned_s": real["warned"], "ename": real["error"]}
+            "warned_s": real["warned"], "ename": real["error"], "status": said}
 
 
 def long_pairs() -> str:
@@ -316,6 +318,8 @@ def long_pairs() -> str:
             results.append(r)
             said = {True: "crash", False: "no crash", None: "inconclusive"}[r["crash"]]
             warn = f"{r['warned_s']:.1f} s" if r["warned_s"] is not None else "none"
+            if r["warned_s"] is None and r["truth"] and r["status"]:
+                warn += f" (its dry run: {r['status'][:120]})"
             rows.append(f"| {name} | {variant} | {r['real_s']:.0f} s"
                         f"{' (' + r['ename'] + ')' if r['ename'] else ''} | {said} | "
                         f"{r['seconds']:.1f} s | {r['real_s'] / max(r['seconds'], 1e-3):.0f}x | "
