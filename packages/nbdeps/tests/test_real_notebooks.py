@@ -261,3 +261,9 @@ def test_a_name_defined_only_in_a_never_run_cell_below_is_one_finding():
     assert serious(notebook) == [("ND201", 0, ("k",))]
     notebook = nb(code("k = 3"), code("print(k)", 2, failed()))  # above: only the live kernel lacks it
     assert serious(notebook) == [("ND104", 1, ("k",))]
+
+
+def test_a_python3_cell_broken_after_its_run_does_not_make_the_notebook_python2():
+    # no version saved; the cell ran, then was edited into a typo (its old output stays)
+    notebook = nb(code("day = '2019-01-05'\nprinter = make(day\n", 1, out("ok")), metadata={})
+    assert [f.code for f in nbdeps.check(notebook) if f.code in ("ND001", "ND002")] == ["ND001"]

@@ -197,11 +197,11 @@ def _where(cell: Cell) -> str:
     return f"{cell.label} {count}"
 
 
-# Python 2 only syntax: print and exec statements, `except E, e`, `raise E, "text"`,
-# backticks, `<>`, octal literals such as 0777, u/ur prefixes with a trailing L
+# Python 2 only statements, at the start of a line: print and exec statements,
+# `except E, e:`, `raise E, "text"` (not literals such as 0777 or `x`, which strings hold too)
 _PYTHON2 = re.compile(
-    r"^\s*(?:print\s*(?:[^\s(=,.\[)]|\(.*\)\s*,|$)|exec\s+[\"'\w]|except\s+[\w.]+\s*,\s*\w+\s*:"
-    r"|raise\s+[\w.]+\s*,)|`[^`\n]+`|<>|\b0\d+\b|\b\d+L\b|\bur[\"']", re.M)
+    r"^[ \t]*(?:print(?:[ \t]+(?![=(.\[,)])\S|[\"']|[ \t]*\(.*\)[ \t]*,)|exec[ \t]+[\"'\w]"
+    r"|except[ \t]+[\w.]+[ \t]*,[ \t]*\w+[ \t]*:|raise[ \t]+[\w.]+[ \t]*,)", re.M)
 
 
 def _ran_as_python2(nb: Notebook, infos: dict[int, CellInfo]) -> bool:
@@ -210,7 +210,8 @@ def _ran_as_python2(nb: Notebook, infos: dict[int, CellInfo]) -> bool:
     for cell in nb.code_cells:
         issue = infos[cell.index].syntax_error
         if issue is not None and cell.ran_fine and (
-                "Missing parentheses" in issue.message or _PYTHON2.search(cell.source)):
+                "Missing parentheses" in issue.message or "must be parenthesized" in issue.message
+                or _PYTHON2.search(cell.source)):
             return True
     return False
 
