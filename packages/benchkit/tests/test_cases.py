@@ -26,7 +26,7 @@ def test_replay_plan_orders_by_execution_count_and_skips_unexecuted(tmp_path, wr
     plan = replay_plan(case, "reproduced")
     assert [i for i, _ in plan.prefix] == [2, 0, 3]  # counts 1, 3, 4; 'after' ran later
     assert plan.target_index == 4 and plan.target_source == "boom"
-    assert plan.cell_name(4) == "cell 5 (id c004)"
+    assert plan.cell_name(4) == "cell 5 [5] (id c004)"  # position, execution count, id
 
 
 def test_cells_are_named_by_position_counting_markdown_cells(tmp_path):
@@ -46,8 +46,9 @@ def test_cells_are_named_by_position_counting_markdown_cells(tmp_path):
     nbformat.write(nb, folder / "numpy_8_reproduced.ipynb")
     (case,) = load_cases(tmp_path)
     plan = replay_plan(case, "reproduced")
-    assert (plan.target_index, plan.cell_name(plan.target_index)) == (3, "cell 4 (id tgt)")
+    assert (plan.target_index, plan.cell_name(plan.target_index)) == (3, "cell 4 [2] (id tgt)")
     assert cell_name(0) == "cell 1" and cell_name(2, "ab") == "cell 3 (id ab)"
+    assert cell_name(58, "ab", 17) == "cell 59 [17] (id ab)"
 
 
 def test_fixed_target_matches_by_id_then_by_code_position(tmp_path, write_case):

@@ -187,11 +187,11 @@ def test_verify_failures_say_what_was_expected_and_what_happened(tmp_path):
     write(root / "python_8", "python_8_reproduced.ipynb", [("code", "x = 1", 1, True)])
     records = _by_key(benchkit.verify(root, tmp_path / "out", timeout=60))
     assert records[("numpy_7", "reproduced")].reason == \
-        "expected ValueError, got IndexError at line 2 of cell 3 (id k2)"
+        "expected ValueError, got IndexError at line 2 of cell 3 [2] (id k2)"
     assert records[("numpy_7", "reproduced")].error_line == 2
     assert records[("numpy_7", "reproduced")].cell_position == 3
-    assert records[("numpy_7", "fixed")].reason == "expected clean, got KeyError at line 1 of cell 3 (id k2)"
-    assert records[("python_8", "reproduced")].reason == "expected a crash, cell 1 (id k0) ran clean"
+    assert records[("numpy_7", "fixed")].reason == "expected clean, got KeyError at line 1 of cell 3 [2] (id k2)"
+    assert records[("python_8", "reproduced")].reason == "expected a crash, cell 1 [1] (id k0) ran clean"
     assert not any(r.passed for r in records.values())
 
 

@@ -109,16 +109,23 @@ class ReplayPlan:
     target_id: str | None
     target_source: str
     cell_ids: tuple[str | None, ...] = ()  # the id of every cell of the notebook, by index
+    #: the saved execution count of every cell, by index (None: never ran, not code)
+    execution_counts: tuple[int | None, ...] = ()
 
     def cell_name(self, index: int) -> str:
-        """The cell at notebook ``index`` as every tool names it: ``cell N (id ID)``."""
-        return cell_name(index, self.cell_ids[index] if index < len(self.cell_ids) else None)
+        """The cell at notebook ``index`` as every tool names it: ``cell N [n] (id ID)``."""
+        return cell_name(index, self.cell_ids[index] if index < len(self.cell_ids) else None,
+                         self.execution_counts[index]
+                         if index < len(self.execution_counts) else None)
 
 
-def cell_name(index: int, cell_id: str | None = None) -> str:
-    """``cell N (id ID)``: N is the 1-based position counting every cell (markdown too),
-    as the notebook shows it; the id part is left out when the notebook has no ids."""
-    return f"cell {index + 1}" + (f" (id {cell_id})" if cell_id else "")
+def cell_name(index: int, cell_id: str | None = None,
+              execution_count: int | None = None) -> str:
+    """``cell N [n] (id ID)``: N is the 1-based position counting every cell (markdown
+    too), as the notebook lists it, ``[n]`` the execution count JupyterLab shows (left out
+    for a cell that never ran); the id part is left out when the notebook has no ids."""
+    count = f" [{execution_count}]" if execution_count is not None else ""
+    return f"cell {index + 1}{count}" + (f" (id {cell_id})" if cell_id else "")
 
 
 def load_cases(root: str | Path, *, names: Iterable[str] | None = None) -> tuple[Case, ...]:
@@ -287,6 +294,8 @@ def replay_plan(case: Case, version: str) -> ReplayPlan:
         target_id=t_id,
         target_source=_source(target),
         cell_ids=tuple(cell.get("id") for cell in nb.cells),
+        execution_counts=tuple(c.get("execution_count") if type(c.get("execution_count")) is int
+                               else None for c in nb.cells),
     )
 
 
