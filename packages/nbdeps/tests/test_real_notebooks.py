@@ -267,3 +267,9 @@ def test_a_python3_cell_broken_after_its_run_does_not_make_the_notebook_python2(
     # no version saved; the cell ran, then was edited into a typo (its old output stays)
     notebook = nb(code("day = '2019-01-05'\nprinter = make(day\n", 1, out("ok")), metadata={})
     assert [f.code for f in nbdeps.check(notebook) if f.code in ("ND001", "ND002")] == ["ND001"]
+
+
+def test_the_rerun_order_ignores_what_a_cell_that_does_not_parse_reads():
+    notebook = nb(code("shown = totl * 2\nplot the total against the day"), code("x = 1"), code("print(x)"))
+    assert nbdeps.rerun_order(notebook) == (0, 1, 2)
+    assert [e.names for e in nbdeps.build_graph(notebook).edges] == [("x",)]

@@ -36,7 +36,7 @@ from ._nodes import (
 )
 from ._transform import AUTOMAGIC, parse_cell, parse_snippet
 
-__all__ = ["analyze_cell", "cell_infos"]
+__all__ = ["analyze_cell", "cell_infos", "is_python2"]
 
 # Methods that change their receiver in place (builtin containers, pandas, sklearn, torch).
 _MUTATING = frozenset(
@@ -91,7 +91,39 @@ def cell_infos(nb: Notebook) -> dict[int, CellInfo]:
     for index, info in infos.items():
         if info.has_unknown_definitions:
             infos[index] = _resolve(info, folder)
+    if not is_python2(nb, infos):
+        # Python compiles a whole cell before it runs any of it: a cell that does not parse
+        # raises SyntaxError and never reads, changes or calls anything (what it may bind
+        # is kept, so that a name bound only there is not called undefined elsewhere)
+        for index, info in infos.items():
+            if info.syntax_error is not None:
+                infos[index] = dataclasses.replace(info, uses=(), mutates=(), non_idempotent=(),
+                                                   deferred_reads=(), calls=())
     return infos
+
+
+def is_python2(nb: Notebook, infos: dict[int, CellInfo]) -> bool:
+    """The kernel was Python 2: its metadata says so, or (no version saved) a cell that does
+    not parse as Python 3 holds a Python 2 statement and its saved outputs show it ran
+    without error, which it could not have done under Python 3."""
+    if nb.is_python2:
+        return True
+    if nb.python_version is not None:
+        return False
+    for cell in nb.cells:
+        issue = infos[cell.index].syntax_error if cell.kind == "code" else None
+        if issue is not None and cell.ran_fine and (
+                "Missing parentheses" in issue.message or "must be parenthesized" in issue.message
+                or _PYTHON2.search(cell.source)):
+            return True
+    return False
+
+
+# Python 2 only statements, at the start of a line: print and exec statements,
+# `except E, e:`, `raise E, "text"` (not literals such as 0777 or `x`, which strings hold too)
+_PYTHON2 = re.compile(
+    r"^[ \t]*(?:print(?:[ \t]+(?![=(.\[,)])\S|[\"']|[ \t]*\(.*\)[ \t]*,)|exec[ \t]+[\"'\w]"
+    r"|except[ \t]+[\w.]+[ \t]*,[ \t]*\w+[ \t]*:|raise[ \t]+[\w.]+[ \t]*,)", re.M)
 
 
 # Line magics of widely used extensions whose name is not the extension's own

@@ -7,7 +7,6 @@ prepared `_Context` to findings, so the list of checks reads as the list of code
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections import defaultdict
@@ -15,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ._branches import unreached
-from ._cellinfo import analyze_cell, cell_infos
+from ._cellinfo import analyze_cell, cell_infos, is_python2
 from ._history import History, history
 from ._load import NotebookSource, load_notebook
 from ._model import Cell, CellInfo, Finding, NameRef, Notebook, Severity
@@ -139,14 +138,8 @@ class _Context:
         for cell in hist.executed:
             if cell.index < 0:  # a run of code no cell holds now (edited or deleted cell)
                 infos[cell.index] = analyze_cell(cell.source)
-        python2 = nb.is_python2 or (nb.python_version is None and _ran_as_python2(nb, infos))
+        python2 = is_python2(nb, infos)  # cell_infos left the reads of cells that do not parse out
         unparsed = [c.index for c in nb.code_cells if infos[c.index].syntax_error is not None]
-        if not python2:
-            # Python compiles a whole cell before it runs any of it: a cell that does not
-            # parse raises SyntaxError (ND001) and never reads, changes or calls anything
-            for index in unparsed:
-                infos[index] = dataclasses.replace(infos[index], uses=(), mutates=(), non_idempotent=(),
-                                                   deferred_reads=())
         ctx = cls(nb=nb, infos=infos, code=list(nb.code_cells), hist=hist, ran=set(hist.ran),
                   python2=python2, unparsed=unparsed)
         binders: dict[str, list[int]] = defaultdict(list)
@@ -196,24 +189,6 @@ def _where(cell: Cell) -> str:
     count = "(never run)" if cell.execution_count is None else f"[{cell.execution_count}]"
     return f"{cell.label} {count}"
 
-
-# Python 2 only statements, at the start of a line: print and exec statements,
-# `except E, e:`, `raise E, "text"` (not literals such as 0777 or `x`, which strings hold too)
-_PYTHON2 = re.compile(
-    r"^[ \t]*(?:print(?:[ \t]+(?![=(.\[,)])\S|[\"']|[ \t]*\(.*\)[ \t]*,)|exec[ \t]+[\"'\w]"
-    r"|except[ \t]+[\w.]+[ \t]*,[ \t]*\w+[ \t]*:|raise[ \t]+[\w.]+[ \t]*,)", re.M)
-
-
-def _ran_as_python2(nb: Notebook, infos: dict[int, CellInfo]) -> bool:
-    """A notebook without a saved Python version whose Python 2 code ran: a cell that does
-    not parse as Python 3, holds Python 2 syntax, and saved outputs without an error."""
-    for cell in nb.code_cells:
-        issue = infos[cell.index].syntax_error
-        if issue is not None and cell.ran_fine and (
-                "Missing parentheses" in issue.message or "must be parenthesized" in issue.message
-                or _PYTHON2.search(cell.source)):
-            return True
-    return False
 
 def _cells(cells: Sequence[Cell]) -> str:
     shown = ", ".join(str(c.position) for c in cells[:8]) + (", ..." if len(cells) > 8 else "")

@@ -6,7 +6,7 @@ import os
 from collections import defaultdict, deque
 from types import MappingProxyType
 
-from ._cellinfo import cell_infos
+from ._cellinfo import cell_infos, is_python2
 from ._history import history as history_of
 from ._historydb import read_history
 from ._load import NotebookSource, load_notebook
@@ -120,9 +120,10 @@ def rerun_order(src: NotebookSource) -> tuple[int, ...] | None:
     """
     nb = load_notebook(src)
     infos = cell_infos(nb)
+    python2 = is_python2(nb, infos)
 
     def is_always_defined(name: str) -> bool:
-        return defined_by_kernel(name, nb.predefined, nb.is_python2)
+        return defined_by_kernel(name, nb.predefined, python2)
 
     bound_anywhere: dict[str, set[int]] = defaultdict(set)
     for index, info in infos.items():
