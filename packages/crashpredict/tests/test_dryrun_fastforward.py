@@ -9,6 +9,7 @@ bound in a later iteration) is inconclusive; a clean run is a weak "no crash".
 from __future__ import annotations
 
 import linecache
+import re
 import sys
 import time
 
@@ -79,7 +80,10 @@ def test_while_loops_are_cut_and_the_cell_goes_on_after_them():
             "config = {}\nconfig['lr']\n")
     result, verdict = _predict(cell)
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 11)
-    assert result.cuts == ("while True (line 3 of the cell): ran 3 iterations",)
+    # 10 ms a step: it ran until the run was CUT_AFTER_S old (a sixth of the budget)
+    (cut,) = result.cuts
+    ran = int(re.fullmatch(r"while True \(line 3 of the cell\): ran (\d+) iterations", cut)[1])
+    assert KEEP_ITERATIONS <= ran < 10_000
 
 
 def test_loops_within_the_kept_iterations_are_not_cut():
@@ -88,6 +92,28 @@ def test_loops_within_the_kept_iterations_are_not_cut():
     result, _ = _predict(cell)
     # the loop ran whole: nothing was cut, and the sleep outside any loop stays too long
     assert result.cuts == () and result.outcome == "inconclusive"
+
+
+def test_a_short_loop_runs_whole_so_its_later_iterations_crash_for_real():
+    pd = pytest.importorskip("pandas")
+    # ten columns converted one by one; the seventh holds '46.0' (JunoBench pandas_5's class)
+    frame = pd.DataFrame({f"c{i}": ["1", "2"] for i in range(10)}).assign(c6=["46.0", "3"])
+    cell = ("import time\ntime.sleep(0.01)\nfor column in list(frame):\n"
+            "    frame[column] = frame[column].astype('int')\n")
+    result, verdict = _predict(cell, {"frame": frame})
+    assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 4), result
+    assert result.cuts == () and not result.cut_before_crash and verdict.confidence == 1.0
+
+
+def test_a_long_loop_is_cut_once_the_run_has_taken_its_share_of_the_budget():
+    from crashpredict._dryrun._fastforward import Cutter
+
+    cutter = Cutter({}, cut_after_s=0.05)
+    kept = sum(1 for _ in cutter._iterate(iter(range(10**6)), 0) if not time.sleep(0.002))
+    assert KEEP_ITERATIONS < kept < 10**6 and cutter.cut == [0]
+    assert cutter.kept == {0: kept} and cutter.scale() == pytest.approx(1.0)  # no total known
+    quick = Cutter({}, cut_after_s=0.0)
+    assert sum(1 for _ in quick._iterate(iter(range(100)), 1)) == KEEP_ITERATIONS
 
 
 def _notebook_namespace(source: str, name: str = "<ipython-input-7>") -> dict:
@@ -116,8 +142,10 @@ def test_loops_in_the_notebooks_own_functions_are_cut_too():
     result, verdict = _predict("losses = train(500)\nsettings = {}\nsettings['epochs']\n",
                                namespace)
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 3)
-    assert result.cuts == ("for epoch in range(epochs) (line 6 of function train): ran 3 of "
-                           "500 iterations",)
+    (cut,) = result.cuts
+    ran = re.fullmatch(r"for epoch in range\(epochs\) \(line 6 of function train\): ran "
+                       r"(\d+) of 500 iterations", cut)
+    assert ran and KEEP_ITERATIONS <= int(ran[1]) < 500, cut
     assert namespace["train"].__code__.co_filename == "<ipython-input-7>"  # the kernel's own
 
 

@@ -422,7 +422,8 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
     overlay, policy, layers = sandbox
     cutter: _fastforward.Cutter | None = None
     if fast_forward is not None:
-        code, cutter = _fast_forwarded(fast_forward, code, namespace, filename)
+        code, cutter = _fast_forwarded(fast_forward, code, namespace, filename,
+                                       min(_fastforward.CUT_AFTER_S, budget_s / 6))
 
     def judge(exc: BaseException, line: int | None) -> dict[str, Any]:
         if cutter is None:
@@ -481,8 +482,8 @@ def _enter_sandbox(write_fd: int, private_dir: str,
     return overlay, policy, layers
 
 
-def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any],
-                    filename: str) -> tuple[Any, _fastforward.Cutter]:
+def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: str,
+                    cut_after_s: float) -> tuple[Any, _fastforward.Cutter]:
     """The cell's code with its loops (and those of the functions it calls) cut short."""
     import ast
     import copy
@@ -490,7 +491,8 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any],
     loops: dict[int, _fastforward.LoopInfo] = {}
     rewritten = _fastforward.rewrite_cell(copy.deepcopy(tree), loops)
     functions = _fastforward.rewrite_functions(code, namespace, loops)
-    cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree)
+    cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree,
+                                 cut_after_s=cut_after_s)
     namespace[_fastforward.HELPER] = cutter
     _fastforward.cap_libraries(cutter, namespace)
     new_code = compile(rewritten, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,

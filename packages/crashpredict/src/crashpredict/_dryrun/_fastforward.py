@@ -3,7 +3,8 @@
 A training loop over epochs and batches, a loop over files, a long preprocessing loop:
 run for real, the cell takes minutes and its crash comes at the end. Fast-forwarded, each
 ``for``/``while`` loop of the cell, and of the notebook's own functions that the cell
-calls, runs its first `KEEP_ITERATIONS` iterations and then goes on after the loop as if
+calls, runs its first `KEEP_ITERATIONS` iterations (every iteration while the run is
+younger than `CUT_AFTER_S`) and then goes on after the loop as if
 it had ended (its ``else`` included); Keras ``fit`` runs one epoch of two steps, and
 scikit-learn's iterative estimators and the gradient boosting libraries (XGBoost,
 LightGBM, CatBoost) fit two trees or iterations (`cap_libraries`). The code is rewritten with `ast` (line numbers kept, so tracebacks
@@ -33,11 +34,15 @@ from typing import Any
 
 from nbdeps import ipython_to_python
 
-__all__ = ["HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
+__all__ = ["CUT_AFTER_S", "HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
            "BOOSTING_ROUNDS", "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
 
-#: Iterations each loop keeps in a fast-forwarded run.
+#: Iterations each loop keeps in a fast-forwarded run, at least...
 KEEP_ITERATIONS = 3
+#: ...and every iteration until the run has taken this long (at most a sixth of the
+#: budget): a short loop (over a frame's ten columns, a few files) runs whole, so a crash
+#: in its later iterations is the real run's; a long one is cut once this time is spent.
+CUT_AFTER_S = 0.5
 #: The name the rewritten code calls the cutter by (in the child's namespace only).
 HELPER = "__crashpredict_fast_forward__"
 #: Mutating methods: a name that receives one of these in a loop is grown by the loop.
@@ -292,6 +297,7 @@ class Cutter:
 
     loops: dict[int, LoopInfo]
     keep: int = KEEP_ITERATIONS
+    cut_after_s: float = 0.0
     functions: dict[str, set[int]] = field(default_factory=dict)
     cell_tree: ast.Module | None = None
     counts: dict[int, int] = field(default_factory=dict)
@@ -302,6 +308,12 @@ class Cutter:
     library_scale: float = 1.0
     #: seconds the cut library calls (boosting rounds) would have taken more, at least
     library_extra_s: float = 0.0
+    #: the fewest iterations a run of each cut loop kept (the scale's denominator)
+    kept: dict[int, int] = field(default_factory=dict)
+    began: float = field(default_factory=time.perf_counter)
+
+    def _may_cut(self, done: int) -> bool:
+        return done >= self.keep and time.perf_counter() - self.began >= self.cut_after_s
 
     def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
         self.totals.setdefault(loop_id, _total(iterable))
@@ -311,7 +323,7 @@ class Cutter:
     def _iterate(self, iterator: Iterator[Any], loop_id: int) -> Iterator[Any]:
         done = 0
         for item in iterator:
-            if done >= self.keep:
+            if self._may_cut(done):
                 self._cut(loop_id, done)
                 return
             done += 1
@@ -322,7 +334,7 @@ class Cutter:
         done = self.counts.get(loop_id, 0)
         # while loops restart their count each time the loop statement is entered again
         # are not tracked: a while loop keeps `keep` iterations per run of the cell
-        if done >= self.keep:
+        if self._may_cut(done):
             self._cut(loop_id, done)
             return False
         self.counts[loop_id] = done + 1
@@ -331,6 +343,7 @@ class Cutter:
     def _cut(self, loop_id: int, done: int) -> None:
         if loop_id not in self.cut:
             self.cut.append(loop_id)
+        self.kept[loop_id] = min(done, self.kept.get(loop_id, done))
 
     def scale(self) -> float:
         """How many times longer the whole cell would take, at least, from what was cut
@@ -339,7 +352,7 @@ class Cutter:
         for loop_id in self.cut:
             total = self.totals.get(loop_id)
             if isinstance(total, int) and total:
-                scale = max(scale, total / self.keep)
+                scale = max(scale, total / max(self.keep, self.kept.get(loop_id, self.keep)))
         return scale
 
     def evidence(self) -> list[str]:
@@ -351,7 +364,7 @@ class Cutter:
             of = f" of {total:,}" if isinstance(total, int) else ""
             runs = self.entries.get(loop_id, 1)
             done = self.counts.get(loop_id, 0)
-            each = f"{min(done, self.keep):,}{of} iterations" + (
+            each = f"{self.kept.get(loop_id, min(done, self.keep)):,}{of} iterations" + (
                 f", in each of its {runs:,} runs" if runs > 1 else "")
             lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
         return lines + self.library_cuts
