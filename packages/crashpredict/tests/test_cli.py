@@ -96,6 +96,21 @@ def test_walk_says_not_checked_when_its_dry_run_was_blocked(tmp_path: Path, caps
     assert all("index" not in s for s in steps)
 
 
+def test_walk_says_rules_only_when_its_dry_run_did_not_answer(tmp_path: Path) -> None:
+    from crashpredict import walk_notebook
+    from crashpredict._render import walk_text
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell("import time\ntime.sleep(2)\ny = x")])
+    nbformat.write(nb, tmp_path / "slow.ipynb")
+    walked = walk_notebook(tmp_path / "slow.ipynb", options={"dryrun": {"budget_s": 0.5}})
+    text = walk_text(walked)
+    assert "   2        ok (rules only)      ok\n" in text  # not a plain "ok"
+    assert "   1        ok                   ok\n" in text
+    assert "cell 2 (id " in text and "inconclusive" in text and "0.5 s budget" in text
+
+
 def test_walk_names_the_repair_of_a_cell_that_fails_with_api_drift(tmp_path: Path,
                                                                     capsys) -> None:
     nb = nbformat.v4.new_notebook(cells=[

@@ -166,6 +166,8 @@ def walk_text(result: WalkResult) -> str:
         elif s.verdict.crash is None:
             pred = "not checked"
             notes.append(f"  {name}: {s.verdict.explanation or 'no prediction'}")
+        elif any("inconclusive" in n for n in dry_run_notes(s.verdict)):
+            pred = "ok (rules only)"  # the dry run did not answer; its reason is noted below
         else:
             pred = "ok"
         act = "ok" if s.actual.ok else f"crash {s.actual.ename}"
