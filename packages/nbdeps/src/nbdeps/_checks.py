@@ -44,6 +44,7 @@ CODES: dict[str, tuple[Severity, str, str]] = {
     "ND503": ("info", "several-sessions", "execution counts repeat: the notebook holds several kernel sessions"),
     "ND504": ("info", "out-of-order", "cells ran out of notebook order"),
     "ND601": ("info", "unknown-definitions", "`import *`, `%run` or `%store -r` define names nbdeps cannot list"),
+    "ND602": ("info", "name-from-unread-source", "a name no cell binds, read below an `import *` or `%run` nbdeps cannot read and nothing saved says it failed: most likely bound there"),
 }
 # Findings that mean Restart & Run All fails.
 TOP_TO_BOTTOM_CODES = frozenset({"ND001", "ND101", "ND201", "ND202", "ND402"})
@@ -228,21 +229,7 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
         cell, ref, own = reads[0]
         more = f" (read in {_cells([c for c, _, _ in reads])})" if len(reads) > 1 else ""
         if ctx.unknown_cells:
-            src = ctx.cell(ctx.unknown_cells[0])
-            if any(c.ran_fine and c.index in ctx.ran for c, _, _ in reads):
-                # a reader ran without error, and only `import *` / `%run` can have bound
-                # the name: its saved outputs prove the unknown source binds it, so only a
-                # read above every such source fails on Restart & Run All
-                early = [(c, r) for c, r, _ in reads if c.index < src.index]
-                if early:
-                    cell, ref = early[0]
-                    more = f" (read in {_cells([c for c, _ in early])})" if len(early) > 1 else ""
-                    yield ctx.finding("ND102", cell, f"`{name}` comes from `import *` / `%run` in {_where(src)} "
-                                      f"(a cell that read it ran without error), which is below{more}: "
-                                      "Restart & Run All raises NameError here", (name,), ref.line, ref.column)
-                continue
-            yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}; it may come from "
-                              f"`import *` / `%run` in {_where(src)}", (name,), ref.line, ref.column)
+            yield from _maybe_from_unknown(ctx, name, [(c, r) for c, r, _ in reads])
             continue
         may_bind = _may_bind(ctx, name)
         if own and len(reads) == 1:
@@ -255,6 +242,38 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
             reason = "defined in no cell of the notebook (deleted cell or hidden state)"
         yield ctx.finding("ND101", cell, f"`{name}` is {reason}{more}: NameError on a fresh run",
                           (name,), ref.line, ref.column)
+
+
+def _maybe_from_unknown(ctx: _Context, name: str, reads: list[tuple[Cell, NameRef]]) -> Iterator[Finding]:
+    """ND102/ND602 for a name no cell binds in a notebook with `import *` / `%run` that
+    nbdeps cannot read. A read above every such source fails on Restart & Run All
+    whatever the source binds (ND102); below, a reader whose saved output is a NameError
+    makes it a warning (ND102), a reader that ran without error proves the source binds the
+    name (nothing), and without either the name most likely comes from there (ND602)."""
+    src = ctx.cell(ctx.unknown_cells[0])
+    early = [(c, r) for c, r in reads if c.index < src.index]
+    proven = any(c.ran_fine and c.index in ctx.ran for c, _ in reads)
+    if early:
+        cell, ref = early[0]
+        more = f" (read in {_cells([c for c, _ in early])})" if len(early) > 1 else ""
+        source = "it can only come from" if not proven else "it comes (a cell that read it ran without error) from"
+        yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}; {source} `import *` / `%run` in "
+                          f"{_where(src)}, which is below: Restart & Run All raises NameError here",
+                          (name,), ref.line, ref.column)
+        return
+    if proven:
+        return
+    more = f" (read in {_cells([c for c, _ in reads])})" if len(reads) > 1 else ""
+    failed = [(c, r) for c, r in reads if c.error_name == "NameError"]
+    if failed:
+        cell, ref = failed[0]
+        yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}, and this cell's saved output is a "
+                          f"NameError; `import *` / `%run` in {_where(src)} may not bind it", (name,),
+                          ref.line, ref.column)
+        return
+    cell, ref = reads[0]
+    yield ctx.finding("ND602", cell, f"`{name}` is bound in no cell{more}; it most likely comes from `import *` / "
+                      f"`%run` in {_where(src)}, which nbdeps cannot read", (name,), ref.line, ref.column)
 
 
 def _may_bind(ctx: _Context, name: str) -> list[Cell]:
@@ -287,14 +306,24 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
                 if missing:
                     calls[(use.name, definer, missing)].append((cell, use))
     for (function, definer, missing), sites in calls.items():
-        if ctx.unknown_cells and any(c.ran_fine and c.index in ctx.ran for c, _ in sites):
-            continue  # a call ran without error: `import *` / `%run` binds the names
         cell, use = sites[0]
         more = f" (also called in {_cells([c for c, _ in sites[1:]])})" if len(sites) > 1 else ""
         reads = f"`{function}`, defined in {_where(ctx.cell(definer))}, reads {_listed(missing)}"
         if ctx.unknown_cells:
-            yield ctx.finding("ND102", cell, f"{reads}, which no cell binds{more}; it may come from `import *` / "
-                              f"`%run` in {_where(ctx.cell(ctx.unknown_cells[0]))}", missing, use.line, use.column)
+            src = ctx.cell(ctx.unknown_cells[0])
+            if any(c.ran_fine and c.index in ctx.ran for c, _ in sites):
+                continue  # a call ran without error: `import *` / `%run` binds the names
+            early = [(c, u) for c, u in sites if c.index < src.index]
+            failed = [(c, u) for c, u in sites if c.error_name == "NameError"]
+            if early or failed:
+                cell, use = (early or failed)[0]
+                yield ctx.finding("ND102", cell, f"{reads}, which no cell binds{more}; `import *` / `%run` in "
+                                  f"{_where(src)} {'is below' if early else 'may not bind it'}: NameError "
+                                  "when it is called here", missing, use.line, use.column)
+            else:
+                yield ctx.finding("ND602", cell, f"{reads}, which no cell binds{more}; it most likely comes from "
+                                  f"`import *` / `%run` in {_where(src)}, which nbdeps cannot read",
+                                  missing, use.line, use.column)
             continue
         yield ctx.finding("ND101", cell, f"{reads}, which no cell defines: NameError when it is called "
                           f"here{more}", missing, use.line, use.column)

@@ -182,6 +182,8 @@ def _cell(raw: Any, index: int, name: str) -> Cell:
     outputs = raw.get("outputs") if kind == "code" else None
     kinds = [o.get("output_type") for o in outputs if isinstance(o, Mapping)] if isinstance(outputs, list) else []
     has_error = "error" in kinds
+    errors = [o.get("ename") for o in outputs if isinstance(o, Mapping) and o.get("output_type") == "error"] \
+        if has_error else []
     cell_id = raw.get("id")
     return Cell(
         index=index,
@@ -192,6 +194,7 @@ def _cell(raw: Any, index: int, name: str) -> Cell:
         has_error_output=has_error,
         has_output=any(k != "error" for k in kinds),
         outputs_known=kind == "code" and isinstance(outputs, list),
+        error_name=errors[0] if errors and isinstance(errors[0], str) else None,
     )
 
 

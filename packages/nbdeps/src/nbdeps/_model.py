@@ -38,6 +38,7 @@ class Cell:
     has_error_output: bool = False
     has_output: bool = False  # a saved output that is not an error
     outputs_known: bool = False  # the file saved the cell's outputs (maybe none), as Jupyter does
+    error_name: str | None = None  # the exception of the saved error output (`ename`), if any
 
     @property
     def ran_fine(self) -> bool:
