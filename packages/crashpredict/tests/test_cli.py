@@ -120,9 +120,9 @@ def test_walk_names_the_repair_of_a_cell_that_fails_with_api_drift(tmp_path: Pat
     assert main(["walk", str(tmp_path / "old.ipynb"), "--quiet", "--engine", "rules"]) == 1
     out = capsys.readouterr().out
     assert "   2        crash AttributeError crash AttributeError\n" in out
-    assert ("  cell 2 (id " in out and "): API drift (a library API removed or renamed; "
-            "benchkit's codemods know it: numpy-builtin-aliases): `benchkit modernize "
-            f"{tmp_path / 'old.ipynb'}` repairs it") in out
+    assert ("  cell 2 (id " in out and "): API drift (np.float was removed in NumPy 1.24; "
+            f"use float): `benchkit modernize {tmp_path / 'old.ipynb'}` rewrites removed "
+            "library APIs with its codemods") in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -62,9 +62,9 @@ def test_a_drift_failure_suggests_benchkit_modernize_with_the_notebook(
                                     "unbound")} == {
         "position": 3, "execution_count": 2, "status": "error", "ename": "AttributeError",
         "line": 2, "unbound": ["both"]}
-    assert failure["repair"].startswith("API drift (a library API removed or renamed; "
-                                        "benchkit's codemods know it: pandas-append): "
-                                        f"`benchkit modernize {nb}` repairs it")
+    assert failure["repair"].startswith(
+        "API drift (DataFrame.append was removed in pandas 2.0; use pd.concat([df, other])): "
+        f"`benchkit modernize {nb}` rewrites removed library APIs with its codemods")
     assert "benchkit-out/modernize/old/" in failure["repair"]
     # the target reads total and extra, which cell 3 bound before it failed
     assert data["limits"].startswith("the target reads none of the names the failed cell(s) "
@@ -84,17 +84,39 @@ def test_a_failure_that_is_not_drift_gets_no_repair_command(tmp_path: Path, caps
     assert "benchkit" not in out
 
 
-def test_without_benchkit_a_library_api_error_gets_a_maybe(monkeypatch) -> None:
-    for name in ("benchkit", "benchkit._modernize", "benchkit._modernize._codemods"):
-        monkeypatch.setitem(sys.modules, name, None)  # as if benchkit were not installed
-    assert repair_hint("nb.ipynb", "np.float(1)", "AttributeError",
-                       "module 'numpy' has no attribute 'float'") == (
-        "this looks like API drift (a library API removed or renamed): `benchkit modernize "
-        "nb.ipynb` (pip install benchkit) may repair it; it writes the repaired notebook "
-        "under benchkit-out/modernize/nb/ and leaves this one as it is")
-    assert repair_hint("nb.ipynb", "d.foo", "AttributeError",
-                       "'NoneType' object has no attribute 'foo'") == ""
-    assert repair_hint("nb.ipynb", "d['x']", "KeyError", "'x'") == ""
+def test_drift_is_told_from_other_failures_without_importing_benchkit(monkeypatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",  # as where benchkit is not installed
+                        lambda name, *a: None if name == "benchkit" else real(name, *a))
+    tail = ("`benchkit modernize nb.ipynb` (pip install benchkit) rewrites removed library "
+            "APIs with its codemods; it writes the repaired notebook under "
+            "benchkit-out/modernize/nb/ and leaves this one as it is")
+    assert repair_hint("nb.ipynb", "AttributeError",
+                       "module 'numpy' has no attribute 'float'.") == \
+        f"API drift (np.float was removed in NumPy 1.24; use float): {tail}"
+    assert repair_hint("nb.ipynb", "ImportError", "cannot import name 'plot_confusion_matrix' "
+                       "from 'sklearn.metrics' (/x/metrics/__init__.py)") == \
+        f"this looks like API drift (a library API removed or renamed): {tail}"
+    for ename, evalue in [("AttributeError", "'NoneType' object has no attribute 'foo'"),
+                          ("AttributeError", "module 'helpers' has no attribute 'load'"),
+                          ("ModuleNotFoundError", "No module named 'torchvision_missing'"),
+                          ("TypeError", "f() got an unexpected keyword argument 'x'"),
+                          ("KeyError", "'x'")]:
+        assert repair_hint("nb.ipynb", ename, evalue) == "", evalue
+
+
+def test_the_repair_hint_imports_no_benchkit() -> None:
+    import subprocess
+
+    code = ("import sys\nfrom crashpredict._drift import repair_hint\n"
+            "hint = repair_hint('nb.ipynb', 'AttributeError', "
+            "\"'DataFrame' object has no attribute 'append'\")\n"
+            "print(bool(hint), sorted(m for m in sys.modules if m.split('.')[0] == 'benchkit'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.split() == ["True", "[]"]
 
 
 def test_a_replayed_cell_that_kills_the_kernel_still_stops_the_replay(tmp_path: Path,
@@ -123,7 +145,7 @@ def test_the_report_quotes_the_crashing_line_and_the_repair_of_a_drift_crash(
     assert out[out.index("  > line 3: price = np.float(3) * rate") + 1].startswith(
         "crash predicted at line 3: AttributeError")
     assert out[-1] == (
-        "  repair: API drift (a library API removed or renamed; benchkit's codemods know it: "
-        f"numpy-builtin-aliases): `benchkit modernize {tmp_path / 'old.ipynb'}` repairs it; it "
-        "writes the repaired notebook under benchkit-out/modernize/old/ and leaves this one "
-        "as it is")
+        "  repair: API drift (np.float was removed in NumPy 1.24; use float): `benchkit "
+        f"modernize {tmp_path / 'old.ipynb'}` rewrites removed library APIs with its codemods; "
+        "it writes the repaired notebook under benchkit-out/modernize/old/ and leaves this "
+        "one as it is")

@@ -243,9 +243,8 @@ def _replay(kernel: KernelSession, cells: Sequence[CodeCell], progress: Progress
         failure = ReplayFailure(position=c.position, cell_id=c.id,
                                 execution_count=c.execution_count, status=run.status,
                                 ename=run.ename, evalue=_first_line(run.evalue), line=line,
-                                repair=repair_hint(str(path), c.source, run.ename, run.evalue,
-                                                   (line,) if line else (),
-                                                   context=[o.source for o in cells]))
+                                repair=repair_hint(str(path), run.ename, run.evalue,
+                                                   run.traceback))
         if progress:
             progress(f"{failure.summary}; the replay goes on")
         failures.append(failure)
@@ -518,19 +517,16 @@ def check_notebook(path: Path | str, *, cell: str | int | None = None,
                        target_source=target.source, replayed=tuple(c.index for c in before),
                        verdict=verdict, plan_note=note, workdir=where,
                        replay_failures=failures, limits=_limits(failures, target, verdict),
-                       repair=_target_repair(path, target, verdict, cells))
+                       repair=_target_repair(path, verdict))
 
 
-def _target_repair(path: Path, target: CodeCell, verdict: Verdict,
-                   cells: Sequence[CodeCell]) -> str:
-    """The repair command when the predicted crash is API drift benchkit's codemods know."""
+def _target_repair(path: Path, verdict: Verdict) -> str:
+    """The repair command when the predicted crash is API drift (`repair_hint`)."""
     if not verdict.crash or verdict.exception not in DRIFT_ERRORS:
         return ""
-    # the explanation carries the library's message ('module 'numpy' has no attribute
-    # 'float' (...)'), which is what the error-triggered codemods match
-    return repair_hint(str(path), target.source, verdict.exception, verdict.explanation,
-                       (verdict.line,) if verdict.line else (),
-                       context=[c.source for c in cells])
+    # the explanation carries the library's message and, from the rules, the removed-API
+    # table's advice ('module 'numpy' has no attribute 'float' (np.float was removed ...)')
+    return repair_hint(str(path), verdict.exception, verdict.explanation)
 
 
 def _walk_verdict(verdict: Verdict, names: Sequence[str]) -> Verdict:
@@ -581,10 +577,8 @@ def walk_notebook(path: Path | str, *, order: str = "notebook",
                 verdict = _walk_verdict(kernel.predict(c.source, names, options=options),
                                         names)
                 actual = kernel.run(c.source)
-                line = None if actual.ok else _error_line(actual.traceback)
                 repair = "" if actual.ok else repair_hint(
-                    str(path), c.source, actual.ename, actual.evalue, (line,) if line else (),
-                    context=[w.source for w in walk])
+                    str(path), actual.ename, actual.evalue, actual.traceback)
                 steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict,
                                       actual=actual, execution_count=c.execution_count,
                                       repair=repair))

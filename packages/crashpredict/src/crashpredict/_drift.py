@@ -1,79 +1,117 @@
 """API drift: whether an error names a removed or renamed library API, and its repair command.
 
-The knowledge lives in benchkit's modernize codemods and drift knowledge base
-(``benchkit._modernize._codemods``). benchkit builds on crashpredict, so crashpredict never
-depends on it: the codemods are imported only when a failure looks like drift, and only
-if benchkit is installed. Without it, an error that names a library module's missing name
-still gets a hint, worded as a maybe, with the install line.
+The repair is ``benchkit modernize``, whose codemods and drift knowledge base rewrite
+removed APIs. benchkit builds on crashpredict, so crashpredict never imports it (the
+dependencies run one way; ``tests/test_layout.py``): what recognises drift here is
+crashpredict's own table of removed APIs (`crashpredict._rules._names.REMOVED`, the one
+the rules explain a missing attribute with) and the words a library's error uses for a
+name it no longer has. Whether benchkit is installed is only looked up, to say how to get
+it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shlex
 from collections.abc import Sequence
 
-__all__ = ["DRIFT_ERRORS", "repair_hint"]
+__all__ = ["DRIFT_ERRORS", "repair_hint", "removed_api"]
 
 #: The exceptions a removed, moved or renamed library API raises.
 DRIFT_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "TypeError"})
 
-# what an error says when it names a library's API (not a user's object): a module's
-# missing attribute, a name a module no longer exports, a keyword a callable lost
+_OBJECT_ATTR = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
+_MODULE_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
+# a library's words for a name it no longer has: a module's missing attribute, a name a
+# library module no longer exports, a keyword or positional argument a callable lost
 _LIBRARY_API = re.compile(
     r"module '[\w.]+' has no attribute|cannot import name '\w+' from '[\w.]+'|"
-    r"No module named '[\w.]+'|got an unexpected keyword argument|"
-    r"takes (?:from \d+ to )?\d+ positional arguments? but")
+    r"got an unexpected keyword argument|takes (?:from \d+ to )?\d+ positional arguments? but")
+# the libraries whose APIs drift (a user's own module is not one)
+_LIBRARIES = ("numpy", "pandas", "sklearn", "scipy", "matplotlib", "seaborn", "keras",
+              "tensorflow", "torch", "torchvision", "xgboost", "lightgbm", "statsmodels")
 
 
-def repair_hint(notebook: str, source: str, ename: str | None, evalue: str | None,
-                lines: Sequence[int] = (), context: Sequence[str] = ()) -> str:
-    """The ``benchkit modernize`` command that repairs this failure, with why; '' if none.
+def removed_api(text: str) -> str:
+    """The advice of crashpredict's removed-API table that ``text`` (an error message, or
+    a verdict's explanation) is about, else ''.
+
+    Example:
+        >>> removed_api("module 'numpy' has no attribute 'float'")
+        'np.float was removed in NumPy 1.24; use float'
+    """
+    from ._rules._names import REMOVED
+
+    for advice in REMOVED.values():
+        if advice in text:  # the rules already explained it with the table
+            return advice
+    module = _MODULE_ATTR.search(text)
+    if module:
+        root, attr = module.group(1).split(".")[0], module.group(2)
+        return next((a for (lib, owner, name), a in REMOVED.items()
+                     if lib == root and owner == f"module:{root}" and name == attr), "")
+    obj = _OBJECT_ATTR.search(text)
+    if obj:  # a class the table names; "*" entries need the live object's library
+        return next((a for (_lib, owner, name), a in REMOVED.items()
+                     if owner == obj.group(1) and name == obj.group(2)), "")
+    return ""
+
+
+def _names_a_library(text: str) -> bool:
+    if not _LIBRARY_API.search(text):
+        return False
+    modules = re.findall(r"(?:module|from) '([\w.]+)'", text)
+    # a keyword or positional argument error names a callable, not its module
+    return not modules or any(m.split(".")[0] in _LIBRARIES for m in modules)
+
+
+def repair_hint(notebook: str, ename: str | None, evalue: str | None,
+                traceback: Sequence[str] = ()) -> str:
+    """The ``benchkit modernize`` command that may repair this failure, with why; '' if it
+    is not API drift.
 
     Args:
         notebook: the notebook's path as the user gave it (the command's argument).
-        source: the failing cell's code.
-        ename, evalue: the exception the cell raised.
-        lines: the cell's lines (1-based) the traceback points to.
-        context: the notebook's other code cells (their imports name the libraries, as
-            they do for ``benchkit modernize``).
+        ename, evalue: the exception (``evalue`` may be a verdict's explanation).
+        traceback: the kernel's traceback; a keyword or positional-argument error counts
+            only when its last frame is a library's.
 
     Returns:
-        One sentence, or '' when the error is not one a library's API change raises or
-        no codemod rewrites the cell for it.
-
-    Example:
-        >>> repair_hint("nb.ipynb", "df = df.append(row)", "AttributeError",
-        ...             "'DataFrame' object has no attribute 'append'")  # doctest: +SKIP
-        'API drift: `benchkit modernize nb.ipynb` repairs it (codemod pandas-append; ...)'
+        One sentence: the removed API when crashpredict's table knows it ("API drift:
+        np.float was removed ..."), else "this looks like API drift" for an error that
+        names a library module's missing name; '' otherwise.
     """
     if ename not in DRIFT_ERRORS:
         return ""
-    command = f"`benchkit modernize {shlex.quote(notebook)}`"
-    where = ("it writes the repaired notebook under benchkit-out/modernize/"
-             f"{_stem(notebook)}/ and leaves this one as it is")
-    try:
-        from benchkit._modernize._codemods import (aliases_of, default_rules, rewrite_cell,
-                                                   triggered)
-        from benchkit._modernize._codemods._base import Scope
-    except ImportError:
-        if _LIBRARY_API.search(evalue or ""):
-            return (f"this looks like API drift (a library API removed or renamed): "
-                    f"{command} (pip install benchkit) may repair it; {where}")
+    text = evalue or ""
+    known = removed_api(text)
+    if known:
+        what = f"API drift ({known})"
+    elif _moved_module(text) or _names_a_library(text) and (
+            _MODULE_ATTR.search(text) or "import name" in text
+            or _raised_in_a_library(traceback)):
+        what = "this looks like API drift (a library API removed or renamed)"
+    else:
         return ""
-    error = f"{ename}: {evalue or ''}"
-    try:  # as the modernize loop rewrites the failing cell: the notebook's imports in scope
-        scope = Scope(aliases=aliases_of([*context, source]), error=error,
-                      error_lines=frozenset(lines))
-        _new, applied = rewrite_cell(
-            source, [r for r in default_rules() if triggered(r, error)], scope)
-    except Exception:  # a codemod that meets code it does not expect is no reason to fail
-        return ""
-    if not applied:
-        return ""
-    known = ", ".join(a.removeprefix("kb:") for a in applied[:3])
-    return (f"API drift (a library API removed or renamed; benchkit's codemods know it: "
-            f"{known}): {command} repairs it; {where}")
+    install = "" if importlib.util.find_spec("benchkit") is not None else \
+        " (pip install benchkit)"
+    return (f"{what}: `benchkit modernize {shlex.quote(notebook)}`{install} rewrites removed "
+            f"library APIs with its codemods; it writes the repaired notebook under "
+            f"benchkit-out/modernize/{_stem(notebook)}/ and leaves this one as it is")
+
+
+def _moved_module(text: str) -> bool:
+    """``No module named 'sklearn.externals.joblib'``: a library's submodule gone (a
+    library not installed at all is no drift)."""
+    match = re.search(r"No module named '(\w+)\.[\w.]+'", text)
+    return bool(match) and match.group(1) in _LIBRARIES and \
+        importlib.util.find_spec(match.group(1)) is not None
+
+
+def _raised_in_a_library(traceback: Sequence[str]) -> bool:
+    frames = re.findall(r"site-packages/(\w+)/", "\n".join(traceback))
+    return bool(frames) and frames[-1] in _LIBRARIES
 
 
 def _stem(notebook: str) -> str:
