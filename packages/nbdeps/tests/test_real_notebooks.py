@@ -73,9 +73,7 @@ def test_a_star_import_that_cannot_be_read_is_proven_by_a_reader_that_ran(tmp_pa
     )
     path = tmp_path / "nb.ipynb"
     nbformat.write(notebook, path)
-    assert serious(path) == [("ND102", 5, ("shown_failing",))]
-    # never run: nothing says it fails, and the unread import most likely binds it
-    assert [(f.code, f.cell_index) for f in nbdeps.check(path) if f.names == ("never_shown",)] == [("ND602", 4)]
+    assert serious(path) == [("ND102", 4, ("never_shown",)), ("ND102", 5, ("shown_failing",))]
 
 
 def test_a_star_import_reader_that_failed_is_still_reported(tmp_path):
@@ -227,11 +225,8 @@ def test_a_called_function_reading_a_name_bound_nowhere_beside_a_star_import(tmp
                   code("f()"))
     path = tmp_path / "nb.ipynb"
     nbformat.write(notebook, path)
-    assert serious(path) == [] and ("ND602", 2) in {(f.code, f.cell_index) for f in nbdeps.check(path)}
-    notebook.cells[2].execution_count, notebook.cells[2].outputs = 3, [failed()]
-    nbformat.write(notebook, path)
     assert serious(path) == [("ND102", 2, ("helper_x",))]
-    notebook.cells[2].outputs = [out("1")]
+    notebook.cells[2].execution_count, notebook.cells[2].outputs = 3, [out("1")]
     nbformat.write(notebook, path)
     assert nbdeps.check(path, select=("ND1", "ND6")) == nbdeps.check(path, select=("ND601",))
 

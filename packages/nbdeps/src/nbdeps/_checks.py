@@ -44,7 +44,6 @@ CODES: dict[str, tuple[Severity, str, str]] = {
     "ND503": ("info", "several-sessions", "execution counts repeat: the notebook holds several kernel sessions"),
     "ND504": ("info", "out-of-order", "cells ran out of notebook order"),
     "ND601": ("info", "unknown-definitions", "`import *`, `%run` or `%store -r` define names nbdeps cannot list"),
-    "ND602": ("info", "name-from-unread-source", "a name no cell binds, read below an `import *` or `%run` nbdeps cannot read and nothing saved says it failed: most likely bound there"),
 }
 # Findings that mean Restart & Run All fails.
 TOP_TO_BOTTOM_CODES = frozenset({"ND001", "ND101", "ND201", "ND202", "ND402"})
@@ -245,11 +244,11 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
 
 
 def _maybe_from_unknown(ctx: _Context, name: str, reads: list[tuple[Cell, NameRef]]) -> Iterator[Finding]:
-    """ND102/ND602 for a name no cell binds in a notebook with `import *` / `%run` that
-    nbdeps cannot read. A read above every such source fails on Restart & Run All
-    whatever the source binds (ND102); below, a reader whose saved output is a NameError
-    makes it a warning (ND102), a reader that ran without error proves the source binds the
-    name (nothing), and without either the name most likely comes from there (ND602)."""
+    """ND102 for a name no cell binds in a notebook with `import *` / `%run` that nbdeps
+    cannot read. A read above every such source fails on Restart & Run All whatever the
+    source binds; below, a reader that ran without error proves the source binds the name
+    (nothing is reported), one whose saved output is a NameError shows it does not, and
+    without either the source may bind it."""
     src = ctx.cell(ctx.unknown_cells[0])
     early = [(c, r) for c, r in reads if c.index < src.index]
     proven = any(c.ran_fine and c.index in ctx.ran for c, _ in reads)
@@ -272,7 +271,7 @@ def _maybe_from_unknown(ctx: _Context, name: str, reads: list[tuple[Cell, NameRe
                           ref.line, ref.column)
         return
     cell, ref = reads[0]
-    yield ctx.finding("ND602", cell, f"`{name}` is bound in no cell{more}; it most likely comes from `import *` / "
+    yield ctx.finding("ND102", cell, f"`{name}` is bound in no cell{more}; it may come from `import *` / "
                       f"`%run` in {_where(src)}, which nbdeps cannot read", (name,), ref.line, ref.column)
 
 
@@ -314,14 +313,13 @@ def _undefined_in_called_functions(ctx: _Context) -> Iterator[Finding]:
             if any(c.ran_fine and c.index in ctx.ran for c, _ in sites):
                 continue  # a call ran without error: `import *` / `%run` binds the names
             early = [(c, u) for c, u in sites if c.index < src.index]
-            failed = [(c, u) for c, u in sites if c.error_name == "NameError"]
-            if early or failed:
-                cell, use = (early or failed)[0]
+            if early:
+                cell, use = early[0]
                 yield ctx.finding("ND102", cell, f"{reads}, which no cell binds{more}; `import *` / `%run` in "
-                                  f"{_where(src)} {'is below' if early else 'may not bind it'}: NameError "
-                                  "when it is called here", missing, use.line, use.column)
+                                  f"{_where(src)} is below: NameError when it is called here",
+                                  missing, use.line, use.column)
             else:
-                yield ctx.finding("ND602", cell, f"{reads}, which no cell binds{more}; it most likely comes from "
+                yield ctx.finding("ND102", cell, f"{reads}, which no cell binds{more}; it may come from "
                                   f"`import *` / `%run` in {_where(src)}, which nbdeps cannot read",
                                   missing, use.line, use.column)
             continue
