@@ -135,14 +135,17 @@ class _Recorded(_beside._Pacer):
         self.sent.append(signal.Signals(sig).name)
 
 
-def _pace(pacer: _beside._Pacer, rates: list[float], tick: float = 0.02) -> list[bool]:
-    """Feed the pacer ticks at which the kernel used ``rate`` CPUs; whether the child ran."""
-    now, cpu, ran = 0.0, 0.0, []
-    pacer._cpu, pacer._at = cpu, now
-    for rate in rates:
+def _pace(pacer: _beside._Pacer, rates: list[float], tick: float = 0.02,
+          waits: list[float] | None = None) -> list[bool]:
+    """Feed the pacer ticks at which the kernel used ``rate`` CPUs (and its main thread
+    waited ``waits`` of the tick for one); whether the child ran."""
+    now, cpu, wait, ran = 0.0, 0.0, 0.0, []
+    pacer._cpu, pacer._at, pacer._wait = cpu, now, wait
+    for i, rate in enumerate(rates):
         now += tick
         cpu += rate * tick
-        run = pacer.decide(now, cpu)
+        wait += (waits[i] if waits else 0.0) * tick
+        run = pacer.decide(now, cpu, wait)
         pacer._run(run)
         ran.append(run)
     return ran
@@ -170,3 +173,22 @@ def test_beside_a_cell_on_every_cpu_the_child_waits_then_gets_a_share() -> None:
     # one CPU: any busy cell holds the child first
     single = _Recorded(cores=1)
     assert _pace(single, [0.9] * 5) == [False] * 5
+
+
+def test_a_child_that_makes_the_cell_wait_for_a_cpu_backs_off() -> None:
+    pacer = _Recorded(cores=2)  # a machine busy with other work: no idle CPU for the child
+    ran = _pace(pacer, [1.0] * 7, waits=[0.0, 0.3, 0.0, 0.0, 0.3, 0.0, 0.0])
+    # ran; the cell waited while it ran: two ticks off; ran again, waited: off again
+    assert ran == [True, False, False, True, False, False, True]
+    # a wait while the child was stopped is not its doing
+    pacer = _Recorded(cores=2)
+    pacer._run(False)
+    assert _pace(pacer, [1.0], waits=[0.5]) == [True]
+
+
+def test_the_pacer_reads_how_long_a_thread_waited_for_a_cpu() -> None:
+    import threading
+
+    waited = _beside._waited(threading.main_thread().native_id)
+    assert isinstance(waited, float) and waited >= 0.0
+    assert _beside._waited(-1) == 0.0

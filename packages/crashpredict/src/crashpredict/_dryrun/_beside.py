@@ -153,12 +153,18 @@ class _CopyWatch:
 
 class _Pacer:
     """When the child may use a CPU beside the real cell (the reader's tick; also the copy
-    watch's verdict). Each tick it reads the kernel's own CPU time: when the cell keeps
-    every CPU busy but a fraction (`_BUSY_SLACK`), the child is held stopped (``SIGSTOP``
-    to its process group) for the cell's first `_fork.BUSY_HOLD_S`, then let run one tick
-    in `_fork.BUSY_PERIOD`; otherwise it runs on the CPU the cell leaves idle. It is held
-    from the end of its head start until the first tick has measured the cell, so a cell
-    shorter than a tick never shares a CPU with it."""
+    watch's verdict). Each tick it reads the kernel's CPU time and how long the kernel's
+    main thread (the cell's) waited for a CPU:
+
+    - when the cell keeps every CPU busy but a fraction (`_BUSY_SLACK`), the child is held
+      stopped (``SIGSTOP`` to its process group) for the cell's first `_fork.BUSY_HOLD_S`,
+      then runs one tick in `_fork.BUSY_PERIOD`;
+    - otherwise it runs on the CPU the cell leaves idle, and stops for `_BACKOFF_TICKS`
+      whenever the cell's thread waited for a CPU more than `_WAIT_SHARE` of a tick while
+      it ran (a machine busy with other work has no idle CPU to give).
+
+    It is held from the end of its head start until the first tick has measured the cell,
+    so a cell shorter than a tick never shares a CPU with it."""
 
     def __init__(self, pid: int, copies: _CopyWatch | None, began: float,
                  cores: int | None = None) -> None:
@@ -167,8 +173,9 @@ class _Pacer:
         self.held = self.pending = False
         self.reader: Any = None
         self.busy = False
-        self.ticks = 0
-        self._cpu, self._at = _kernel_cpu(), time.perf_counter()
+        self.ticks = self.backoff = 0
+        self._main = threading.main_thread().native_id
+        self._cpu, self._at, self._wait = _kernel_cpu(), time.perf_counter(), _waited(self._main)
 
     def _signal(self, sig: int) -> None:
         try:  # the group of a child not yet reaped: its pid cannot have been reused
@@ -188,33 +195,55 @@ class _Pacer:
         """The head start is over and the cell starts: stop the child until the first tick
         (one still building its jail, on the cold path, as soon as it is ready: its set-up
         is not delayed)."""
-        self._cpu, self._at = _kernel_cpu(), time.perf_counter()
+        self._cpu, self._at, self._wait = _kernel_cpu(), time.perf_counter(), _waited(self._main)
         if self.reader is not None and not self.reader.armed:
             self.pending = True
         else:
             self._run(False)
 
-    def decide(self, now: float, cpu: float) -> bool:
-        """Whether the child runs this tick, from the kernel's CPU time ``cpu`` at ``now``."""
-        rate = (cpu - self._cpu) / max(now - self._at, 1e-6)
-        self._cpu, self._at = cpu, now
+    def decide(self, now: float, cpu: float, wait: float) -> bool:
+        """Whether the child runs this tick, from the kernel's CPU time ``cpu`` and its main
+        thread's time spent waiting for a CPU ``wait`` at ``now`` (seconds)."""
+        span = max(now - self._at, 1e-6)
+        rate, waited = (cpu - self._cpu) / span, (wait - self._wait) / span
+        self._cpu, self._at, self._wait = cpu, now, wait
         # a child that ran this tick took at most half a CPU from a busy cell: the cell's
         # rate stays above the threshold, and below it for a cell that left a CPU idle
         self.busy = rate >= self.cores - _BUSY_SLACK
-        if not self.busy:
-            return True
-        if now - self.began < _fork.BUSY_HOLD_S:
+        if self.busy:
+            if now - self.began < _fork.BUSY_HOLD_S:
+                return False
+            self.ticks += 1
+            return self.ticks % _fork.BUSY_PERIOD == 0
+        if not self.held and waited > _WAIT_SHARE:
+            self.backoff = _BACKOFF_TICKS  # it took the cell's CPU: no idle one to use
+        if self.backoff:
+            self.backoff -= 1
             return False
-        self.ticks += 1
-        return self.ticks % _fork.BUSY_PERIOD == 0
+        return True
 
     def __call__(self) -> bool:
         if self.pending and self.reader is not None and self.reader.armed:
             self.pending = False
             self._run(False)
         if not self.pending:
-            self._run(self.decide(time.perf_counter(), _kernel_cpu()))
+            self._run(self.decide(time.perf_counter(), _kernel_cpu(), _waited(self._main)))
         return self.copies() if self.copies is not None else False
+
+
+#: The cell's thread may wait for a CPU this share of a tick while the child runs...
+_WAIT_SHARE = 0.10
+#: ...or the child stops for this many ticks.
+_BACKOFF_TICKS = 2
+
+
+def _waited(tid: int | None) -> float:
+    """Seconds thread ``tid`` of this process has spent runnable, waiting for a CPU."""
+    try:
+        with open(f"/proc/self/task/{tid}/schedstat", "rb") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 #: The kernel counts as keeping every CPU busy when its threads use all CPUs but this many.
