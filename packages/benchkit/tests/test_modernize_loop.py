@@ -260,3 +260,17 @@ def test_a_result_round_trips_through_its_dict(tmp_path):
     assert result.rounds
     again = ModernizeResult.from_dict(json.loads(json.dumps(result.to_dict())))
     assert again == result
+
+
+def test_equivalence_notes_name_cells_as_every_tool_does(tmp_path):
+    from benchkit._modernize._loop import _equivalence
+
+    original = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# notes"), nbformat.v4.new_code_cell("print(1)"),
+        nbformat.v4.new_code_cell("raise ValueError('old')")])
+    final = nbformat.from_dict(json.loads(json.dumps(original)))
+    final.cells[1].source = "print(2)"
+    first = _run(CellRun(index=1, status="ok"), CellRun(index=2, status="error"))
+    kind, notes = _equivalence(original, final, first, ModernizeSettings(timeout=60), tmp_path)
+    assert kind == "different"
+    assert notes == (f"output: outputs differ (cell 2 [1] (id {original.cells[1].id}))",)

@@ -136,7 +136,7 @@ def _equivalence(original: NotebookNode, final: NotebookNode, first: NotebookRun
                                      kernel_name=settings.kernel_name)
     except nbpatch.NbpatchError as exc:
         return "not-compared", (str(exc),)
-    notes = tuple(f"{d.kind}: {d.message}" + (f" (cell {d.cell})" if d.cell else "")
+    notes = tuple(f"{d.kind}: {d.message}" + (f" ({d.cell_label})" if d.cell_label else "")
                   for d in verdict.differences)
     return ("equivalent" if verdict.equivalent else "different"), notes
 
