@@ -149,3 +149,36 @@ def test_the_report_quotes_the_crashing_line_and_the_repair_of_a_drift_crash(
         f"modernize {tmp_path / 'old.ipynb'}` rewrites removed library APIs with its codemods; "
         "it writes the repaired notebook under benchkit-out/modernize/old/ and leaves this "
         "one as it is")
+
+
+def test_limits_name_where_a_chain_of_failures_starts(tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import pandas as pd\ndf = pd.DataFrame({'a': [1.0]})",
+                                  execution_count=1),
+        nbformat.v4.new_code_cell("X = df.as_matrix()", execution_count=2),
+        nbformat.v4.new_code_cell("Z = X * 2", execution_count=3),
+        nbformat.v4.new_code_cell("Z.sum()")])
+    for cell, cid in zip(nb.cells, ("load", "matrix", "double", "total")):
+        cell.id = cid
+    nbformat.write(nb, tmp_path / "chain.ipynb")
+    assert main(["check", str(tmp_path / "chain.ipynb"), "--quiet", "--engine", "rules"]) == 1
+    out = capsys.readouterr().out
+    assert ("  limits: the target reads Z, left unbound because cell 2 [2] (id matrix) (then "
+            "cell 3 [3] (id double), which needed its names) failed in the replay") in out
+    assert "    API drift (as_matrix was removed; use .to_numpy()): `benchkit modernize" in out
+
+
+def test_a_download_that_fails_in_the_jail_says_the_replay_has_no_network(
+        tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import urllib.request\n"
+                                  "urllib.request.urlretrieve('http://example.com/a.csv', 'a.csv')",
+                                  execution_count=1),
+        nbformat.v4.new_code_cell("x = 1")])
+    nbformat.write(nb, tmp_path / "fetch.ipynb")
+    assert main(["check", str(tmp_path / "fetch.ipynb"), "--quiet", "--engine", "rules",
+                 "--format", "json"]) == 0
+    [failure] = json.loads(capsys.readouterr().out)["replay_failures"]
+    assert failure["ename"] == "URLError" and failure["note"].startswith(
+        "the replay kernel has no network, so a download fails here even where it works for "
+        "you; --in-place replays unconfined")

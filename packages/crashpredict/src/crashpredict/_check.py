@@ -244,7 +244,8 @@ def _replay(kernel: KernelSession, cells: Sequence[CodeCell], progress: Progress
                                 execution_count=c.execution_count, status=run.status,
                                 ename=run.ename, evalue=_first_line(run.evalue), line=line,
                                 repair=repair_hint(str(path), run.ename, run.evalue,
-                                                   run.traceback))
+                                                   run.traceback),
+                                note=_network_note(kernel, run.ename, run.evalue))
         if progress:
             progress(f"{failure.summary}; the replay goes on")
         failures.append(failure)
@@ -286,7 +287,9 @@ def _reads(source: str) -> frozenset[str]:
 
 
 def _limits(failures: Sequence[ReplayFailure], target: CodeCell, verdict: Verdict) -> str:
-    """One sentence: how the failed replayed cells limit the verdict on ``target``."""
+    """One sentence: how the failed replayed cells limit the verdict on ``target``, naming
+    the cells where it starts (a cell that failed only for a name an earlier failure left
+    unbound is named after it)."""
     if not failures:
         return ""
     reads = _reads(target.source)
@@ -296,12 +299,47 @@ def _limits(failures: Sequence[ReplayFailure], target: CodeCell, verdict: Verdic
                 "whatever else they would have done (objects changed in place, files "
                 "written) is missing from the state the verdict is about")
     names = ", ".join(dict.fromkeys(n for n, _ in missing))
-    cells = ", ".join(dict.fromkeys(f.label for _, f in missing))
-    follows = (" The predicted NameError follows from that failure, not from the target."
-               if verdict.crash and verdict.exception == "NameError" else "")
+    roots = dict.fromkeys(_root(f, failures).label for _, f in missing)
+    after = [f.label for f in dict.fromkeys(f for _, f in missing) if f.label not in roots]
+    cells = " and ".join(roots) + (f" (then {', '.join(after)}, which needed its names)"
+                                   if after else "")
+    follows = (f" The predicted NameError follows from {'that failure' if len(roots) == 1 else 'those failures'}, "
+               f"not from the target." if verdict.crash and verdict.exception == "NameError"
+               else "")
     return (f"the target reads {names}, left unbound because {cells} failed in the replay: "
             f"the verdict is about the notebook in that state, as running the cells one by "
             f"one today leaves it, not as it was when the notebook was saved.{follows}")
+
+
+_UNBOUND_NAME = re.compile(r"name '(\w+)' is not defined")
+
+
+def _root(failure: ReplayFailure, failures: Sequence[ReplayFailure]) -> ReplayFailure:
+    """The earlier failure ``failure`` follows from (its NameError names what that one left
+    unbound), followed back to where it starts; ``failure`` itself when none."""
+    seen = {failure.position}
+    while failure.ename in ("NameError", "UnboundLocalError"):
+        match = _UNBOUND_NAME.search(failure.evalue)
+        cause = next((f for f in reversed(failures) if f.position not in seen
+                      and match and match.group(1) in f.unbound), None) if match else None
+        if cause is None:
+            break
+        seen.add(cause.position)
+        failure = cause
+    return failure
+
+
+#: errors of a cell that reached for the network, which the jailed replay kernel has not
+_NETWORK = re.compile(r"name resolution|Network is unreachable|Name or service not known|"
+                      r"getaddrinfo failed|Failed to establish a new connection|"
+                      r"Max retries exceeded|Connection refused", re.I)
+
+
+def _network_note(kernel: KernelSession, ename: str | None, evalue: str | None) -> str:
+    if not kernel.jailed or not _NETWORK.search(f"{ename}: {evalue or ''}"):
+        return ""
+    return ("the replay kernel has no network, so a download fails here even where it works "
+            "for you; --in-place replays unconfined in the notebook's folder")
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

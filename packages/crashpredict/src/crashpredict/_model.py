@@ -185,7 +185,8 @@ class ReplayFailure:
 
     ``position`` is 1-based counting every cell; ``unbound`` are the names the cell would
     have bound that nothing bound after the replay; ``repair`` is the suggested command
-    when the failure is API drift (`crashpredict._drift.repair_hint`), else ''.
+    when the failure is API drift (`crashpredict._drift.repair_hint`), else ''; ``note``
+    says when the failure may be the replay's own (no network in the jail).
     """
 
     position: int
@@ -197,6 +198,8 @@ class ReplayFailure:
     line: int | None = None
     unbound: tuple[str, ...] = ()
     repair: str = ""
+    #: why the failure may be the replay's, not the notebook's (the jail has no network)
+    note: str = ""
 
     @property
     def label(self) -> str:
@@ -215,7 +218,7 @@ class ReplayFailure:
         return {"position": self.position, "cell_id": self.cell_id,
                 "execution_count": self.execution_count, "status": self.status,
                 "ename": self.ename, "evalue": self.evalue, "line": self.line,
-                "unbound": list(self.unbound), "repair": self.repair}
+                "unbound": list(self.unbound), "repair": self.repair, "note": self.note}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

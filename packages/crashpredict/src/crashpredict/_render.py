@@ -124,8 +124,7 @@ def check_text(result: CheckResult) -> str:
     for f in failed:
         unbound = (f"; left unbound: {', '.join(f.unbound)}" if f.unbound else "")
         lines.append(f"  replay: {_short(f.summary, 200)}{unbound} (the replay went on)")
-        if f.repair:
-            lines.append(f"    {f.repair}")
+        lines += [f"    {text}" for text in (f.note, f.repair) if text]
     if result.limits:
         lines.append(f"  limits: {result.limits}")
     lines.append(f"  > {quoted}")
