@@ -96,6 +96,17 @@ def test_walk_says_not_checked_when_its_dry_run_was_blocked(tmp_path: Path, caps
     assert all("index" not in s for s in steps)
 
 
+def test_walk_says_a_download_failed_for_want_of_network(tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import urllib.request\n"
+                                  "data = urllib.request.urlopen('http://example.com/').read()")])
+    nbformat.write(nb, tmp_path / "fetch.ipynb")
+    main(["walk", str(tmp_path / "fetch.ipynb"), "--quiet", "--engine", "rules"])
+    out = capsys.readouterr().out
+    assert "crash URLError" in out and ("): the replay kernel has no network, so a download "
+                                        "fails here even where it works for you") in out
+
+
 def test_walk_says_rules_only_when_its_dry_run_did_not_answer(tmp_path: Path) -> None:
     from crashpredict import walk_notebook
     from crashpredict._render import walk_text

@@ -619,6 +619,7 @@ def walk_notebook(path: Path | str, *, order: str = "notebook",
                     str(path), actual.ename, actual.evalue, actual.traceback)
                 steps.append(WalkStep(index=c.index, cell_id=c.id, verdict=verdict,
                                       actual=actual, execution_count=c.execution_count,
-                                      repair=repair))
+                                      repair=repair, note="" if actual.ok else _network_note(
+                                          kernel, actual.ename, actual.evalue)))
         where = _after(cwd, where)
     return WalkResult(path=str(path), steps=tuple(steps), workdir=where, plan_note=note)

@@ -274,6 +274,8 @@ class WalkStep:
     execution_count: int | None = None
     #: the repair command when the cell failed with API drift (`crashpredict._drift`)
     repair: str = ""
+    #: why the failure may be the walk's own, not the notebook's (no network in the jail)
+    note: str = ""
 
     @property
     def checked(self) -> bool:
@@ -310,7 +312,7 @@ class WalkResult:
                  "verdict": s.verdict.to_dict(),
                  "actual": {"ok": s.actual.ok, "ename": s.actual.ename,
                             "evalue": s.actual.evalue},
-                 "repair": s.repair}
+                 "repair": s.repair, "note": s.note}
                 for s in self.steps
             ],
         }

@@ -175,8 +175,7 @@ def walk_text(result: WalkResult) -> str:
         lines.append(f"{s.index + 1:>4} {count:<6} {pred:<20} {act}{mark}")
         if s.checked:
             notes += [f"  {name}: {n}" for n in dry_run_notes(s.verdict) if "inconclusive" in n]
-        if s.repair:
-            notes.append(f"  {name}: {s.repair}")
+        notes += [f"  {name}: {text}" for text in (s.note, s.repair) if text]
     checked = [s for s in result.steps if s.checked]
     unchecked = len(result.steps) - len(checked)
     tail = f" ({unchecked} not checked)" if unchecked else ""
