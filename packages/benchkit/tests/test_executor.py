@@ -49,3 +49,31 @@ def test_jobs_must_be_positive():
 
     with pytest.raises(BenchkitError, match="at least 1"):
         LocalExecutor(0)
+
+
+def _dies_on_two(task):
+    """A task function whose worker dies (a segfault in a library) on task 2."""
+    import os
+    import signal
+    import time
+
+    if task["n"] == 2:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    time.sleep(0.2)  # the others are still running when the worker dies
+    return {"n": task["n"], "ok": True}
+
+
+def test_a_worker_that_dies_fails_its_own_task_and_the_others_run():
+    tasks = [{"n": n} for n in range(6)]
+    failed = []
+
+    def on_error(task, exc):
+        failed.append((task["n"], type(exc).__name__))
+        return {"n": task["n"], "ok": False, "why": str(exc)}
+
+    results = {task["n"]: result for task, result in
+               LocalExecutor(2).run(_dies_on_two, tasks, on_error)}
+    assert sorted(results) == list(range(6))
+    assert failed == [(2, "WorkerDied")], failed
+    assert all(results[n]["ok"] for n in range(6) if n != 2)
+    assert "worker process running it died" in results[2]["why"]

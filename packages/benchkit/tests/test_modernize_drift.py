@@ -286,3 +286,14 @@ def test_a_candidate_is_kept_only_when_it_moves_past_the_error_with_earlier_cell
     assert same_outputs_before(executed("1\n", "<A at 0x7f01>\n", "old"),
                                executed("1\n", "<A at 0x7e99>\n", "new"), 3)
     assert not same_outputs_before(executed("1\n", "2\n"), executed("1\n", "3\n"), 3)
+
+
+def test_the_module_search_never_imports_a_library_s_backends_for_other_frameworks():
+    from benchkit._modernize._resolve import _SKIP
+
+    for name in ("keras.src.backend.torch", "keras.src.backend.jax.numpy",
+                 "keras.src.backend.openvino", "foo.backends.tensorflow"):
+        assert _SKIP.search(name), name
+    for name in ("keras.src.backend", "keras.layers", "sklearn.preprocessing",
+                 "tensorflow.keras.backend", "torch.backends"):
+        assert not _SKIP.search(name), name

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from benchkit.errors import BenchkitError
@@ -46,33 +47,75 @@ class LocalExecutor:
         self.jobs = jobs
 
     def run(self, fn, tasks, on_error):
-        tasks = list(tasks)
-        if not tasks:
-            return
+        """Yield ``(task, result)`` as each completes. A worker that dies (a segfault in a
+        library, the OOM killer) breaks the pool and every task running in it: those are
+        run again, each alone in a fresh pool, so the one that kills its worker gets
+        ``on_error`` (``WorkerDied``: which signal) and the others their results; the
+        tasks not started yet go on in a new pool."""
+        queue = iter(list(tasks))
+        while True:
+            broken = yield from self._pool(fn, queue, on_error, self.jobs)
+            for task in broken:  # alone, one by one: a death now is this task's own
+                alone = yield from self._pool(fn, iter([task]), on_error, 1)
+                for lost in alone:
+                    yield lost, on_error(lost, WorkerDied(_death_of(lost)))
+            if not broken:
+                return
+
+    def _pool(self, fn, queue, on_error, jobs):
+        """Run tasks from ``queue`` in one pool; return the tasks it lost when it broke."""
+        first = next(queue, None)
+        if first is None:
+            return []
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)), mp_context=context,
+        pending = [first]
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                  initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
             # submit lazily, at most 2 per worker, so an interrupt leaves little queued
-            queue = iter(tasks)
             running: dict[Future, Task] = {}
 
-            def fill() -> None:
-                while len(running) < 2 * self.jobs:
-                    task = next(queue, None)
+            def fill() -> bool:
+                while len(running) < 2 * jobs:
+                    task = pending.pop() if pending else next(queue, None)
                     if task is None:
-                        return
-                    running[pool.submit(fn, task)] = task
+                        return True
+                    try:
+                        running[pool.submit(fn, task)] = task
+                    except BrokenProcessPool:
+                        pending.append(task)
+                        return False
+                return True
 
             fill()
             while running:
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                lost: list[Task] = []
                 for future in finished:
                     task = running.pop(future)
                     try:
                         yield task, future.result()
-                    except Exception as exc:  # a worker died (BrokenProcessPool) or fn raised
+                    except BrokenProcessPool:
+                        lost.append(task)
+                    except Exception as exc:  # fn raised
                         yield task, on_error(task, exc)
-                fill()
+                if lost:  # the pool is broken: everything still in it is lost too
+                    lost += list(running.values()) + pending
+                    for future in running:
+                        future.cancel()
+                    running.clear()
+                    return lost
+                if not fill():
+                    return list(running.values()) + pending
+        return []
+
+
+class WorkerDied(BrokenProcessPool):
+    """The worker process running this task died (the task ran alone, so it was its own)."""
+
+
+def _death_of(task: Task) -> str:
+    return ("the worker process running it died (a crash in a library it loaded, such as "
+            "a segfault, or the out-of-memory killer); the other tasks ran")
 
 
 # ---------------------------------------------------------------- workers die with their parent

@@ -12,6 +12,7 @@ import builtins
 import os
 import re
 import time
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -211,7 +212,7 @@ def error_record(task: dict[str, Any], exc: BaseException) -> dict[str, Any]:
         task=task["kind"],
         case=task["case"]["name"],
         version=version,
-        status=_failure_status(exc) if "BrokenProcessPool" not in type(exc).__name__ else "kernel-died",
+        status="kernel-died" if isinstance(exc, BrokenProcessPool) else _failure_status(exc),
         reason=f"worker failed: {type(exc).__name__}: {exc}",
         expected_crash=version == "reproduced",
         labels=dict(task["case"]["labels"]),

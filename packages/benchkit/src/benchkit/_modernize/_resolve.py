@@ -45,7 +45,11 @@ __all__ = ["Candidate", "candidates"]
 
 MAX_CANDIDATES = 4
 _SKIP = re.compile(r"(^|\.)(tests?|testing|conftest|_?vendor|externals|setup|benchmarks?"
-                   r"|distutils|f2py)(\.|$)")
+                   r"|distutils|f2py)(\.|$)"
+                   # a library's backends for other frameworks (keras.src.backend.torch,
+                   # .jax, .openvino): importing them loads those frameworks beside this
+                   # one, which can crash the process; their names are not the public API
+                   r"|\.backends?\.(jax|torch|tensorflow|numpy|openvino|mlx|cupy)(\.|$)")
 _HEAVY_OK = ("numpy", "pandas", "sklearn", "matplotlib", "seaborn", "scipy", "torch",
              "tensorflow", "keras", "statsmodels", "xgboost", "lightgbm", "joblib", "six")
 
