@@ -151,6 +151,21 @@ def test_bad_input_is_one_line_and_exit_2(examples: Path, argv: list, message: s
     assert message in err[-1] and err[-1].startswith("crashpredict: error:")
 
 
+def test_a_position_that_is_not_a_code_cell_points_at_the_execution_count(
+        tmp_path: Path, capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1", execution_count=1),
+        nbformat.v4.new_markdown_cell("## next"),
+        nbformat.v4.new_code_cell("y = x", execution_count=2)])
+    nb.cells[2].id = "next"
+    nbformat.write(nb, tmp_path / "nb.ipynb")
+    assert main(["check", str(tmp_path / "nb.ipynb"), "--cell", "2"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"crashpredict: error: {tmp_path / 'nb.ipynb'}: cell 2 is not a code cell (cells are "
+        "counted from 1, markdown cells included; the cell JupyterLab shows as [2] is cell 3 "
+        "[2] (id next), --cell 3)")
+
+
 def test_not_a_notebook_exits_2(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.ipynb"
     bad.write_text("{not json")

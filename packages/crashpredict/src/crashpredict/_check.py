@@ -155,8 +155,11 @@ def _find(cells: Sequence[CodeCell], cell: str | int, path: Path) -> CodeCell:
         if position is not None and c.position == position:
             return c
     if position is not None and position >= 1:
+        counted = next((c for c in cells if c.execution_count == position), None)
+        hint = (f"; the cell JupyterLab shows as [{position}] is {counted.name}, "
+                f"--cell {counted.position}" if counted is not None else "")
         raise CellNotFoundError(f"{path}: cell {position} is not a code cell (cells are "
-                                f"counted from 1, markdown cells included)")
+                                f"counted from 1, markdown cells included{hint})")
     raise CellNotFoundError(f"{path}: no code cell with id or position {cell!r} (positions "
                             f"count every cell from 1)")
 
