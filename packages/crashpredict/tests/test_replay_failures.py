@@ -182,3 +182,17 @@ def test_a_download_that_fails_in_the_jail_says_the_replay_has_no_network(
     assert failure["ename"] == "URLError" and failure["note"].startswith(
         "the replay kernel has no network, so a download fails here even where it works for "
         "you; --in-place replays unconfined")
+
+
+def test_a_name_error_of_the_target_own_is_not_blamed_on_the_replay(tmp_path: Path,
+                                                                     capsys) -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import pandas as pd\ndf = pd.DataFrame({'a': [1.0]})",
+                                  execution_count=1),
+        nbformat.v4.new_code_cell("X = df.as_matrix()", execution_count=2),
+        nbformat.v4.new_code_cell("print(totl, X)")])  # a typo of the target's own first
+    nbformat.write(nb, tmp_path / "typo.ipynb")
+    assert main(["check", str(tmp_path / "typo.ipynb"), "--quiet", "--engine", "rules"]) == 1
+    out = capsys.readouterr().out
+    assert "limits: the target reads X, left unbound because cell 2 [2]" in out
+    assert "name 'totl' is not defined" in out and "follows from that failure" not in out

@@ -306,9 +306,11 @@ def _limits(failures: Sequence[ReplayFailure], target: CodeCell, verdict: Verdic
     after = [f.label for f in dict.fromkeys(f for _, f in missing) if f.label not in roots]
     cells = " and ".join(roots) + (f" (then {', '.join(after)}, which needed its names)"
                                    if after else "")
-    follows = (f" The predicted NameError follows from {'that failure' if len(roots) == 1 else 'those failures'}, "
-               f"not from the target." if verdict.crash and verdict.exception == "NameError"
-               else "")
+    named = _UNBOUND_NAME.search(verdict.explanation) if verdict.crash and \
+        verdict.exception == "NameError" else None
+    follows = (f" The predicted NameError follows from "
+               f"{'that failure' if len(roots) == 1 else 'those failures'}, not from the "
+               f"target." if named and named.group(1) in {n for n, _ in missing} else "")
     return (f"the target reads {names}, left unbound because {cells} failed in the replay: "
             f"the verdict is about the notebook in that state, as running the cells one by "
             f"one today leaves it, not as it was when the notebook was saved.{follows}")
