@@ -130,7 +130,8 @@ def test_junk_xlsx_and_case_json_are_named_errors(tmp_path, write_case):
 
 def test_sample_cases_have_targets_with_the_labelled_ids(sample_root):
     cases = load_cases(sample_root)
-    assert len(cases) >= 10
+    folders = [p for p in sample_root.iterdir() if (p / "case.json").is_file()]
+    assert len(cases) == len(folders) >= 9  # the shipped copy: 9 (torch_9 left out)
     for case in cases:
         for version in case.versions:
             plan = replay_plan(case, version)
