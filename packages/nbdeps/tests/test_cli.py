@@ -239,9 +239,9 @@ def test_sarif_positions_are_1_based_and_point_into_the_file(tmp_path, capsys):
     path.write_text(json.dumps(nb, indent=1))
     assert main(["check", "--format", "sarif", str(path)]) == 1
     (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
-    assert result["properties"] | {"names": None} == {"cellPosition": 2, "cellIndex": 1, "cellId": "c",
+    assert result["properties"] | {"names": None} == {"cellPosition": 2, "executionCount": 1, "cellId": "c",
                                                       "cellLine": 2, "cellColumn": 10, "names": None}
-    assert result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "cell 2 (id c)"
+    assert result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "cell 2 [1] (id c)"
     line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
     assert path.read_text().splitlines()[line - 1].strip() == '"print(x, nope)\\n"'
     _validate_sarif_if_schema_available(json.loads(json.dumps(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import xml.etree.ElementTree as ET
 
@@ -83,7 +85,7 @@ def test_png_without_matplotlib_names_the_extra(graph_and_findings, tmp_path, mo
 def test_text_report_lines():
     findings = nbdeps.check([("print(missing)", 1)])
     assert nbdeps.to_text(findings, "nb.ipynb") == (
-        "nb.ipynb:cell 1:1:7: ND101 error: `missing` is defined in no cell of the notebook "
+        "nb.ipynb:cell 1 [1]:1:7: ND101 error: `missing` is defined in no cell of the notebook "
         "(deleted cell or hidden state): NameError on a fresh run\n")
 
 
@@ -93,10 +95,15 @@ def test_text_report_names_cells_by_position_and_id():
         {"cell_type": "code", "id": "use-it", "metadata": {}, "source": "print(missing)",
          "execution_count": 1, "outputs": []}]}
     (finding,) = nbdeps.check(nb)
-    assert nbdeps.to_text([finding], "nb.ipynb").startswith("nb.ipynb:cell 2 (id use-it):1:7: ND101")
+    # position among all cells, then JupyterLab's [execution count]
+    assert nbdeps.to_text([finding], "nb.ipynb").startswith(
+        "nb.ipynb:cell 2 [1] (id use-it):1:7: ND101")
     data = finding.to_dict()
-    assert (data["cell_index"], data["cell_position"], data["cell_id"], data["line"], data["column"]) == (
-        1, 2, "use-it", 1, 7)
+    assert (data["cell_position"], data["execution_count"], data["cell_id"], data["line"],
+            data["column"]) == (2, 1, "use-it", 1, 7)
+    assert "cell_index" not in data  # no field of the JSON counts from 0
+    never = dataclasses.replace(finding, execution_count=None)
+    assert nbdeps.to_text([never], "nb.ipynb").startswith("nb.ipynb:cell 2 (id use-it):1:7:")
 
 
 BELOW = [("total = price * 2", 2), ("price = 10", 1), ("print(total)", 3)]

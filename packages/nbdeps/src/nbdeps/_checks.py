@@ -182,6 +182,7 @@ class _Context:
             column=column,
             names=tuple(names),
             message=message,
+            execution_count=None if cell is None else cell.execution_count,
         )
 
 

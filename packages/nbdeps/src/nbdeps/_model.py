@@ -214,6 +214,8 @@ class Finding:
     column: int | None
     names: tuple[str, ...]
     message: str
+    #: the cell's saved execution count (JupyterLab's ``[n]``), None when it never ran
+    execution_count: int | None = None
 
     @property
     def cell_position(self) -> int | None:
@@ -221,13 +223,15 @@ class Finding:
         return None if self.cell_index is None else self.cell_index + 1
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready dict: every field (names as a list) plus `cell_position`.
+        """A JSON-ready dict: every field (names as a list), the cell named by its 1-based
+        `cell_position` and its `execution_count`.
 
-        As in the text and SARIF reports, `cell_position`, `line` and `column` are
-        1-based; `cell_index` stays the 0-based position (`Finding.column` itself is
-        0-based, as in Python's `ast`).
+        As in the text and SARIF reports, every position is 1-based: `cell_position`,
+        `line` and `column` (`Finding.column` itself is 0-based, as in Python's `ast`, and
+        `Finding.cell_index` 0-based; neither is written, so no field counts from 0).
         """
         data = asdict(self)
+        del data["cell_index"]
         data["names"] = list(self.names)
         data["cell_position"] = self.cell_position
         data["column"] = None if self.column is None else self.column + 1

@@ -17,9 +17,11 @@ _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def cell_label(f: Finding) -> str:
-    """`cell N (id ID)`: N is the 1-based position of the cell among all the notebook's
-    cells, as the notebook shows it; the id part only when the cell has one."""
-    return f"cell {f.cell_position}" + (f" (id {f.cell_id})" if f.cell_id else "")
+    """`cell N [K] (id ID)`: N is the 1-based position of the cell among all the notebook's
+    cells, K its saved execution count (JupyterLab's ``[K]``, only when it ran), the id
+    part only when the cell has one."""
+    count = f" [{f.execution_count}]" if f.execution_count is not None else ""
+    return f"cell {f.cell_position}{count}" + (f" (id {f.cell_id})" if f.cell_id else "")
 
 
 def to_text(findings: Sequence[Finding], path: str = "<notebook>") -> str:
@@ -81,7 +83,7 @@ def to_sarif(results: Mapping[str, Sequence[Finding]], *, version: str = "0.1.0"
                 "locations": [location],
                 "properties": {
                     "cellPosition": f.cell_position,
-                    "cellIndex": f.cell_index,
+                    "executionCount": f.execution_count,
                     "cellId": f.cell_id,
                     "cellLine": f.line,
                     "cellColumn": None if f.column is None else f.column + 1,
