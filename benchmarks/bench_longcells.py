@@ -259,8 +259,12 @@ rng = np.random.default_rng(0)
 train = pd.DataFrame(rng.random((20_000, 20)), columns=[f'f{i}' for i in range(20)])
 y = (train['f0'] + 0.1 * rng.random(20_000) > 0.55).astype(int)
 test = pd.DataFrame(rng.random((2_000, 20)), columns=train.columns).drop(columns=['f7'])
-t0 = time.perf_counter(); xgb.XGBClassifier(n_estimators=20, max_depth=8).fit(train, y)
-ROUNDS = max(2, round(LONG / ((time.perf_counter() - t0) / 20)))
+def _fit_s(n):
+    t0 = time.perf_counter(); xgb.XGBClassifier(n_estimators=n, max_depth=8).fit(train, y)
+    return time.perf_counter() - t0
+_fit_s(5)  # the first fit pays for the thread pool and the data's conversion
+short, longer = _fit_s(20), _fit_s(80)  # the rounds' own time, without the fixed part
+ROUNDS = max(2, round(20 + (LONG - short) / max((longer - short) / 60, 1e-4)))
 """
 _BOOST_CELL = """model = xgb.XGBClassifier(n_estimators=ROUNDS, max_depth=8).fit(train, y)
 pred = model.predict({test})

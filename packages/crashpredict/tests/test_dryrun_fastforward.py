@@ -100,9 +100,22 @@ def test_a_short_loop_runs_whole_so_its_later_iterations_crash_for_real():
     frame = pd.DataFrame({f"c{i}": ["1", "2"] for i in range(10)}).assign(c6=["46.0", "3"])
     cell = ("import time\ntime.sleep(0.01)\nfor column in list(frame):\n"
             "    frame[column] = frame[column].astype('int')\n")
+    # beside the cell (the notebook's one run): the loop runs whole
+    from crashpredict._dryrun._beside import prepare_standby
+
+    standby = prepare_standby({"frame": frame})
+    deadline = time.perf_counter() + 10
+    while not standby.armed() and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    beside = standby.start(cell)
+    result = beside.wait(20)
+    assert beside.settle(10)
+    assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 4), result
+    assert result.cuts == () and not result.cut_before_crash
+    # the replay's dry run cuts it at once, then runs the whole cell: the same crash
     result, verdict = _predict(cell, {"frame": frame})
     assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 4), result
-    assert result.cuts == () and not result.cut_before_crash and verdict.confidence == 1.0
+    assert verdict.crash is True
 
 
 def test_a_long_loop_is_cut_once_the_run_has_taken_its_share_of_the_budget():

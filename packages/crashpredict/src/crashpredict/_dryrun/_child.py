@@ -364,8 +364,11 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
         return _report(write_fd, {"outcome": "inconclusive",
                                   "reason": "the cell does not compile (the real run says so)"})
     tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
+    # beside the cell there is one run: short loops run whole in it (`CUT_AFTER_S`); the
+    # replay's dry run cuts at once and runs the whole cell next when the budget allows
     _run_prepared(write_fd, prepared, code, namespace, deadline=arrived + budget_s,
-                  budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=())
+                  budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
+                  cut_after_s=min(_fastforward.CUT_AFTER_S, budget_s / 6))
 
 
 def _read_cell(fd: int) -> str | None:
@@ -418,12 +421,12 @@ def _prepare(write_fd: int, private_dir: str, answer_fd: int, rng_state: Any,
 
 def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: Any,
                   namespace: dict[str, Any], *, deadline: float, budget_s: float,
-                  filename: str, fast_forward: Any, shrunk: tuple[str, ...]) -> None:
+                  filename: str, fast_forward: Any, shrunk: tuple[str, ...],
+                  cut_after_s: float = 0.0) -> None:
     overlay, policy, layers = sandbox
     cutter: _fastforward.Cutter | None = None
     if fast_forward is not None:
-        code, cutter = _fast_forwarded(fast_forward, code, namespace, filename,
-                                       min(_fastforward.CUT_AFTER_S, budget_s / 6))
+        code, cutter = _fast_forwarded(fast_forward, code, namespace, filename, cut_after_s)
 
     def judge(exc: BaseException, line: int | None) -> dict[str, Any]:
         if cutter is None:
