@@ -192,3 +192,12 @@ def test_the_pacer_reads_how_long_a_thread_waited_for_a_cpu() -> None:
     waited = _beside._waited(threading.main_thread().native_id)
     assert isinstance(waited, float) and waited >= 0.0
     assert _beside._waited(-1) == 0.0
+
+
+def test_a_cell_likely_long_may_copy_more_before_the_dry_run_steps_aside() -> None:
+    cost = 0.05 / _beside._COPY_S  # pages whose copies cost 50 ms
+    short = _beside._CopyWatch(shared_pages=10**9)
+    long = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
+    for watch in (short, long):
+        watch.faults -= int(cost)  # as if the kernel had taken that many copy faults
+    assert short() and not long()

@@ -41,6 +41,7 @@ from typing import Any
 
 from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, Beside, Standby, dry_run_beside,
                               prepare_standby)
+from ._dryrun._fastforward import compile_cell, loop_tree
 from ._dryrun._fork import HEAD_START_S, DryRun
 from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
@@ -226,7 +227,8 @@ class Guard:
             self._trials_s = 0.0
         try:
             beside = standby.start(source, on_result=on_result, meanwhile=rules,
-                                   head_start_s=HEAD_START_S if armed else 0.0)
+                                   head_start_s=HEAD_START_S if armed else 0.0,
+                                   likely_long=_likely_long(source, self.shell.user_ns))
             holder.append(beside)
             with self._lock:  # current at once: an answer may come before pre_run_cell
                 self._beside = beside if beside.running else None
@@ -530,6 +532,15 @@ def _note(text: str) -> None:
 def _worth_a_dry_run(source: str) -> bool:
     text = source.strip()
     return bool(text) and not text.startswith(_SKIP_PREFIXES) and not _SKIP_CALL.match(text)
+
+
+def _likely_long(source: str, namespace: Any) -> bool:
+    """Whether the cell loops or fits (the dry run fast-forwards it): likely a long one."""
+    try:
+        code = compile_cell(source, "<cell>")
+        return loop_tree(source, code, namespace) is not None
+    except BaseException:  # noqa: BLE001 - a cell that does not compile: the real run says so
+        return False
 
 
 def _parent_header(shell: Any) -> dict[str, Any] | None:

@@ -52,6 +52,10 @@ BESIDE_BUDGET_S = 600.0
 COW_SHARE = 0.03
 #: ...once it costs more than this in all.
 COW_FLOOR_S = 0.010
+#: ...or this, for a cell that loops or fits (likely long): its copies come first (the
+#: pages it writes are copied once) and a long cell pays them back; a Keras fit and a row
+#: loop over a big frame stepped aside after 0.3-0.6 s at the smaller floor.
+COW_FLOOR_LONG_S = 0.100
 #: What one copied page costs the kernel (a write fault and a 4 KiB copy), measured.
 _COPY_S = 2.5e-6
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -132,8 +136,9 @@ class _CopyWatch:
     anonymous memory the kernel had when the child was forked.
     """
 
-    def __init__(self, shared_pages: int) -> None:
+    def __init__(self, shared_pages: int, floor_s: float = COW_FLOOR_S) -> None:
         self.began = time.perf_counter()
+        self.floor_s = floor_s
         self.faults = _minor_faults()
         self.anon = _anon_pages()
         self.grown = 0
@@ -147,7 +152,7 @@ class _CopyWatch:
         self.anon = anon
         self.copied = min(self.shared, max(0, _minor_faults() - self.faults - self.grown))
         cost = self.copied * _COPY_S
-        self.tripped = cost > max(COW_FLOOR_S, COW_SHARE * (time.perf_counter() - self.began))
+        self.tripped = cost > max(self.floor_s, COW_SHARE * (time.perf_counter() - self.began))
         return self.tripped
 
 
@@ -361,6 +366,7 @@ class Standby:
 
     def start(self, source: str, *, on_result: Callable[[DryRun], object] | None = None,
               watch_copies: bool = True, head_start_s: float = 0.0,
+              likely_long: bool = False,
               meanwhile: Callable[[], object] | None = None) -> Beside:
         """Hand the child its cell; wait up to ``head_start_s`` for its answer, in this
         thread. An answer in that time comes back in a finished `Beside` (``head_start``
@@ -368,7 +374,8 @@ class Standby:
         child has the cell, before that wait (the rules). Otherwise return: the child's
         report reaches ``on_result`` from a thread (unless `Beside.cancel` was called
         first). A cell the child cannot take returns a finished `Beside` (``on_result`` is
-        not called)."""
+        not called). ``likely_long`` (the cell loops or fits): the copy watch lets its
+        copies reach `COW_FLOOR_LONG_S` before it steps aside."""
         if self._used:
             raise DryRunError("a standby child runs one cell")
         self._used = True
@@ -383,6 +390,7 @@ class Standby:
             meanwhile()
         return _watch(self._child, self._private_dir, bytes(self._prefix), self._budget_s,
                       self._shared if watch_copies else None, on_result,
+                      cow_floor_s=COW_FLOOR_LONG_S if likely_long else COW_FLOOR_S,
                       fast_forwarded=self._fast_forward,
                       head_until=until if head_start_s > 0 else None)
 
@@ -472,10 +480,11 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
 
 def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
            shared_pages: int | None, on_result: Callable[[DryRun], object] | None, *,
-           fast_forwarded: bool, head_until: float | None = None) -> Beside:
+           fast_forwarded: bool, head_until: float | None = None,
+           cow_floor_s: float = COW_FLOOR_S) -> Beside:
     stop = _Stop()
     beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
-    copies = _CopyWatch(shared_pages) if shared_pages is not None else None
+    copies = _CopyWatch(shared_pages, cow_floor_s) if shared_pages is not None else None
     pacer = _Pacer(child.pid, copies, time.perf_counter())
     reader = _fork._Reader(child, stop, prefix, pacer)
     pacer.reader = reader
