@@ -177,7 +177,6 @@ class _Pacer:
         self.cores = cores if cores is not None else _cores()
         self.held = self.pending = False
         self.reader: Any = None
-        self.busy = False
         self.ticks = self.backoff = 0
         self._main = threading.main_thread().native_id
         self._cpu, self._at, self._wait = _kernel_cpu(), time.perf_counter(), _waited(self._main)
@@ -214,8 +213,7 @@ class _Pacer:
         self._cpu, self._at, self._wait = cpu, now, wait
         # a child that ran this tick took at most half a CPU from a busy cell: the cell's
         # rate stays above the threshold, and below it for a cell that left a CPU idle
-        self.busy = rate >= self.cores - _BUSY_SLACK
-        if self.busy:
+        if rate >= self.cores - _BUSY_SLACK:  # the cell keeps every CPU busy
             if now - self.began < _fork.BUSY_HOLD_S:
                 return False
             self.ticks += 1

@@ -199,13 +199,19 @@ class Overlay:
             self._remove_tree(os.path.join(path, name))
         self._os["rmdir"](path)
 
-    def for_read(self, path: Any) -> Any:
-        """The path a read of ``path`` must use: its overlay copy, or the real one."""
+    def _overlaid(self, path: Any) -> tuple[Any, str | None]:
+        """``(text, real path)`` of a path the overlay handles; ``(None, None)`` for one it
+        leaves alone (not a path, or the dry run's private folder and the passthroughs)."""
         text = _text(path)
         if text is None:
-            return path
+            return None, None
         full = self.real(text)
-        if self.passthrough(full):
+        return (None, None) if self.passthrough(full) else (text, full)
+
+    def for_read(self, path: Any) -> Any:
+        """The path a read of ``path`` must use: its overlay copy, or the real one."""
+        text, full = self._overlaid(path)
+        if full is None:
             return path
         if self._exists_in_shadow(full):
             return self.shadow(full)
@@ -232,11 +238,8 @@ class Overlay:
 
     def for_write(self, path: Any, *, content: bool = True, what: str = "wrote") -> Any:
         """The overlay path a write of ``path`` uses, copied up first when ``content``."""
-        text = _text(path)
-        if text is None:
-            return path
-        full = self.real(text)
-        if self.passthrough(full):
+        text, full = self._overlaid(path)
+        if full is None:
             return path
         target = self.shadow(full)
         if self._isdir(target) or (not self._lexists(target) and not self._is_deleted(full)
@@ -254,11 +257,8 @@ class Overlay:
         """The overlay path of a folder that C code will write files into (CatBoost's
         ``train_dir``): made in the overlay, as the real run would make it (its parent
         must exist, as for a file)."""
-        text = _text(path)
-        if text is None:
-            return path
-        full = self.real(text)
-        if self.passthrough(full):
+        text, full = self._overlaid(path)
+        if full is None:
             return path
         if self._lexists(full) and not self._isdir(full) and not self._is_deleted(full):
             raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), text)
