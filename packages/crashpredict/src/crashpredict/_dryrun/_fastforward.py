@@ -314,17 +314,9 @@ class Cutter:
     #: the fewest iterations a run of each cut loop kept (the scale's denominator)
     kept: dict[int, int] = field(default_factory=dict)
     began: float = field(default_factory=time.perf_counter)
-    began_cpu: float = field(default_factory=time.process_time)
 
     def _may_cut(self, done: int) -> bool:
-        """After `keep` iterations, once the run has used `cut_after_s` of CPU, or four
-        times that of wall time (a loop that waits on files or the network): CPU time,
-        because the child beside a cell may be held stopped for a while (`_beside._Pacer`),
-        and a stop is no work done."""
-        if done < self.keep or self.cut_after_s <= 0:
-            return done >= self.keep
-        return (time.process_time() - self.began_cpu >= self.cut_after_s
-                or time.perf_counter() - self.began >= 4 * self.cut_after_s)
+        return done >= self.keep and time.perf_counter() - self.began >= self.cut_after_s
 
     def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
         self.totals.setdefault(loop_id, _total(iterable))
