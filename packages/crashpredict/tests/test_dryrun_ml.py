@@ -125,7 +125,7 @@ def test_sklearn_n_jobs_runs_sequentially_instead_of_forking():
 # ---- over budget: retried on shrunk data ---------------------------------------------------
 
 # slow in proportion to the rows, with no loop statement of the cell's own to cut short
-SLOW_ROWS = "import time\n_ = df['a'].apply(lambda value: time.sleep(0.002))\n"
+SLOW_ROWS = "import time\n_ = df['a'].apply(lambda value: time.sleep(0.001))\n"
 
 
 def test_a_cell_over_budget_is_retried_on_the_first_rows():
@@ -173,7 +173,7 @@ def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
 def test_a_shrunk_retry_cuts_what_functions_of_earlier_cells_read():
     pd = pytest.importorskip("pandas")
     ns = {"pd": pd, "df": pd.DataFrame({"a": np.arange(20_000.0)})}
-    exec("import time\ndef slow_sum():\n    for v in df['a']:\n        time.sleep(0.002)\n"
+    exec("import time\ndef slow_sum():\n    for v in df['a']:\n        time.sleep(0.001)\n"
          "    return df['b']", ns)
     result = dry_run("total = slow_sum()", ns, budget_s=2)
     assert (result.outcome, result.exception, result.shrunk_names) == (

@@ -667,7 +667,10 @@ def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, f
     if not (clean_with_cuts or doubtful):
         return cut, over, False  # decisive: a crash that counts, or nothing was cut
     left = budget_s - (time.perf_counter() - started)
-    if left < 0.5 or (time.perf_counter() - began) * scale + extra > left:
+    # the fork and the sandbox's set-up take as long again; only the cell's run scales
+    took = time.perf_counter() - began
+    ready = min(cut.get("startup_s") or 0.0, took)
+    if left < 0.5 or ready + (took - ready) * scale + extra > left:
         return cut, False, doubtful  # the whole cell cannot finish in what is left
     whole = _run_once(code, namespace, left, None, filename, None)
     whole.pop("scale", None)
