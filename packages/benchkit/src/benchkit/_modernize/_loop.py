@@ -4,11 +4,18 @@ Each round runs the current notebook in a fresh kernel under the whole-notebook 
 classifies the outcome and, unless it is reproduced or the round limit is reached, repairs
 it: the codemod catalog first, the LLM (with the prompt for the problem class) when no
 codemod applies. The input notebook is only read; everything goes below ``out_dir``.
+
+When the old notebook saved its outputs, they are the specification (``_saved``): a run
+that ends cleanly but prints other values than the old notebook saved is a score
+deviation, named by its cell and the two values, and repaired from the knowledge base of
+changed defaults (``_defaults``); a candidate repair of an error is kept only when the
+notebook gets past the failing cell printing what that cell saved.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import re
 import time
@@ -24,11 +31,13 @@ from benchkit.errors import BenchkitError, CaseError
 
 from ._classify import classify
 from ._codemods import CODEMODS
+from ._defaults import entries_in, for_frames, label, spell_out
 from ._model import (Classification, CodemodApplied, ModernizeResult, ModernizeSettings,
                      NotebookRun, Round)
 from ._repair import codemod_notebook, llm_repair
-from ._resolve import candidates as resolver_candidates
+from ._resolve import Candidate, candidates as resolver_candidates
 from ._runner import KernelStartError, run_notebook
+from ._saved import Deviation, SavedOutputs, deviations, saved_outputs
 from ._trajectory import Trajectory, copy_inputs
 
 __all__ = ["modernize"]
@@ -54,6 +63,8 @@ def _check_settings(settings: ModernizeSettings) -> None:
         raise BenchkitError(f"--total-timeout must be positive, not {settings.total_timeout:g}")
     if settings.tolerance < 0:
         raise BenchkitError(f"--tolerance must be >= 0, not {settings.tolerance:g}")
+    if settings.output_tolerance < 0:
+        raise BenchkitError(f"--output-tolerance must be >= 0, not {settings.output_tolerance:g}")
     if settings.target_score is not None and not settings.score:
         raise BenchkitError("--target-score needs --score EXPR (what to evaluate in the kernel)")
 
@@ -71,8 +82,9 @@ def _repair(nb: NotebookNode, cls: Classification, run: NotebookRun, settings: M
             resolve: Callable[[NotebookNode, Classification], Any] | None = None
             ) -> tuple[NotebookNode | None, dict[str, Any]]:
     """The next notebook (``None``: nothing left to try) and the Round fields of the repair:
-    the codemods and the drift knowledge base, then the error's resolvers (each candidate
-    verified by a run), then the LLM."""
+    the codemods and the drift knowledge base, then the error's resolvers or, for a
+    deviation from the saved outputs, the changed defaults (each candidate verified by a
+    run), then the LLM."""
     if settings.codemods:
         rules = None if settings.knowledge_base else list(CODEMODS)
         patch, new, applied = codemod_notebook(nb, cls, rules=rules)
@@ -156,16 +168,24 @@ def _first_line(text: str | None) -> str:
 
 
 def moves_past(cls: Classification, run: NotebookRun) -> bool:
-    """True when ``run`` got past the error ``cls`` describes: it ran through, or failed
-    later, or failed in the same cell with another error."""
+    """True when ``run`` got past the cell where ``cls``'s error was raised: it ran
+    through, or failed in a later cell. Another error in the same cell is not progress
+    (a similarly named function that fails otherwise only moved the error)."""
     failed = run.failed
     if run.timed_out:
         return False
     if failed is None or cls.cell is None:
         return failed is None
-    if failed.index != cls.cell:
-        return failed.index > cls.cell
-    return (failed.ename, _first_line(failed.evalue)) != (cls.ename, _first_line(cls.evalue))
+    return failed.index > cls.cell
+
+
+def same_cell_other_error(cls: Classification, run: NotebookRun) -> bool:
+    """True when ``run`` fails in ``cls``'s cell with another error (a candidate that may
+    be one half of a repair: a second drift on the same lines)."""
+    failed = run.failed
+    return (not run.timed_out and failed is not None and failed.index == cls.cell
+            and failed.status == "error"
+            and (failed.ename, _first_line(failed.evalue)) != (cls.ename, _first_line(cls.evalue)))
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -196,6 +216,34 @@ def same_outputs_before(a: NotebookNode, b: NotebookNode, stop: int) -> bool:
     return True
 
 
+def _deviation_class(found: tuple[Deviation, ...], cls: Classification) -> Classification:
+    """The round's class when a clean run prints other values than the old notebook saved."""
+    first = found[0]
+    more = f" (and {len(found) - 1} more cell(s))" if len(found) > 1 else ""
+    return Classification(kind="score", cell=first.cell, execution_count=first.execution_count,
+                          message=f"output deviation: {first.message}{more}",
+                          score=cls.score, target=cls.target, expected=first.old,
+                          actual=first.new, deviations=tuple(d.message for d in found))
+
+
+MAX_DEFAULT_TRIES = 4   # old defaults spelled out for one error
+MAX_CHAINED = 2         # candidates that moved the error within the cell, tried further
+MAX_DEVIATIONS_TRIED = 3
+
+
+def _groups(entries: list[Any]) -> list[list[Any]]:
+    """Each entry alone, then all together (one alternative per callable and keyword:
+    the first, then the second when there is one)."""
+    groups = [[e] for e in entries]
+    if len(entries) > 1:
+        seen: dict[tuple[Any, ...], list[Any]] = {}
+        for e in entries:
+            seen.setdefault((e.callables, e.methods, e.keyword), []).append(e)
+        for k in range(max(len(v) for v in seen.values())):
+            groups.append([v[min(k, len(v) - 1)] for v in seen.values()])
+    return groups
+
+
 def _sum_cost(rounds: list[Round]) -> float:
     return sum(r.cost_usd or 0.0 for r in rounds)
 
@@ -214,6 +262,13 @@ class _Loop:
     # the run of a resolver's candidate that was kept: the next round reuses it
     verified: tuple[tuple[str, ...], NotebookRun, NotebookNode] | None = None
     executed: NotebookNode | None = None
+    saved: SavedOutputs | None = None  # the old notebook's outputs (empty: none saved)
+    # every deviation seen, by cell position and old value: its words
+    found: dict[tuple[int, str], str] = field(default_factory=dict)
+    last_deviations: tuple[Deviation, ...] = ()
+    # candidate notebooks (all sources) already run and refused, so no round runs them again
+    refused: set[tuple[str, ...]] = field(default_factory=set)
+    current_run: NotebookRun | None = None
 
     def run(self, nb: NotebookNode) -> tuple[NotebookNode, NotebookNode, str]:
         """Round after round until a stop; returns (last notebook, its run, why it stopped)."""
@@ -242,12 +297,16 @@ class _Loop:
             run, executed = self.verified[1], self.verified[2]
         else:
             run, executed = self.execute(nb)
-        self.verified, self.executed = None, executed
-        cls = classify(run, s)
+        self.verified, self.executed, self.current_run = None, executed, run
+        cls = self.compare(classify(run, s), run, executed)
         nb_file = self.traj.notebook(number, executed)
         next_nb, fields = None, {}
         if cls.kind != "reproduced" and number < s.max_iter:
-            resolve = self.resolve if s.resolvers and cls.kind == "error" else None
+            resolve = None
+            if s.resolvers and cls.kind == "error":
+                resolve = self.resolve
+            elif s.resolvers and cls.kind == "score" and cls.deviations:
+                resolve = self.restore
             next_nb, fields = _repair(nb, cls, run, s, self.client, self.traj, number, resolve)
         round_ = Round(number=number, classification=cls, run=run, notebook=nb_file,
                        elapsed_s=time.monotonic() - began, **fields)
@@ -259,6 +318,35 @@ class _Loop:
             self.progress(f"{self.path.name} round {number}: {kind} ({cls.message}){done}")
         return round_, executed, next_nb
 
+    def compare(self, cls: Classification, run: NotebookRun, executed: NotebookNode
+                ) -> Classification:
+        """``cls`` with the run's deviations from the saved outputs (the cells before an
+        error); a clean run that deviates is a score deviation."""
+        if not self.saved:
+            return cls
+        failed = run.failed
+        found = deviations(self.saved, executed, self.settings.output_tolerance,
+                           stop=failed.index if failed is not None else None)
+        self.last_deviations = found
+        for d in found:
+            self.found.setdefault((d.cell, d.old), d.message)
+        if not found or cls.kind not in ("reproduced", "error"):
+            return cls
+        if cls.kind == "error":
+            return dataclasses.replace(cls, deviations=tuple(d.message for d in found))
+        return _deviation_class(found, cls)
+
+    def deviating(self, executed: NotebookNode, run: NotebookRun, end: int) -> set[int] | None:
+        """The cells up to ``end`` that print other values than they saved (``None``: the
+        run failed at or before ``end``)."""
+        failed = run.failed
+        if run.timed_out or (failed is not None and failed.index <= end):
+            return None
+        if not self.saved:
+            return set()
+        found = deviations(self.saved, executed, self.settings.output_tolerance, stop=end + 1)
+        return {d.cell for d in found}
+
     def execute(self, nb: NotebookNode) -> tuple[NotebookRun, NotebookNode]:
         s = self.settings
         try:
@@ -268,19 +356,128 @@ class _Loop:
         except KernelStartError as exc:
             raise BenchkitError(f"{self.path}: {exc}") from None
 
-    def resolve(self, nb: NotebookNode, cls: Classification) -> tuple[NotebookNode, str] | None:
-        """The first resolver candidate whose run gets past the error with the cells before
-        it unchanged; its run is kept for the next round."""
+    def trial(self, nb: NotebookNode, changes: dict[int, str]
+              ) -> tuple[NotebookNode, NotebookRun, NotebookNode] | None:
+        """``nb`` with ``changes`` (cell -> source), run; ``None`` when that notebook was
+        already run and refused."""
+        new = copy.deepcopy(nb)
+        for k, source in changes.items():
+            new.cells[k]["source"] = source
+        key = _sources(new)
+        if key in self.refused:
+            return None
+        self.refused.add(key)
+        run, executed = self.execute(new)
+        return new, run, executed
+
+    def progressed(self, cls: Classification, run: NotebookRun, executed: NotebookNode,
+                   first: int) -> bool:
+        """True when a candidate that changed cells from ``first`` on gets past the failing
+        cell, the cells before ``first`` print what they printed, and no cell up to the
+        failing one deviates from the saved outputs where it did not before."""
+        if not moves_past(cls, run) or self.executed is None:
+            return False
+        if not same_outputs_before(self.executed, executed, first):
+            return False
+        now = self.deviating(executed, run, cls.cell if cls.cell is not None else -1)
+        before = {d.cell for d in self.last_deviations}
+        return now is not None and now <= before
+
+    def error_candidates(self, nb: NotebookNode, cls: Classification) -> list[Candidate]:
+        """The resolvers' candidates for the error, then old defaults spelled out: first
+        those of the functions the traceback went through, then those of the calls in the
+        failing cell and the cells before it (nearest first)."""
         code = {i: _source(c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"}
-        for candidate in resolver_candidates(code, cls):
-            new = copy.deepcopy(nb)
-            new.cells[candidate.cell]["source"] = candidate.source
-            run, executed = self.execute(new)
-            if (moves_past(cls, run) and self.executed is not None
-                    and same_outputs_before(self.executed, executed, candidate.cell)):
+        found = list(resolver_candidates(code, cls))
+        if cls.cell is None or cls.cell not in code:
+            return found
+        failed = next((c for c in self.rounds_run_cells() if c.index == cls.cell), None)
+        frames = failed.frames if failed is not None else ()
+        before = sorted((k for k in code if k <= cls.cell), reverse=True)
+        ranked = [e for e in for_frames(frames)]
+        ranked += [e for e, _cells in entries_in(code, before) if e not in ranked]
+        for entry in ranked[:MAX_DEFAULT_TRIES]:
+            changes = spell_out(code, [entry], before)
+            if changes:
+                k = max(changes)
+                found.append(Candidate(cell=k, source=changes[k], label=label([entry]),
+                                       others=tuple((c, v) for c, v in changes.items() if c != k)))
+        return found
+
+    def rounds_run_cells(self) -> tuple[Any, ...]:
+        return self.current_run.cells if self.current_run is not None else ()
+
+    def resolve(self, nb: NotebookNode, cls: Classification) -> tuple[NotebookNode, str] | None:
+        """The first candidate whose run gets past the failing cell (see ``progressed``);
+        its run is kept for the next round. A candidate that fails in the same cell with
+        another error is no repair alone: the candidates for that second error are tried
+        on top of it, and the pair is kept if it gets past the cell."""
+        chained = 0
+        for candidate in self.error_candidates(nb, cls):
+            changes = candidate.sources()
+            tried = self.trial(nb, changes)
+            if tried is None:
+                continue
+            new, run, executed = tried
+            if self.progressed(cls, run, executed, min(changes)):
                 self.verified = (_sources(new), run, executed)
                 return new, candidate.label
+            if chained < MAX_CHAINED and same_cell_other_error(cls, run):
+                chained += 1
+                found = self.second(new, run, cls, candidate.label, min(changes))
+                if found is not None:
+                    return found
         return None
+
+    def second(self, nb: NotebookNode, run: NotebookRun, cls: Classification, first_label: str,
+               first: int) -> tuple[NotebookNode, str] | None:
+        """A second drift on the failing cell's lines: ``nb`` (the first candidate applied)
+        repaired for the error ``run`` shows, kept when the pair gets past the cell."""
+        second_cls = classify(run, self.settings)
+        code = {i: _source(c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"}
+        for candidate in resolver_candidates(code, second_cls)[:MAX_CHAINED]:
+            changes = candidate.sources()
+            tried = self.trial(nb, changes)
+            if tried is None:
+                continue
+            new, run2, executed = tried
+            if self.progressed(cls, run2, executed, min(first, *changes)):
+                self.verified = (_sources(new), run2, executed)
+                return new, f"{first_label}, then {candidate.label}"
+        return None
+
+    def restore(self, nb: NotebookNode, cls: Classification) -> tuple[NotebookNode, str] | None:
+        """The first spelling-out of old defaults that brings the saved values back: the
+        deviating cell prints what it saved, and no cell before it newly deviates. Each
+        entry alone (nearest call first), then all of them together."""
+        code = {i: _source(c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"}
+        before = {d.cell for d in self.last_deviations}
+        for target in sorted(before)[:MAX_DEVIATIONS_TRIED]:
+            upto = sorted((k for k in code if k <= target), reverse=True)
+            ranked = [e for e, _cells in entries_in(code, upto)]
+            for group in _groups(ranked):
+                changes = spell_out(code, group, sorted(code))
+                tried = self.trial(nb, changes) if changes else None
+                if tried is None:
+                    continue
+                new, run, executed = tried
+                now = self.deviating(executed, run, target)
+                if now is not None and target not in now and now <= before:
+                    self.verified = (_sources(new), run, executed)
+                    return new, label(group)
+        return None
+
+
+def _spec_fields(loop: _Loop, last: Classification) -> dict[str, Any]:
+    """The result's fields about the saved outputs: how many cells saved some, whether the
+    final run prints them, the deviations seen and those left."""
+    saved = loop.saved
+    if not saved:
+        return {}
+    return {"saved_cells": len(saved.by_index),
+            "outputs_match": last.kind == "reproduced" and not loop.last_deviations,
+            "deviations_found": tuple(loop.found.values()),
+            "deviations_left": tuple(d.message for d in loop.last_deviations)}
 
 
 def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
@@ -320,7 +517,7 @@ def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str],
     work = copy_inputs(path, out)
     traj = Trajectory(out)
     loop = _Loop(path=path, settings=settings, client=client, traj=traj, work=work,
-                 progress=progress)
+                 progress=progress, saved=saved_outputs(original))
     nb, executed, stop_reason = loop.run(original)
     rounds = loop.rounds
     final_path = out / path.name
@@ -341,6 +538,7 @@ def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str],
         codemods=tuple(dict.fromkeys(a.rule for r in rounds for a in r.codemods)),
         prompt_tokens=sum(r.prompt_tokens for r in rounds),
         completion_tokens=sum(r.completion_tokens for r in rounds),
-        cost_usd=_sum_cost(rounds), elapsed_s=time.monotonic() - start)
+        cost_usd=_sum_cost(rounds), elapsed_s=time.monotonic() - start,
+        **_spec_fields(loop, last))
     traj.finish(result)
     return result

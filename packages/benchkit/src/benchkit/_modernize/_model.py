@@ -21,6 +21,9 @@ class CellRun:
     traceback: str = ""  # the last frames, ANSI colours stripped, clipped
     lines: tuple[int, ...] = ()  # lines of this cell the traceback points to
     elapsed_s: float = 0.0
+    #: the library frames of the traceback, outermost first: ``pandas.core.groupby.
+    #: groupby:GroupBy.mean`` (module, then the function's qualified name)
+    frames: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +55,11 @@ class Classification:
     lines: tuple[int, ...] = ()
     score: float | None = None
     target: float | None = None
+    #: a deviation from the saved outputs (kind ``score``): the value the old notebook
+    #: printed and the one printed now, and every deviating cell in words
+    expected: str | None = None
+    actual: str | None = None
+    deviations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -121,6 +129,17 @@ class ModernizeResult:
     cost_usd: float = 0.0
     elapsed_s: float = 0.0
     error: str | None = None  # the notebook could not be handled at all (unreadable...)
+    #: the code cells whose saved outputs are the specification (0: none saved, and a
+    #: clean run is the goal); ``outputs_match``: the final run prints what they saved
+    saved_cells: int = 0
+    outputs_match: bool | None = None
+    #: every cell that printed something else than it saved, in some round, in words
+    #: (``cell 5 [4] prints 0.81 where the old notebook printed 0.95``), and those the
+    #: final run still shows
+    deviations_found: tuple[str, ...] = ()
+    deviations_left: tuple[str, ...] = ()
+    #: drifts with no faithful repair (what the old code did has no equivalent today)
+    unfaithful: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (written as ``report.json``); cells are named by their 1-based
@@ -136,17 +155,21 @@ class ModernizeResult:
         rounds = []
         for r in data.get("rounds", ()):
             run = dict(r["run"])
-            run["cells"] = tuple(CellRun(**{**_index_of(c, "index"), "lines": tuple(c["lines"])})
+            run["cells"] = tuple(CellRun(**{**_index_of(c, "index"), "lines": tuple(c["lines"]),
+                                            "frames": tuple(c.get("frames", ()))})
                                  for c in run["cells"])
             kind = _index_of(r["classification"], "cell")
             kind["lines"] = tuple(kind["lines"])
+            kind["deviations"] = tuple(kind.get("deviations", ()))
             rounds.append(Round(**{**r, "run": NotebookRun(**run),
                                    "classification": Classification(**kind),
                                    "codemods": tuple(CodemodApplied(**_index_of(a, "cell"))
                                                      for a in r["codemods"])}))
         return cls(**{**data, "rounds": tuple(rounds),
                       "differences": tuple(data.get("differences", ())),
-                      "codemods": tuple(data.get("codemods", ()))})
+                      "codemods": tuple(data.get("codemods", ())),
+                      **{k: tuple(data.get(k, ())) for k in (
+                          "deviations_found", "deviations_left", "unfaithful")}})
 
 
 def round_to_dict(round_: Round) -> dict[str, Any]:
@@ -202,6 +225,9 @@ class ModernizeSettings:
     target_score: float | None = None
     score: str | None = None
     tolerance: float = 0.1
+    #: relative tolerance of the numbers a cell prints against those the old notebook
+    #: saved (integers and the text around the numbers must be equal)
+    output_tolerance: float = 0.01
     max_iter: int = 16
     timeout: float = 600.0
     total_timeout: float | None = None

@@ -56,11 +56,18 @@ _HEAVY_OK = ("numpy", "pandas", "sklearn", "matplotlib", "seaborn", "scipy", "to
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Candidate:
-    """One repair to try: the failing cell's new source and what it does, in words."""
+    """One repair to try: the failing cell's new source and what it does, in words
+    (``others``: new sources of more cells, for a repair that spells out an old default
+    where the object was built)."""
 
     cell: int
     source: str
     label: str
+    others: tuple[tuple[int, str], ...] = ()
+
+    def sources(self) -> dict[int, str]:
+        """Every cell the candidate changes, with its new source."""
+        return {self.cell: self.source, **dict(self.others)}
 
 
 def _quiet_import(name: str) -> Any:

@@ -9,6 +9,7 @@ a clean run. This module turns its result into the modernize loop's ``NotebookRu
 from __future__ import annotations
 
 import os
+import re
 
 import nbpatch
 from nbformat import NotebookNode
@@ -28,13 +29,30 @@ def _summary(traceback: tuple[str, ...], limit: int = 1500) -> str:
     return text if len(text) <= limit else "...\n" + text[-limit:]
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# ``File /…/site-packages/pandas/core/groupby/groupby.py:2452, in GroupBy.mean(self, …)``
+_FRAME = re.compile(r"File [^\n]*?[/\\](?:site|dist)-packages[/\\]([\w/\\.]+?)\.py:\d+, in "
+                    r"([\w.<>]+)\(")
+
+
+def frames(traceback: tuple[str, ...]) -> tuple[str, ...]:
+    """The installed libraries' frames of a traceback, outermost first, as
+    ``module:qualname`` (``pandas.core.groupby.groupby:GroupBy.mean``)."""
+    found = []
+    for part in traceback:
+        for match in _FRAME.finditer(_ANSI.sub("", part)):
+            module = re.sub(r"[/\\]", ".", match.group(1)).removesuffix(".__init__")
+            found.append(f"{module}:{match.group(2)}")
+    return tuple(dict.fromkeys(found))
+
+
 def _cell(cell: nbpatch.CellRun) -> CellRun:
     if cell.status == "timeout":  # the loop's timeout rows carry no exception
         return CellRun(index=cell.index, status="timeout", elapsed_s=cell.elapsed_s)
     return CellRun(index=cell.index, status=cell.status, ename=cell.ename,
                    evalue=cell.evalue[:2000] if cell.evalue is not None else None,
                    traceback=_summary(cell.traceback), lines=cell.lines,
-                   elapsed_s=cell.elapsed_s)
+                   elapsed_s=cell.elapsed_s, frames=frames(tuple(cell.traceback))[:40])
 
 
 def run_notebook(nb: NotebookNode, *, cwd: str | os.PathLike[str], timeout: float,

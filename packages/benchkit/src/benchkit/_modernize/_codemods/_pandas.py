@@ -16,7 +16,8 @@ _REDUCTIONS = {"corr", "cov", "mean", "median", "sum", "std", "var", "min", "max
 
 
 class _Append(RuleTransformer):
-    """``df.append(other, ignore_index=...)`` -> ``pd.concat([df, other], ignore_index=...)``."""
+    """``df.append(other, ignore_index=...)`` -> ``pd.concat([df, other], ignore_index=...)``;
+    a dict (a row) becomes ``pd.DataFrame([row])``, as append made of it."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -42,7 +43,14 @@ class _Append(RuleTransformer):
             return updated
         pd = self.scope.alias_for("pandas", "pd")
         other = next(a for a in updated.args if a.keyword is None).value
-        if isinstance(other, cst.List):  # df.append([a, b]) appends each
+        if isinstance(other, cst.Dict) or (isinstance(other, cst.List) and other.elements
+                                           and all(isinstance(e.value, cst.Dict)
+                                                   for e in other.elements)):
+            # a dict was appended as one row (a list of dicts, as rows): concat needs a frame
+            rows = other if isinstance(other, cst.List) else cst.List([cst.Element(other)])
+            frame = cst.Call(func=cst.parse_expression(f"{pd}.DataFrame"), args=[cst.Arg(rows)])
+            items = [cst.Element(updated.func.value), cst.Element(frame)]  # type: ignore[union-attr]
+        elif isinstance(other, cst.List):  # df.append([a, b]) appends each
             items = [cst.Element(updated.func.value), *[  # type: ignore[union-attr]
                 cst.Element(e.value) for e in other.elements]]
         else:
