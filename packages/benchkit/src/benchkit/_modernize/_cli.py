@@ -29,6 +29,9 @@ def add_modernize_parser(sub: argparse._SubParsersAction, **kwargs) -> argparse.
                    "evaluated in the kernel after the run")
     m.add_argument("--tolerance", type=float, default=0.1,
                    help="allowed relative deviation from --target-score (default 0.1)")
+    m.add_argument("--output-tolerance", type=float, default=0.01, metavar="X",
+                   help="allowed relative difference of a printed number from the one the old "
+                        "notebook saved (default 0.01; integers and text must be equal)")
     m.add_argument("--max-iter", type=int, default=16, help="rounds per notebook")
     m.add_argument("--timeout", type=float, default=600, metavar="S", help="seconds per cell")
     m.add_argument("--total-timeout", type=float, metavar="S",
@@ -69,6 +72,7 @@ def _settings(args: argparse.Namespace) -> ModernizeSettings:
             llm = llm.replace(cache_dir=Path(args.out) / "llm-cache")
     return ModernizeSettings(target_score=args.target_score, score=args.score,
                              tolerance=args.tolerance, max_iter=args.max_iter,
+                             output_tolerance=args.output_tolerance,
                              timeout=args.timeout, total_timeout=args.total_timeout, llm=llm, codemods=not args.no_codemods,
                              resolvers=not args.no_resolvers,
                              check_equivalence=not args.no_equivalence)

@@ -10,8 +10,9 @@ it did (``n_estimators=10``), and it is kept only when the run prints the old va
 
 Each entry was read from the libraries' release notes and checked against the installed
 signatures (``now`` is today's default; the tests compare it with ``inspect.signature``);
-``position`` is the parameter's place among the positional ones (``None``: keyword-only),
-so a call that passes it positionally is left alone.
+``position`` is the parameter's place among the positional ones (``None``: keyword-only;
+the first place among the methods of an entry), so a call that may pass it positionally
+is left alone.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ import libcst as cst
 
 from ._codemods import aliases_of, parse_cell, render_cell
 from ._codemods._base import dotted, qualified
+from ._codemods._removed import unfaithful_drop
 
-__all__ = ["ChangedDefault", "CHANGED_DEFAULTS", "Spelled", "spell_out", "entries_in",
-           "for_frames"]
+__all__ = ["ChangedDefault", "CHANGED_DEFAULTS", "spell_out", "entries_in", "for_frames",
+           "label", "unfaithful_calls"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,16 +134,16 @@ CHANGED_DEFAULTS: tuple[ChangedDefault, ...] = (
                        "on them fails or changes)"),
     ChangedDefault(id="pandas-groupby-numeric-only", library="pandas",
                    methods=tuple(f"GroupBy.{m}" for m in _GROUPBY), keyword="numeric_only",
-                   old="True", now=False, since="2.0",
+                   old="True", now=False, position=0, since="2.0",
                    why="a group-by reduction no longer drops the columns it cannot reduce "
                        "(text columns raise, or are concatenated by sum)"),
     ChangedDefault(id="pandas-frame-numeric-only", library="pandas",
                    methods=tuple(f"DataFrame.{m}" for m in _FRAME_STATS),
-                   keyword="numeric_only", old="True", now=False, since="2.0",
+                   keyword="numeric_only", old="True", now=False, position=2, since="2.0",
                    why="DataFrame statistics no longer skip the columns that are not numbers"),
     ChangedDefault(id="pandas-str-replace-regex", library="pandas",
                    methods=("StringMethods.replace",), receiver="str", keyword="regex",
-                   old="True", now=False, since="2.0",
+                   old="True", now=False, position=5, since="2.0",
                    why="Series.str.replace takes the pattern literally unless regex=True "
                        "(it was a regular expression when longer than one character)"),
     ChangedDefault(id="pandas-value-counts-name", library="pandas",
@@ -155,15 +157,6 @@ CHANGED_DEFAULTS: tuple[ChangedDefault, ...] = (
                    why="lstsq cuts singular values below machine precision * max(M, N) "
                        "instead of below machine precision"),
 )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Spelled:
-    """A candidate: new sources of the cells it changes, the entries it spells out."""
-
-    sources: Mapping[int, str]
-    entries: tuple[str, ...]
-    label: str
 
 
 def _method_of(call: cst.Call, aliases: Mapping[str, str]) -> tuple[str, str | None] | None:
@@ -264,14 +257,19 @@ def _spell(source: str, entry: ChangedDefault, aliases: Mapping[str, str]) -> st
 
 
 def spell_out(sources: Mapping[int, str], entries: Sequence[ChangedDefault],
-              cells: Sequence[int]) -> dict[int, str]:
+              cells: Sequence[int], method_cells: Sequence[int] | None = None) -> dict[int, str]:
     """The new sources of ``cells`` with every entry's old default spelled out (cells it
-    does not change are left out). Imports a wrap needs go on top of the first code cell."""
+    does not change are left out). Imports a wrap needs go on top of the first code cell.
+
+    Entries matched by a method's name alone (the receiver's type is unknown) change only
+    ``method_cells`` (default: ``cells``): the cells a run can check.
+    """
     aliases = aliases_of(list(sources.values()))
     out: dict[int, str] = {}
     imports: list[str] = []
     for entry in entries:
-        for k in cells:
+        chosen = cells if entry.callables or method_cells is None else method_cells
+        for k in chosen:
             new = _spell(out.get(k, sources[k]), entry, aliases)
             if new is not None:
                 out[k] = new
@@ -319,3 +317,29 @@ def label(entries: Sequence[ChangedDefault]) -> str:
                 else f"{e.keyword}={e.old}" + (" in " + e.wrap.split("(")[0] if e.wrap else ""))
         parts.append(f"{what} ({e.library} {e.since}: {e.id})")
     return "old default spelled out: " + ", ".join(parts)
+
+
+def unfaithful_calls(sources: Mapping[int, str]) -> list[tuple[int, str]]:
+    """(cell, note) for each call that still passes a removed keyword nothing replaces
+    (``Ridge(normalize=True)``): no repair was made, and the note says why."""
+    code = cst.Module([]).code_for_node
+    found: list[tuple[int, str]] = []
+
+    class Calls(cst.CSTVisitor):
+        def __init__(self, cell: int) -> None:
+            super().__init__()
+            self.cell = cell
+
+        def visit_Call(self, node: cst.Call) -> None:
+            name = (dotted(node.func) or "").rsplit(".", 1)[-1]
+            for a in node.args:
+                if a.keyword is not None:
+                    entry = unfaithful_drop(name, a.keyword.value, code(a.value))
+                    if entry is not None:
+                        found.append((self.cell, entry.note(name, code(a.value))))
+
+    for k, source in sorted(sources.items()):
+        parsed = parse_cell(source)
+        if parsed is not None:
+            parsed[0].visit(Calls(k))
+    return found

@@ -29,9 +29,9 @@ from nbformat import NotebookNode
 
 from benchkit.errors import BenchkitError, CaseError
 
-from ._classify import classify
+from ._classify import cell_label, classify
 from ._codemods import CODEMODS
-from ._defaults import entries_in, for_frames, label, spell_out
+from ._defaults import entries_in, for_frames, label, spell_out, unfaithful_calls
 from ._model import (Classification, CodemodApplied, ModernizeResult, ModernizeSettings,
                      NotebookRun, Round)
 from ._repair import codemod_notebook, llm_repair
@@ -269,6 +269,8 @@ class _Loop:
     # candidate notebooks (all sources) already run and refused, so no round runs them again
     refused: set[tuple[str, ...]] = field(default_factory=set)
     current_run: NotebookRun | None = None
+    # repairs kept that may not do what the old code did, in words
+    notes: list[str] = field(default_factory=list)
 
     def run(self, nb: NotebookNode) -> tuple[NotebookNode, NotebookNode, str]:
         """Round after round until a stop; returns (last notebook, its run, why it stopped)."""
@@ -421,6 +423,7 @@ class _Loop:
             new, run, executed = tried
             if self.progressed(cls, run, executed, min(changes)):
                 self.verified = (_sources(new), run, executed)
+                self.note_drop(nb, cls, candidate.label)
                 return new, candidate.label
             if chained < MAX_CHAINED and same_cell_other_error(cls, run):
                 chained += 1
@@ -428,6 +431,12 @@ class _Loop:
                 if found is not None:
                     return found
         return None
+
+    def note_drop(self, nb: NotebookNode, cls: Classification, what: str) -> None:
+        """A dropped keyword kept with no saved output of its cell to check it against."""
+        if "dropped" in what and (not self.saved or self.saved.of(nb, cls.cell) is None):
+            self.notes.append(f"{cell_label(cls.cell, cls.execution_count)}: {what}; the cell "
+                              "saved no output to show that it still does what it did")
 
     def second(self, nb: NotebookNode, run: NotebookRun, cls: Classification, first_label: str,
                first: int) -> tuple[NotebookNode, str] | None:
@@ -443,6 +452,7 @@ class _Loop:
             new, run2, executed = tried
             if self.progressed(cls, run2, executed, min(first, *changes)):
                 self.verified = (_sources(new), run2, executed)
+                self.note_drop(nb, cls, f"{first_label}, then {candidate.label}")
                 return new, f"{first_label}, then {candidate.label}"
         return None
 
@@ -456,7 +466,8 @@ class _Loop:
             upto = sorted((k for k in code if k <= target), reverse=True)
             ranked = [e for e, _cells in entries_in(code, upto)]
             for group in _groups(ranked):
-                changes = spell_out(code, group, sorted(code))
+                # the old default was in force in every cell (a method's, where it is checked)
+                changes = spell_out(code, group, sorted(code), method_cells=upto)
                 tried = self.trial(nb, changes) if changes else None
                 if tried is None:
                     continue
@@ -468,13 +479,15 @@ class _Loop:
         return None
 
 
-def _spec_fields(loop: _Loop, last: Classification) -> dict[str, Any]:
+def _spec_fields(loop: _Loop, nb: NotebookNode, last: Classification) -> dict[str, Any]:
     """The result's fields about the saved outputs: how many cells saved some, whether the
     final run prints them, the deviations seen and those left."""
     saved = loop.saved
+    code = {i: _source(c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"}
+    unfaithful = (*loop.notes, *(f"{cell_label(k)}: {note}" for k, note in unfaithful_calls(code)))
     if not saved:
-        return {}
-    return {"saved_cells": len(saved.by_index),
+        return {"unfaithful": unfaithful}
+    return {"unfaithful": unfaithful, "saved_cells": len(saved.by_index),
             "outputs_match": last.kind == "reproduced" and not loop.last_deviations,
             "deviations_found": tuple(loop.found.values()),
             "deviations_left": tuple(d.message for d in loop.last_deviations)}
@@ -539,6 +552,6 @@ def modernize(notebook: str | os.PathLike[str], out_dir: str | os.PathLike[str],
         prompt_tokens=sum(r.prompt_tokens for r in rounds),
         completion_tokens=sum(r.completion_tokens for r in rounds),
         cost_usd=_sum_cost(rounds), elapsed_s=time.monotonic() - start,
-        **_spec_fields(loop, last))
+        **_spec_fields(loop, nb, last))
     traj.finish(result)
     return result

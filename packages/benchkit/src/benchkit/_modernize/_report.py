@@ -33,6 +33,13 @@ def summary(results: Sequence[ModernizeResult]) -> dict[str, Any]:
         "completion_tokens": sum(r.completion_tokens for r in done),
         "cost_usd": round(sum(r.cost_usd for r in done), 6),
         "elapsed_s": round(sum(r.elapsed_s for r in results), 2),
+        # the notebooks that saved outputs: how many print them again, the deviations
+        "with_saved_outputs": sum(r.saved_cells > 0 for r in done),
+        "outputs_match": sum(bool(r.outputs_match) for r in done),
+        "deviations_found": sum(len(r.deviations_found) for r in done),
+        "deviations_repaired": sum(len(r.deviations_found) - len(r.deviations_left)
+                                   for r in done),
+        "unfaithful": sum(len(r.unfaithful) for r in done),
     }
 
 
@@ -66,7 +73,25 @@ def result_text(result: ModernizeResult) -> str:
              else "")
     return (f"{result.notebook}: {verdict} after {len(result.rounds)} round(s){still}; similarity "
             f"{result.similarity:.3f}; equivalence: {equivalence_text(result)}; cost "
-            f"${result.cost_usd:.4f}\n{table}\nfinal notebook: {result.final_notebook}")
+            f"${result.cost_usd:.4f}\n{table}\n{spec_text(result)}"
+            f"final notebook: {result.final_notebook}")
+
+
+def spec_text(result: ModernizeResult) -> str:
+    """Lines on the saved outputs (what was found, repaired, left) and on the drifts with
+    no faithful repair; empty when there is nothing to say."""
+    lines = []
+    if result.saved_cells:
+        match = "yes" if result.outputs_match else "no"
+        lines.append(f"saved outputs: {result.saved_cells} code cell(s); the final run prints "
+                     f"them again: {match}")
+        left = set(result.deviations_left)
+        for d in result.deviations_found:
+            lines.append(f"  deviation {'left' if d in left else 'repaired'}: {d}")
+        lines += [f"  deviation left: {d}" for d in result.deviations_left
+                  if d not in result.deviations_found]
+    lines += [f"no faithful repair: {n}" for n in result.unfaithful]
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _kind(kind: str) -> str:
@@ -111,8 +136,11 @@ def summary_text(results: Sequence[ModernizeResult]) -> str:
     table = _table(("notebook", "runs now", "final", "rounds", "similarity", "equivalence",
                     "codemods", "tokens", "cost $", "s"), rows)
     s = summary(results)
+    saved = (f"; with saved outputs {s['with_saved_outputs']}, printing them again "
+             f"{s['outputs_match']}; deviations found {s['deviations_found']}, repaired "
+             f"{s['deviations_repaired']}" if s["with_saved_outputs"] else "")
     totals = (f"runs now {s['reproduced']}/{s['notebooks']} (after the first round "
-              f"{s['reproduced_first_round']}); "
+              f"{s['reproduced_first_round']}){saved}; "
               f"rounds {s['rounds_total']} (codemod {s['codemod_rounds']}, llm {s['llm_rounds']}); "
               f"tokens {s['prompt_tokens'] + s['completion_tokens']}; cost ${s['cost_usd']:.4f}")
     return f"{table}\n{totals}"
@@ -167,7 +195,9 @@ def html_report(results: Sequence[ModernizeResult], *, title: str = "benchkit mo
     details = "".join(
         f"<details><summary>{html.escape(r.notebook)}</summary>{_rounds_html(r)}"
         + ("<p>Differences from the original: " + html.escape("; ".join(r.differences)) + "</p>"
-           if r.differences else "") + "</details>" for r in results if not r.error)
+           if r.differences else "")
+        + (f"<pre>{html.escape(spec_text(r))}</pre>" if spec_text(r) else "")
+        + "</details>" for r in results if not r.error)
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{html.escape(title)}</title>"
             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<h2>Totals</h2>{totals}<h2>Notebooks</h2>{table}<h2>Rounds</h2>{details}"

@@ -39,6 +39,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ._codemods import aliases_of, parse_cell, render_cell
 from ._codemods._base import dotted
+from ._codemods._removed import unfaithful_drop
 from ._model import Classification
 
 __all__ = ["Candidate", "candidates"]
@@ -365,7 +366,10 @@ def _keyword(qualname: str, keyword: str, aliases, lines) -> Iterator[tuple[str,
     params = _parameters(qualname, aliases)
     for close in difflib.get_close_matches(keyword, params, n=2, cutoff=0.6):
         yield f"keyword {keyword}= renamed {close}=", _Keyword(lines, keyword, close)
-    yield f"keyword {keyword}= dropped", _Keyword(lines, keyword, None)
+    parts = qualname.split(".")
+    name = parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+    if unfaithful_drop(name, keyword) is None:  # a keyword that did something is not dropped
+        yield f"keyword {keyword}= dropped", _Keyword(lines, keyword, None)
 
 
 def _positional(qualname: str, takes: int, aliases, lines) -> Iterator[tuple[str, _Edit]]:

@@ -32,6 +32,7 @@ import libcst as cst
 from libcst.metadata import PositionProvider
 
 from ._base import Rule, RuleTransformer, Scope, dotted, qualified
+from ._removed import unfaithful_drop
 
 __all__ = ["DRIFT_RULE", "KnowledgeBase", "knowledge_base", "Licence", "licence"]
 
@@ -453,6 +454,8 @@ class _DriftTransformer(RuleTransformer):
                 elif entry.get("method") and not (
                         self.lic.keyword == (name, kw) and self.licensed(name, original)):
                     continue  # dropping a method's keyword needs the error's word
+                elif unfaithful_drop(name, kw, _code(arg.value)) is not None:
+                    continue  # it did something nothing does today: no repair (the report says)
                 else:
                     args[k] = None  # type: ignore[call-overload]
                 self.applied_ids.append(entry["id"])
