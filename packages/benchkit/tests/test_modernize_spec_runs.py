@@ -1,0 +1,144 @@
+"""The loop against saved outputs, in real kernels (issue 26): a silent changed default is
+reported with its cell and both values and repaired until the old value prints again; a
+deviation nothing explains is reported and left; an error raised deep in a library gets
+the old default of the function that raised; a candidate is kept only when it gets past
+the failing cell printing what that cell saved."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import nbformat
+import nbpatch
+import pytest
+
+from benchkit._modernize import ModernizeSettings, modernize
+from benchkit._modernize._loop import _Loop
+from benchkit._modernize._model import CellRun, Classification, NotebookRun
+from benchkit._modernize._saved import saved_outputs
+from benchkit._modernize._trajectory import Trajectory
+
+pytestmark = pytest.mark.kernel
+
+SETTINGS = ModernizeSettings(max_iter=5, timeout=120, check_equivalence=False)
+
+
+def old_notebook(path: Path, cells: list[str], reference: list[str] | None = None) -> Path:
+    """A notebook of ``cells`` that saved the outputs ``reference`` (the same computation
+    with the old behaviour spelled out) prints today; ``None``: no outputs saved."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# old")]
+    for k, source in enumerate(cells):
+        cell = nbformat.v4.new_code_cell(source)
+        cell.id = f"c{k}"
+        nb.cells.append(cell)
+    if reference is not None:
+        ref = copy.deepcopy(nb)
+        for cell, source in zip(ref.cells[1:], reference):
+            cell.source = source
+        path.parent.mkdir(parents=True, exist_ok=True)
+        run = nbpatch.run_notebook(ref, cwd=path.parent, timeout=120)
+        assert all(c.status == "ok" for c in run.cells)
+        for cell, done in zip(nb.cells[1:], run.notebook.cells[1:]):
+            cell.outputs = done.outputs
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def printed(nb_path: str, index: int) -> str:
+    nb = nbformat.read(nb_path, as_version=4)
+    return "".join(o.get("text", "") for o in nb.cells[index].outputs)
+
+
+SVM = ["from sklearn.datasets import load_wine\nfrom sklearn.svm import SVC\n"
+       "X, y = load_wine(return_X_y=True)",
+       "svc = SVC(C=10).fit(X[::2], y[::2])\nprint('accuracy %.3f' % svc.score(X[1::2], y[1::2]))"]
+
+
+def test_a_silent_changed_default_is_reported_and_repaired_until_the_old_value_prints(tmp_path):
+    reference = [SVM[0], SVM[1].replace("SVC(C=10)", "SVC(C=10, gamma='auto')")]
+    path = old_notebook(tmp_path / "in" / "svm.ipynb", SVM, reference)
+    saved = printed(str(path), 2)
+    r = modernize(path, tmp_path / "out", settings=SETTINGS)
+    first = r.rounds[0].classification
+    assert first.kind == "score" and first.cell == 2 and first.execution_count == 2
+    assert first.expected == saved.split()[1] and first.actual != first.expected
+    assert first.message.startswith(f"output deviation: cell 3 [2] prints {first.actual} where "
+                                    f"the old notebook printed {first.expected}")
+    assert r.reproduced and r.outputs_match and r.saved_cells == 1  # the first printed nothing
+    assert r.deviations_left == () and len(r.deviations_found) == 1
+    assert "gamma='auto'" in nbformat.read(r.final_notebook, as_version=4).cells[2].source
+    assert printed(r.final_notebook, 2) == saved
+    assert "sklearn-svm-gamma" in r.rounds[0].codemods[0].rule
+
+
+def test_a_deviation_nothing_explains_is_reported_and_the_code_left_alone(tmp_path):
+    cells = ["import numpy as np", "print('total', int(np.arange(8).sum()))"]
+    path = old_notebook(tmp_path / "in" / "total.ipynb", cells,
+                        [cells[0], "print('total', 27)"])
+    r = modernize(path, tmp_path / "out", settings=SETTINGS)
+    assert not r.reproduced and r.final_kind == "score" and r.outputs_match is False
+    assert r.deviations_left == ("cell 3 [2] prints 28 where the old notebook printed 27",)
+    assert r.similarity == 1.0 and r.stop_reason.startswith("no repair left")
+    # without saved outputs a clean run is reproduced, as before
+    bare = old_notebook(tmp_path / "in2" / "total.ipynb", cells)
+    r = modernize(bare, tmp_path / "out2", settings=SETTINGS)
+    assert r.reproduced and len(r.rounds) == 1 and r.saved_cells == 0 and r.outputs_match is None
+
+
+def test_an_error_naming_no_api_gets_the_old_default_of_the_function_that_raised(tmp_path):
+    cells = ["import numpy as np\nfrom sklearn.linear_model import LogisticRegression\n"
+             "rng = np.random.RandomState(0)\nX = rng.normal(size=(200, 5))\n"
+             "y = (X[:, 0] + rng.normal(0, 0.5, 200) > 0).astype(int)",
+             "model = LogisticRegression(penalty='l1', C=0.1)\nmodel.fit(X, y)\n"
+             "print(int((model.coef_ != 0).sum()))"]
+    r = modernize(old_notebook(tmp_path / "in" / "l1.ipynb", cells), tmp_path / "out",
+                  settings=SETTINGS)
+    first = r.rounds[0].classification
+    assert first.kind == "error" and first.ename == "ValueError" and "l1" in first.evalue
+    assert any("LogisticRegression.fit" in f for f in r.rounds[0].run.cells[1].frames)
+    assert r.reproduced and r.rounds[0].repair == "resolver"
+    assert "solver='liblinear'" in r.rounds[0].codemods[0].rule
+    assert "solver='liblinear'" in nbformat.read(r.final_notebook, as_version=4).cells[2].source
+
+
+def _executed(*texts: str) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# t")]
+    for k, text in enumerate(texts):
+        cell = nbformat.v4.new_code_cell(f"print({k})")
+        cell.id = f"c{k}"
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)] if text else []
+        nb.cells.append(cell)
+    return nb
+
+
+def _run(*statuses: str) -> NotebookRun:
+    return NotebookRun(cells=tuple(CellRun(index=k + 1, status=s, ename="E" if s == "error" else None)
+                                   for k, s in enumerate(statuses)), timed_out=False, elapsed_s=0.1)
+
+
+def test_a_candidate_is_kept_only_when_the_failing_cell_prints_what_it_saved(tmp_path):
+    original = _executed("1\n", "score 0.91\n", "done\n")
+    loop = _Loop(path=tmp_path / "a.ipynb", settings=SETTINGS, client=None,
+                 traj=Trajectory(tmp_path / "t"), work=tmp_path, progress=None,
+                 saved=saved_outputs(original))
+    loop.executed = _executed("1\n", "", "")  # the round's run: cell 3 raised
+    cls = Classification(kind="error", message="", cell=2, ename="AttributeError", evalue="x")
+    good = _executed("1\n", "score 0.91\n", "done\n")
+    assert loop.progressed(cls, _run("ok", "ok", "ok"), good, 2)
+    # past the cell, but printing another score: a similarly named function, not a repair
+    other = _executed("1\n", "score 0.64\n", "done\n")
+    assert not loop.progressed(cls, _run("ok", "ok", "ok"), other, 2)
+    # another error in the same cell is no progress
+    assert not loop.progressed(cls, _run("ok", "error"), _executed("1\n", "", ""), 2)
+    # nor a candidate that changes what an earlier cell printed
+    assert not loop.progressed(cls, _run("ok", "ok", "ok"),
+                               _executed("2\n", "score 0.91\n", "done\n"), 1)
+    # with no saved outputs, getting past the cell is enough
+    loop.saved = saved_outputs(_executed("", "", ""))
+    assert loop.progressed(cls, _run("ok", "ok", "ok"), other, 2)
