@@ -201,3 +201,61 @@ def test_a_cell_likely_long_may_copy_more_before_the_dry_run_steps_aside() -> No
     for watch in (short, long):
         watch.faults -= int(cost)  # as if the kernel had taken that many copy faults
     assert short() and not long()
+
+
+def test_the_head_start_is_not_paced_while_the_kernel_waits_for_it(
+        no_new_children, monkeypatch) -> None:
+    """The kernel's threads keep every CPU busy as the cell is handed over (here: its CPU
+    clock says so); the pacer must not read that as a busy cell and stop the child during
+    its head start: the kernel is waiting for its answer."""
+    from crashpredict._dryrun import _fork
+
+    cores = _beside._cores()
+    monkeypatch.setattr(_beside, "_kernel_cpu", lambda: time.perf_counter() * cores)
+    ns = {"d": {"a": 1}}
+    standby = _armed(prepare_standby(ns))
+    began = time.perf_counter()
+    beside = standby.start("x = d['b']", head_start_s=5.0)
+    took = time.perf_counter() - began
+    # held by the pacer, it would have answered after BUSY_HOLD_S at the earliest
+    assert beside.head_start and beside.result.exception == "KeyError", beside.result
+    assert took < _fork.BUSY_HOLD_S, took
+    assert beside.settle(10)
+
+
+def test_a_rate_read_over_too_short_a_span_changes_nothing() -> None:
+    pacer = _Recorded(cores=2)
+    pacer._run(False)
+    now = pacer._at + _beside._MIN_SPAN_S / 10
+    assert pacer.decide(now, pacer._cpu + 1.0, pacer._wait) is False  # stays held
+    pacer._run(True)
+    assert pacer.decide(now, pacer._cpu + 1.0, pacer._wait) is True  # stays running
+
+
+def test_a_killed_child_is_reaped_once_the_kernel_is_idle(no_new_children) -> None:
+    import os
+
+    ns = {"d": {"a": 1}}
+    standby = _armed(prepare_standby(ns))
+    private_dir = standby._private_dir
+    beside = standby.start("x = d['b']", head_start_s=10.0)
+    assert beside.head_start
+    pid = standby._child.pid
+    # killed at once (a zombie until reaped); its folder goes when the kernel is idle
+    deadline = time.monotonic() + 5
+    while _state(pid) not in ("Z", None):
+        assert time.monotonic() < deadline, _state(pid)
+        time.sleep(0.01)
+    assert not beside._gone.is_set() and os.path.isdir(private_dir)
+    nxt = _armed(prepare_standby(ns))  # forked when the kernel is idle: it reaps first
+    assert beside._gone.is_set() and not os.path.exists(private_dir) and _state(pid) is None
+    nxt.discard()
+    assert nxt.settle(10)
+
+
+def _state(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None

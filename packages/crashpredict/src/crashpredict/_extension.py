@@ -39,10 +39,10 @@ import threading
 import time
 from typing import Any
 
-from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, Beside, Standby, dry_run_beside,
+from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, LATER, Beside, Standby, dry_run_beside,
                               prepare_standby)
 from ._dryrun._fastforward import compile_cell, loop_tree
-from ._dryrun._fork import HEAD_START_S, DryRun
+from ._dryrun._fork import HEAD_START_S, HEAD_START_WARN_S, DryRun
 from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
 from ._model import Verdict
@@ -129,8 +129,9 @@ class Guard:
 
     def _safe_predict(self, source: str) -> tuple[Verdict | None, str | None]:
         """`_predict` that never raises: (verdict, None) or (None, what stopped it). With
-        the dry run on, the standby child gets the cell first, and its answer within
-        `HEAD_START_S` counts as the rules' would (a crash seen before the cell starts).
+        the dry run on, the standby child gets the cell first, and its answer by the end
+        of the rules (`HEAD_START_WARN_S` more; strict mode: `HEAD_START_S`) counts as the
+        rules' would (a crash seen before the cell starts).
 
         The outcome is kept until the cell has run: IPython (ipykernel) may transform a
         cell twice, and an interrupted analysis must not start again on the second pass.
@@ -167,8 +168,9 @@ class Guard:
             # this cell ran in under a second last time: its crash would come as soon as a
             # beside run's warning, and a child alive during the cell costs it copy-on-write
             beside.cancel()
-            self.last_dry_run = (f"head start only: no crash in its first "
-                                 f"{HEAD_START_S * 1000:.0f} ms, and the cell took "
+            self.last_dry_run = (f"head start only: no crash in the "
+                                 f"{(time.perf_counter() - beside.started) * 1000:.0f} ms "
+                                 f"before the cell started, and the cell took "
                                  f"{took:.2f} s last time")
             with self._lock:
                 if self._beside is beside:
@@ -227,7 +229,8 @@ class Guard:
             self._trials_s = 0.0
         try:
             beside = standby.start(source, on_result=on_result, meanwhile=rules,
-                                   head_start_s=HEAD_START_S if armed else 0.0,
+                                   head_start_s=(HEAD_START_S if self.mode == "strict"
+                                                 else HEAD_START_WARN_S) if armed else 0.0,
                                    likely_long=_likely_long(source, self.shell.user_ns))
             holder.append(beside)
             with self._lock:  # current at once: an answer may come before pre_run_cell
@@ -291,7 +294,9 @@ class Guard:
             self._restore_sigint()
         self._drop_standby()
         if self.mode != "off" and self.dryrun:
-            self._schedule_standby()
+            self._schedule_standby()  # which reaps the children killed meanwhile first
+        else:
+            LATER.flush()
 
     def post_execute(self) -> None:
         """Any execution ended, silent ones included (a variable inspector's; IPython sends
@@ -625,6 +630,7 @@ def unload_ipython_extension(ipython: Any) -> None:
     guard.mode = "off"
     guard.post_run_cell()  # a dry run still going ends now, and no standby follows
     guard._drop_standby(wait=True)
+    LATER.flush()
     guard.settle(5.0)
     for event in ("pre_run_cell", "post_run_cell", "post_execute"):
         try:

@@ -4,11 +4,11 @@
 ends): the child builds its jail and sandbox at once and waits for the next cell. When the
 cell starts, `Standby.start` hands it the source (if the namespace is still the one it
 was forked from, `Standby.fresh`); the child runs it fast-forwarded when it has loops
-(`_fastforward`) for `_fork.HEAD_START_S` (the extension waits that long at most, so a
-quick crash is seen before the real cell starts). If it has not answered by then, it runs
-on beside the cell, paced by `_Pacer`: on the CPUs the cell leaves idle; beside a cell
-that keeps every CPU busy, not at all for the cell's first `_fork.BUSY_HOLD_S`, then one
-tick in `_fork.BUSY_PERIOD`. The OOM killer takes it first.
+(`_fastforward`) while the rules run (strict mode waits `_fork.HEAD_START_S` more at
+most, so a quick crash is refused before the real cell starts). If it has not answered
+by then, it runs on beside the cell, paced by `_Pacer`: on the CPUs the cell leaves
+idle; beside a cell that keeps every CPU busy, not at all for the cell's first
+`_fork.BUSY_HOLD_S`, then one tick in `_fork.BUSY_PERIOD`. The OOM killer takes it first.
 
 `dry_run_beside` is the cold path (no standby ready, or a stale one): it forks when the
 cell starts, with no head start.
@@ -24,6 +24,7 @@ rather than slow the cell. Nothing of the child reaches the kernel.
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import queue
@@ -92,6 +93,63 @@ class _Worker:
 _READER = _Worker("crashpredict-dryrun")
 #: ...and everything else: reaping children, forking the standby when the kernel is idle.
 CHORES = _Worker("crashpredict-chores")
+
+
+class _Later:
+    """Clean-up that waits until the kernel is idle: reaping a child that was killed and
+    removing its private folder. Done at once, beside a cell that has just started, it
+    would take the GIL for many short steps (each a switch that costs the cell up to the
+    interpreter's switch interval); the child itself is killed at once. `run` does it
+    (`prepare_standby` first, called when the kernel is idle); `flush` hands it to
+    `CHORES` (the ``settle`` methods, the extension's unloading, the interpreter's exit)."""
+
+    #: more pending than this: handed to `CHORES` at once (zombies and folders stay few)
+    MOST = 16
+
+    def __init__(self) -> None:
+        self._tasks: list[Callable[[], object]] = []
+        self._lock = threading.Lock()
+
+    def add(self, task: Callable[[], object]) -> None:
+        with self._lock:
+            self._tasks.append(task)
+            many = len(self._tasks) > self.MOST
+        if many:
+            self.flush()
+
+    def _take(self) -> list[Callable[[], object]]:
+        with self._lock:
+            tasks, self._tasks = self._tasks, []
+        return tasks
+
+    def run(self) -> None:
+        """Do the pending clean-up in this thread, now."""
+        for task in self._take():
+            try:
+                task()
+            except BaseException:  # noqa: BLE001 - a thread of the user's kernel
+                pass
+
+    def flush(self) -> None:
+        """Hand the pending clean-up to `CHORES`."""
+        for task in self._take():
+            CHORES.submit(task)
+
+
+LATER = _Later()
+atexit.register(LATER.run)
+
+
+def _settle(gone: threading.Event, timeout: float | None) -> bool:
+    """Wait for ``gone``, handing the pending clean-up to `CHORES` meanwhile (the reader
+    thread may add the child's own a moment after its result is in)."""
+    end = math.inf if timeout is None else time.perf_counter() + timeout
+    while True:
+        LATER.flush()
+        if gone.wait(min(0.05, max(0.0, end - time.perf_counter()))):
+            return True
+        if time.perf_counter() >= end:
+            return False
 
 
 class _Stop:
@@ -208,7 +266,9 @@ class _Pacer:
     def decide(self, now: float, cpu: float, wait: float) -> bool:
         """Whether the child runs this tick, from the kernel's CPU time ``cpu`` and its main
         thread's time spent waiting for a CPU ``wait`` at ``now`` (seconds)."""
-        span = max(now - self._at, 1e-6)
+        span = now - self._at
+        if span < _MIN_SPAN_S:  # too short to read a rate from: as it was
+            return not self.held
         rate, waited = (cpu - self._cpu) / span, (wait - self._wait) / span
         self._cpu, self._at, self._wait = cpu, now, wait
         # a child that ran this tick took at most half a CPU from a busy cell: the cell's
@@ -234,6 +294,8 @@ class _Pacer:
         return self.copies() if self.copies is not None else False
 
 
+#: A rate read over less time than this says nothing (CPU time comes in clock ticks).
+_MIN_SPAN_S = 0.005
 #: The cell's thread may wait for a CPU this share of a tick while the child runs...
 _WAIT_SHARE = 0.10
 #: ...or the child stops for this many ticks.
@@ -308,7 +370,7 @@ class Beside:
 
     def settle(self, timeout: float | None = None) -> bool:
         """Wait until the child's processes are gone (killed and reaped)."""
-        return self._gone.wait(timeout)
+        return _settle(self._gone, timeout)
 
 
 def _finished(result: DryRun) -> Beside:
@@ -394,7 +456,7 @@ class Standby:
 
     def settle(self, timeout: float | None = None) -> bool:
         """Wait until a discarded child's processes are gone."""
-        return self._gone.wait(timeout)
+        return _settle(self._gone, timeout)
 
     def discard(self, wait: bool = False) -> None:
         """End the child without a cell (it was stale, or the extension was turned off);
@@ -418,8 +480,9 @@ class Standby:
 
         if wait:
             end()
-        else:
-            CHORES.submit(end)
+        else:  # killed now, reaped when the kernel is idle
+            _fork.kill_now(child.pid)
+            LATER.add(end)
 
 
 def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
@@ -439,6 +502,7 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     refusal = _fork.fork_refusal()
     if refusal is not None:
         return DryRun(outcome="inconclusive", reason=refusal)
+    LATER.run()  # the kernel is idle: the children killed meanwhile are reaped first
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
         child = _fork._fork_child(
@@ -484,7 +548,9 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
     copies = _CopyWatch(shared_pages, cow_floor_s) if shared_pages is not None else None
     pacer = _Pacer(child.pid, copies, time.perf_counter())
-    reader = _fork._Reader(child, stop, prefix, pacer)
+    # during the head start the kernel waits for the child: it runs unpaced (a pacer would
+    # read the kernel's own set-up as a busy cell and stop it); paced from the cell's start
+    reader = _fork._Reader(child, stop, prefix, None if head_until is not None else pacer)
     pacer.reader = reader
 
     def outcome() -> DryRun:
@@ -515,13 +581,19 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             return DryRun(outcome="inconclusive",
                           reason=f"the dry run failed: {type(exc).__name__}: {message_of(exc)}")
 
-    def end() -> None:
-        try:  # the report is in: the processes go now (a child that died is reaped)
+    def reap() -> None:
+        try:  # a child that died is reaped too
             _fork._kill_and_reap(child.pid)
         finally:
             stop.close()
             shutil.rmtree(private_dir, ignore_errors=True)
             beside._gone.set()
+
+    def end() -> None:
+        """The report is in (or the cell ended): the processes go now, their clean-up
+        when the kernel is idle."""
+        _fork.kill_now(child.pid)
+        LATER.add(reap)
 
     if head_until is not None:
         try:
@@ -534,9 +606,10 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             beside.result = safe_outcome()
             beside.head_start = True
             beside._done.set()
-            CHORES.submit(end)
+            end()
             return beside
 
+    reader.tick = pacer
     pacer.hold()  # not answered in the head start: no CPU for it until the cell has run a while
 
     def wait() -> None:
@@ -552,7 +625,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
                 on_result(result)
             except BaseException:  # noqa: BLE001 - never raise in the user's kernel
                 pass
-        CHORES.submit(end)  # the reader is free for the next cell's dry run at once
+        end()  # the reader is free for the next cell's dry run at once
 
     _READER.submit(wait)
     return beside

@@ -202,6 +202,15 @@ def fork_refusal() -> str | None:
 # ---- the parent --------------------------------------------------------------------------
 
 
+def kill_now(pid: int) -> None:
+    """SIGKILL the child's group and the child (not yet reaped: its pid is still its own)."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 def _kill_and_reap(pid: int, grace_s: float = 0.0) -> int | None:
     """SIGKILL the child's group (a zombie ignores it) and reap it; return its exit code.
 
@@ -219,11 +228,7 @@ def _kill_and_reap(pid: int, grace_s: float = 0.0) -> int | None:
         if time.perf_counter() >= end:
             break
         time.sleep(0.002)
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    kill_now(pid)
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:  # reaped by someone else's waitpid(-1)
@@ -247,9 +252,13 @@ class _Child:
     cell_fd: int = -1
 
 
-#: A standby child runs the cell this long before the real cell starts (the kernel waits
-#: that long for it, at most)...
+#: In strict mode a standby child runs the cell this long before the real cell starts
+#: (the kernel waits that long for it, at most: a quick crash is refused before it runs)...
 HEAD_START_S = 0.010
+#: ...in warn mode (the default) the cell waits for nothing: what the child has answered
+#: by the time the rules are done counts as seen before the cell (a wait of 10 ms cost
+#: every cell of 10 ms or more those 10 ms, a tenth of a 0.1 s cell)...
+HEAD_START_WARN_S = 0.0005
 #: ...then it runs beside the cell at the kernel's priority wherever a CPU is left idle
 #: by the cell. Beside a cell that keeps every CPU busy (numpy, torch, XGBoost, Keras on
 #: all cores) it is held stopped for the cell's first `BUSY_HOLD_S` (a fine cell pays
