@@ -79,16 +79,18 @@ def _client(settings: ModernizeSettings, client: Any) -> Any:
 
 def _repair(nb: NotebookNode, cls: Classification, run: NotebookRun, settings: ModernizeSettings,
             client: Any, traj: Trajectory, number: int,
-            resolve: Callable[[NotebookNode, Classification], Any] | None = None
+            resolve: Callable[[NotebookNode, Classification], Any] | None = None,
+            keeps: Callable[[Classification, NotebookNode], bool] | None = None
             ) -> tuple[NotebookNode | None, dict[str, Any]]:
     """The next notebook (``None``: nothing left to try) and the Round fields of the repair:
     the codemods and the drift knowledge base, then the error's resolvers or, for a
     deviation from the saved outputs, the changed defaults (each candidate verified by a
-    run), then the LLM."""
+    run), then the LLM. ``keeps`` may refuse the codemods' notebook (it prints other values
+    than the old notebook saved)."""
     if settings.codemods:
         rules = None if settings.knowledge_base else list(CODEMODS)
         patch, new, applied = codemod_notebook(nb, cls, rules=rules)
-        if patch is not None:
+        if patch is not None and (keeps is None or keeps(cls, new)):
             return new, {"repair": "codemod", "codemods": applied,
                          "patch_file": traj.patch(number, patch)}
     if resolve is not None:
@@ -269,6 +271,7 @@ class _Loop:
     # candidate notebooks (all sources) already run and refused, so no round runs them again
     refused: set[tuple[str, ...]] = field(default_factory=set)
     current_run: NotebookRun | None = None
+    current_nb: NotebookNode | None = None
     # repairs kept that may not do what the old code did, in words
     notes: list[str] = field(default_factory=list)
 
@@ -300,6 +303,7 @@ class _Loop:
         else:
             run, executed = self.execute(nb)
         self.verified, self.executed, self.current_run = None, executed, run
+        self.current_nb = nb
         cls = self.compare(classify(run, s), run, executed)
         nb_file = self.traj.notebook(number, executed)
         next_nb, fields = None, {}
@@ -309,7 +313,8 @@ class _Loop:
                 resolve = self.resolve
             elif s.resolvers and cls.kind == "score" and cls.deviations:
                 resolve = self.restore
-            next_nb, fields = _repair(nb, cls, run, s, self.client, self.traj, number, resolve)
+            next_nb, fields = _repair(nb, cls, run, s, self.client, self.traj, number, resolve,
+                                      self.keeps if self.saved else None)
         round_ = Round(number=number, classification=cls, run=run, notebook=nb_file,
                        elapsed_s=time.monotonic() - began, **fields)
         self.traj.add(round_)
@@ -349,6 +354,26 @@ class _Loop:
         found = deviations(self.saved, executed, self.settings.output_tolerance, stop=end + 1)
         return {d.cell for d in found}
 
+    def newly_deviating(self, run: NotebookRun, executed: NotebookNode, upto: int,
+                        changed: set[int]) -> list[Deviation]:
+        """The cells a candidate answers for that print other values than they saved,
+        where the round's run did not: every cell up to ``upto`` (the failing one), and
+        a cell it ``changed`` after that when no cell before it deviates (else the value
+        may come from a drift upstream, not from this change)."""
+        if not self.saved:
+            return []
+        failed = run.failed
+        found = deviations(self.saved, executed, self.settings.output_tolerance,
+                           stop=failed.index if failed is not None else None)
+        before = {d.cell for d in self.last_deviations}
+        out = []
+        for k, d in enumerate(found):
+            if d.cell in before:
+                continue
+            if d.cell <= upto or (d.cell in changed and k == 0):
+                out.append(d)
+        return out
+
     def execute(self, nb: NotebookNode) -> tuple[NotebookRun, NotebookNode]:
         s = self.settings
         try:
@@ -373,17 +398,17 @@ class _Loop:
         return new, run, executed
 
     def progressed(self, cls: Classification, run: NotebookRun, executed: NotebookNode,
-                   first: int) -> bool:
-        """True when a candidate that changed cells from ``first`` on gets past the failing
-        cell, the cells before ``first`` print what they printed, and no cell up to the
-        failing one deviates from the saved outputs where it did not before."""
+                   first: int, changed: set[int] | None = None) -> bool:
+        """True when a candidate that changed cells from ``first`` on (``changed``) gets
+        past the failing cell, the cells before ``first`` print what they printed, and no
+        cell up to the failing one, nor one it changed, deviates from the saved outputs
+        where it did not before."""
         if not moves_past(cls, run) or self.executed is None:
             return False
         if not same_outputs_before(self.executed, executed, first):
             return False
-        now = self.deviating(executed, run, cls.cell if cls.cell is not None else -1)
-        before = {d.cell for d in self.last_deviations}
-        return now is not None and now <= before
+        upto = cls.cell if cls.cell is not None else -1
+        return not self.newly_deviating(run, executed, upto, changed or set())
 
     def error_candidates(self, nb: NotebookNode, cls: Classification) -> list[Candidate]:
         """The resolvers' candidates for the error, then old defaults spelled out: first
@@ -399,7 +424,11 @@ class _Loop:
         ranked = [e for e in for_frames(frames)]
         ranked += [e for e, _cells in entries_in(code, before) if e not in ranked]
         for entry in ranked[:MAX_DEFAULT_TRIES]:
-            changes = spell_out(code, [entry], before)
+            # a method's receiver type is unknown: only its nearest call, where it failed
+            # or in the nearest cell before that calls it
+            cells = before if entry.callables else next(
+                ([k] for k in before if spell_out(code, [entry], [k])), [])
+            changes = spell_out(code, [entry], cells)
             if changes:
                 k = max(changes)
                 found.append(Candidate(cell=k, source=changes[k], label=label([entry]),
@@ -421,7 +450,7 @@ class _Loop:
             if tried is None:
                 continue
             new, run, executed = tried
-            if self.progressed(cls, run, executed, min(changes)):
+            if self.progressed(cls, run, executed, min(changes), set(changes)):
                 self.verified = (_sources(new), run, executed)
                 self.note_drop(nb, cls, candidate.label)
                 return new, candidate.label
@@ -431,6 +460,31 @@ class _Loop:
                 if found is not None:
                     return found
         return None
+
+    def keeps(self, cls: Classification, new: NotebookNode) -> bool:
+        """True when the codemods' notebook ``new`` may be kept: its run does not fail
+        before the cell that failed, and no cell up to there, nor one they changed, prints
+        other values than it saved where it did not before (a codemod's match is evidence,
+        so another error in the failing cell is allowed: a second drift on the same
+        lines). Its run is the next round's."""
+        run, executed = self.execute(new)
+        self.verified = (_sources(new), run, executed)
+        failed = run.failed
+        end = cls.cell if cls.cell is not None else len(new.cells) - 1
+        old = self.current_nb.cells if self.current_nb is not None else new.cells
+        changed = {k for k, (a, b) in enumerate(zip(old, new.cells)) if _source(a) != _source(b)}
+        if failed is not None and failed.index < end:
+            new_deviations = []
+        else:
+            new_deviations = self.newly_deviating(run, executed, end, changed)
+            if not new_deviations:
+                return True
+        self.notes += [f"{cell_label(cls.cell, cls.execution_count)}: the repair of "
+                       f"{cls.ename} by the codemods was not kept: {d.message}"
+                       for d in new_deviations]
+        self.verified = None
+        self.refused.add(_sources(new))
+        return False
 
     def note_drop(self, nb: NotebookNode, cls: Classification, what: str) -> None:
         """A dropped keyword kept with no saved output of its cell to check it against."""
@@ -450,7 +504,7 @@ class _Loop:
             if tried is None:
                 continue
             new, run2, executed = tried
-            if self.progressed(cls, run2, executed, min(first, *changes)):
+            if self.progressed(cls, run2, executed, min(first, *changes), set(changes)):
                 self.verified = (_sources(new), run2, executed)
                 self.note_drop(nb, cls, f"{first_label}, then {candidate.label}")
                 return new, f"{first_label}, then {candidate.label}"

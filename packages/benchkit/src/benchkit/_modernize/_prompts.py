@@ -70,6 +70,12 @@ def build(kind: str, cells: Sequence[Mapping[str, Any]], cls: Classification,
                 f"cell:\n{_timings(cells, run)}\n\nReduce its runtime (fewer epochs or "
                 f"iterations, a sample of the data, cheaper settings) while keeping its results "
                 f"as close as possible to the original.")
+    elif cls.deviations:  # the saved outputs are the specification
+        listed = "\n".join(f"- {d}" for d in cls.deviations)
+        task = (f"The notebook runs under {_VERSIONS}, but some cells print other values than "
+                f"the old notebook saved:\n{listed}\n\nFind what changed the result under "
+                f"today's library versions (usually a changed default) and restore the original "
+                f"behaviour, spelling the old setting out explicitly.")
     else:
         task = (f"The notebook runs, but its score is {cls.score!r} where the original reported "
                 f"{cls.target!r} (allowed relative deviation {tolerance:g}).\n"
