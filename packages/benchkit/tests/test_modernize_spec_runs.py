@@ -142,3 +142,24 @@ def test_a_candidate_is_kept_only_when_the_failing_cell_prints_what_it_saved(tmp
     # with no saved outputs, getting past the cell is enough
     loop.saved = saved_outputs(_executed("", "", ""))
     assert loop.progressed(cls, _run("ok", "ok", "ok"), other, 2)
+
+
+def test_a_rename_to_a_function_that_computes_something_else_is_not_kept(tmp_path):
+    # jaccard_similarity_score was accuracy for 1-d labels; jaccard_score, its successor by
+    # name, is TP / (TP + FP + FN): the knowledge base's rename runs, and prints another value
+    cells = ["import numpy as np\nfrom sklearn.metrics import jaccard_similarity_score",
+             "y = np.array([0, 1, 1, 0, 1, 1, 0, 0])\np = np.array([0, 1, 0, 0, 1, 1, 1, 0])\n"
+             "print('jaccard %.3f' % jaccard_similarity_score(y, p))"]
+    reference = ["import numpy as np\nfrom sklearn.metrics import accuracy_score",
+                 cells[1].replace("jaccard_similarity_score(", "accuracy_score(")]
+    path = old_notebook(tmp_path / "in" / "jaccard.ipynb", cells, reference)
+    r = modernize(path, tmp_path / "out", settings=SETTINGS)
+    assert printed(str(path), 2) == "jaccard 0.750\n"
+    assert not r.reproduced and r.rounds[0].classification.ename == "ImportError"
+    assert r.rounds[0].repair is None and r.similarity == 1.0  # nothing was kept
+    assert r.unfaithful == ("cell 2 [1]: the repair of ImportError by the codemods was not "
+                            "kept: cell 3 [2] prints 0.600 where the old notebook printed 0.750",)
+    # without the saved outputs nothing says it is wrong: the rename is kept, as before
+    bare = old_notebook(tmp_path / "in2" / "jaccard.ipynb", cells)
+    r = modernize(bare, tmp_path / "out2", settings=SETTINGS)
+    assert r.reproduced and r.rounds[0].repair == "codemod"
