@@ -259,3 +259,37 @@ def _state(pid: int) -> str | None:
             return fh.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return None
+
+
+def test_a_child_the_cell_outran_stays_stopped_until_the_idle_fork_learns_from_it(
+        no_new_children, monkeypatch) -> None:
+    from crashpredict._dryrun import _prefault
+
+    if not _prefault._available():
+        pytest.skip("needs Linux 5.14 (MADV_POPULATE_WRITE) and pagemap")
+    monkeypatch.setattr(_prefault, "_last", [None, 0])
+    ns: dict = {}
+    standby = _armed(prepare_standby(ns))
+    beside = standby.start("import time\ntime.sleep(30)")
+    pid = standby._child.pid
+    time.sleep(0.05)
+    beside.cancel(witness=True)  # the cell ended first
+    assert beside.wait(10).reason == "the cell ended before the dry run answered"
+    assert _state(pid) in ("T", "t") and _prefault._witness == [pid]
+    nxt = _armed(prepare_standby(ns))  # the kernel is idle: learn, then kill and reap
+    assert _prefault._last[0] is not None and _state(pid) is None and beside._gone.is_set()
+    nxt.discard()
+    assert nxt.settle(10)
+
+
+def test_a_child_cancelled_as_its_cell_starts_is_killed_at_once(no_new_children) -> None:
+    standby = _armed(prepare_standby({}))
+    beside = standby.start("import time\ntime.sleep(30)")
+    pid = standby._child.pid
+    beside.cancel()  # the rules answered: no dry run for this cell, no witness either
+    beside.wait(10)
+    deadline = time.monotonic() + 5
+    while _state(pid) not in ("Z", None):
+        assert time.monotonic() < deadline, _state(pid)
+        time.sleep(0.01)
+    assert beside.settle(10)

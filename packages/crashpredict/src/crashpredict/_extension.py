@@ -285,7 +285,7 @@ class Guard:
             in_flight = self._signal_sent  # our interrupt, not yet handled: keep the
         if beside is not None:              # handler that swallows it
             self._ending = beside
-            beside.cancel()
+            beside.cancel(witness=True)
             if beside.running:
                 self.last_dry_run = (f"ended with the cell after "
                                      f"{time.perf_counter() - beside.started:.1f} s, "

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _fork
+from . import _fork, _prefault
 from ._child import message_of
 from ._fork import DryRun, DryRunError
 
@@ -351,6 +351,7 @@ class Beside:
     fast_forwarded: bool = False
     #: the child answered within the head start, before the real cell started
     head_start: bool = False
+    _witness: bool = False
     _stop: Any = field(default_factory=threading.Event)
     _done: threading.Event = field(default_factory=threading.Event)
     _gone: threading.Event = field(default_factory=threading.Event)
@@ -359,8 +360,12 @@ class Beside:
     def running(self) -> bool:
         return not self._done.is_set()
 
-    def cancel(self) -> None:
-        """End the child now (the real cell ended first); never waits for it."""
+    def cancel(self, witness: bool = False) -> None:
+        """End the child now (the real cell ended first); never waits for it. ``witness``
+        (the cell has ended): a child that has not answered is stopped, and killed when
+        the kernel is idle, after `_prefault.learn` has read from it which pages the cell
+        wrote."""
+        self._witness = witness
         self._stop.set()
 
     def wait(self, timeout: float | None = None) -> DryRun | None:
@@ -502,6 +507,7 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     refusal = _fork.fork_refusal()
     if refusal is not None:
         return DryRun(outcome="inconclusive", reason=refusal)
+    hot = _prefault.learn()  # which pages the last cell wrote (its child still shares the rest)
     LATER.run()  # the kernel is idle: the children killed meanwhile are reaped first
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
@@ -512,6 +518,7 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
         shutil.rmtree(private_dir, ignore_errors=True)
         return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")
+    _prefault.populate(hot)  # copied now, while the kernel is idle, not in the next cell
     return Standby(child, private_dir, namespace, float(budget_s), fast_forward)
 
 
@@ -554,7 +561,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     pacer.reader = reader
 
     def outcome() -> DryRun:
-        data, startup, timed_out, code_ = reader.finish(reap=False)
+        data, startup, timed_out, code_ = reader.finish(reap=False, kill=not kept())
         elapsed = time.perf_counter() - child.started
         if copies is not None and copies.tripped and not data:
             return DryRun(outcome="inconclusive", startup_s=startup, elapsed_s=elapsed,
@@ -589,10 +596,21 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             shutil.rmtree(private_dir, ignore_errors=True)
             beside._gone.set()
 
+    def kept() -> bool:
+        """The cell ended before the child answered: it stays, stopped, as a witness."""
+        return beside._witness and stop.is_set() and not reader.frames.payload
+
     def end() -> None:
-        """The report is in (or the cell ended): the processes go now, their clean-up
-        when the kernel is idle."""
-        _fork.kill_now(child.pid)
+        """The report is in (or the cell ended): the processes go now (a witness is
+        stopped instead), their clean-up when the kernel is idle."""
+        if kept():
+            try:
+                os.killpg(child.pid, signal.SIGSTOP)
+                _prefault.witness(child.pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        else:
+            _fork.kill_now(child.pid)
         LATER.add(reap)
 
     if head_until is not None:

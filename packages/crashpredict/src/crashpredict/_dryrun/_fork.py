@@ -439,8 +439,10 @@ class _Reader:
                 self.done = True
         return True
 
-    def finish(self, reap: bool = True) -> tuple[bytes, float | None, bool, int | None]:
-        """Close the pipes, kill and reap the child (see `_wait_child`)."""
+    def finish(self, reap: bool = True,
+               kill: bool = True) -> tuple[bytes, float | None, bool, int | None]:
+        """Close the pipes, kill and reap the child (see `_wait_child`); ``kill`` False:
+        a child with no report is left for the caller too."""
         child = self.child
         for name in ("read_fd", "answer_fd", "cell_fd"):
             fd = getattr(child, name)
@@ -452,7 +454,7 @@ class _Reader:
                 setattr(child, name, -1)
         payload = bytes(self.frames.payload)
         code = None
-        if reap or not payload:
+        if reap or (not payload and kill):
             code = _kill_and_reap(child.pid, 0.0 if self.timed_out or payload else 0.2)
         return payload, self.startup, self.timed_out, code
 

@@ -1,0 +1,189 @@
+"""Copy the kernel's hot pages while it is idle, not during the next cell.
+
+Each fork of the kernel (the standby child) write-protects all its memory: the first write
+to each page afterwards copies it (a fault and 4 KiB, about 2.5 us here). Every cell
+writes the same few thousand pages again (the interpreter's and ipykernel's objects, the
+allocators' free lists, the message buffers): 1,500 copies, several milliseconds of every
+short cell, each time a new child shares them.
+
+So the pages the last cell wrote are copied as soon as the next child is forked, while
+the kernel is idle: `learn` reads them from ``/proc/self/pagemap`` while the last cell's
+child still shares the rest (a page the cell wrote is the kernel's alone again; one it did
+not is still shared), and `populate` has Linux copy them after the next fork
+(``MADV_POPULATE_WRITE``: the fault of a write, without writing). The data is never
+touched. Mappings larger than `LARGEST_MAP` (arrays, tensors) are left out, and at most
+`MOST_PAGES` are copied per fork; where any of it is missing (not Linux 5.14, no
+pagemap), nothing is done.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import sys
+import threading
+from typing import Any
+
+__all__ = ["learn", "populate", "witness"]
+
+#: Mappings larger than this are not read (arrays and tensors: a cell that rewrites one
+#: pays its copies, and the copy watch steps the dry run aside).
+LARGEST_MAP = 64 << 20
+#: At most this many pages are copied ahead per fork (32 MiB).
+MOST_PAGES = 8192
+#: A learned set holding more than this share of the pages read is no set of hot pages
+#: (nothing was shared any more: the child had ended): it is dropped.
+MOST_SHARE = 0.5
+
+_MADV_POPULATE_WRITE = 23
+_PAGE = mmap.PAGESIZE
+_PRESENT, _EXCLUSIVE = 1 << 63, 1 << 56
+
+_lock = threading.Lock()
+_witness: list[int] = []  # the stopped child of the last cell, until it is killed
+_madvise: Any = None
+_usable: bool | None = None
+
+
+def _available() -> bool:
+    """Whether ``MADV_POPULATE_WRITE`` and ``/proc/self/pagemap`` work here (once)."""
+    global _usable, _madvise
+    if _usable is None:
+        _usable = False
+        if sys.platform.startswith("linux") and os.access("/proc/self/pagemap", os.R_OK):
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                madvise = libc.madvise
+                madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+                madvise.restype = ctypes.c_int
+                probe = mmap.mmap(-1, _PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+                view = ctypes.c_char.from_buffer(probe)
+                _usable = madvise(ctypes.addressof(view), _PAGE, _MADV_POPULATE_WRITE) == 0
+                del view
+                probe.close()
+                _madvise = madvise if _usable else None
+            except (OSError, AttributeError, ValueError, TypeError, BufferError):
+                _usable = False
+    return _usable
+
+
+def witness(pid: int) -> None:
+    """``pid`` (stopped, not yet killed) shares the memory of the kernel from before the
+    cell that just ended: `learn` can read which pages that cell wrote."""
+    with _lock:
+        _witness[:] = [pid]
+
+
+def _stopped(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] in (b"T", b"t")
+    except (OSError, IndexError):
+        return False
+
+
+def _maps() -> list[tuple[int, int]]:
+    """The kernel's private, writable, anonymous mappings of at most `LARGEST_MAP`."""
+    out = []
+    with open("/proc/self/maps", "rb") as fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) < 5 or parts[1][:2] != b"rw" or parts[1][3:4] != b"p":
+                continue
+            if len(parts) > 5 and parts[5] not in (b"[heap]",):
+                continue
+            low, _, high = parts[0].partition(b"-")
+            start, end = int(low, 16), int(high, 16)
+            if end - start <= LARGEST_MAP:
+                out.append((start, end))
+    return out
+
+
+def _runs(start: int, data: bytes) -> list[tuple[int, int]]:
+    """(address, length) runs of the pages present and the kernel's alone."""
+    numpy = sys.modules.get("numpy")  # never imported here: only where the kernel has it
+    if numpy is not None:
+        entries = numpy.frombuffer(data, dtype=numpy.uint64)
+        hot = numpy.flatnonzero((entries & numpy.uint64(_PRESENT | _EXCLUSIVE))
+                                == numpy.uint64(_PRESENT | _EXCLUSIVE))
+        if not hot.size:
+            return []
+        breaks = numpy.flatnonzero(numpy.diff(hot) != 1)
+        firsts = [int(hot[0]), *(int(i) for i in hot[breaks + 1])]
+        lasts = [*(int(i) for i in hot[breaks]), int(hot[-1])]
+    else:
+        firsts, lasts = [], []
+        both = _PRESENT | _EXCLUSIVE
+        for i, entry in enumerate(memoryview(data).cast("Q")):
+            if entry & both == both:
+                if lasts and lasts[-1] == i - 1:
+                    lasts[-1] = i
+                else:
+                    firsts.append(i)
+                    lasts.append(i)
+    return [(start + a * _PAGE, (b - a + 1) * _PAGE) for a, b in zip(firsts, lasts)]
+
+
+#: The last pages learned, reused for forks after cells with no witness (a cell re-run
+#: that took under a second gets no dry run beside it: its child ends as it starts), for
+#: at most `REUSE_FORKS` forks: the hot pages are mostly the interpreter's and ipykernel's,
+#: the same from cell to cell.
+REUSE_FORKS = 32
+_last: list[Any] = [None, 0]
+
+
+def learn() -> list[tuple[int, int]] | None:
+    """The pages the last cell wrote, while its stopped child still shares the others (or
+    those learned before, see `REUSE_FORKS`); None when there is nothing to go by. Call
+    before that child is killed, with the kernel idle."""
+    with _lock:
+        pids, _witness[:] = list(_witness), []
+    learned = _learn(pids[0]) if pids and _available() else None
+    with _lock:
+        if learned is not None:
+            _last[:] = [learned, 0]
+        elif _last[0] is not None and _last[1] < REUSE_FORKS:
+            _last[1] += 1
+            learned = _last[0]
+    return learned
+
+
+def _learn(pid: int) -> list[tuple[int, int]] | None:
+    if not _stopped(pid):
+        return None
+    runs: list[tuple[int, int]] = []
+    read = 0
+    try:
+        with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+            for start, end in _maps():
+                pagemap.seek(start // _PAGE * 8)
+                data = pagemap.read((end - start) // _PAGE * 8)
+                read += len(data) // 8
+                runs += _runs(start, data)
+    except (OSError, ValueError, OverflowError):
+        return None
+    if not _stopped(pid):  # it ended meanwhile: what was read says nothing
+        return None
+    pages = sum(length for _, length in runs) // _PAGE
+    if not pages or pages > MOST_SHARE * max(read, 1):
+        return None
+    kept, total = [], 0
+    for address, length in sorted(runs, key=lambda run: run[1]):  # scattered pages first
+        if total + length // _PAGE > MOST_PAGES:
+            break
+        kept.append((address, length))
+        total += length // _PAGE
+    return kept
+
+
+def populate(runs: list[tuple[int, int]] | None) -> int:
+    """Copy those pages now (a child was just forked); returns how many were copied. A
+    range that is gone or changed since is skipped (the call fails, nothing happens)."""
+    if not runs or not _available():
+        return 0
+    done = 0
+    for address, length in runs:
+        if _madvise(address, length, _MADV_POPULATE_WRITE) == 0:
+            done += length // _PAGE
+    return done
