@@ -121,3 +121,32 @@ def test_a_range_that_is_gone_is_skipped() -> None:
     del view
     block.close()  # unmapped: populating it fails quietly
     assert _prefault.populate([(address, 4 * PAGE)]) == 0
+
+
+def test_one_witness_at_a_time_and_none_past_a_cell_that_starts_without_an_idle_fork() -> None:
+    """Cells sent back to back leave no idle time to learn in: a stopped child holds the
+    old copies of every page the kernel wrote since, so it must not outlive the next cell's
+    start, nor pile up."""
+    first, second = _fork_stopped(), _fork_stopped()
+    try:
+        _prefault.witness(first)
+        _prefault.witness(second)  # the first is killed now
+        assert _gone_or_zombie(first) and _prefault._stopped(second)
+        _prefault.release()  # a cell starts: no witness survives it
+        assert _gone_or_zombie(second) and _prefault._witness == []
+    finally:
+        for pid in (first, second):
+            _end(pid)
+
+
+def _gone_or_zombie(pid: int, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.005)
+    return False

@@ -39,6 +39,7 @@ import threading
 import time
 from typing import Any
 
+from ._dryrun import _prefault
 from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, LATER, Beside, Standby, dry_run_beside,
                               prepare_standby)
 from ._dryrun._fastforward import compile_cell, loop_tree
@@ -246,6 +247,7 @@ class Guard:
         source = getattr(info, "raw_cell", "") or ""
         self._in_cell = True
         self._cell = (source.rstrip("\n"), time.perf_counter())
+        _prefault.release()  # the last cell's child, if no idle fork has learned from it
         if self.mode == "off":
             self._drop_standby()
             return
@@ -630,6 +632,7 @@ def unload_ipython_extension(ipython: Any) -> None:
     guard.mode = "off"
     guard.post_run_cell()  # a dry run still going ends now, and no standby follows
     guard._drop_standby(wait=True)
+    _prefault.release()
     LATER.flush()
     guard.settle(5.0)
     for event in ("pre_run_cell", "post_run_cell", "post_execute"):

@@ -589,6 +589,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
                           reason=f"the dry run failed: {type(exc).__name__}: {message_of(exc)}")
 
     def reap() -> None:
+        _prefault.forget(child.pid)
         try:  # a child that died is reaped too
             _fork._kill_and_reap(child.pid)
         finally:

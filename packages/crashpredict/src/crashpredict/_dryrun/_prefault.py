@@ -21,11 +21,12 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import signal
 import sys
 import threading
 from typing import Any
 
-__all__ = ["learn", "populate", "witness"]
+__all__ = ["forget", "learn", "populate", "release", "witness"]
 
 #: Mappings larger than this are not read (arrays and tensors: a cell that rewrites one
 #: pays its copies, and the copy watch steps the dry run aside).
@@ -70,9 +71,37 @@ def _available() -> bool:
 
 def witness(pid: int) -> None:
     """``pid`` (stopped, not yet killed) shares the memory of the kernel from before the
-    cell that just ended: `learn` can read which pages that cell wrote."""
-    with _lock:
+    cell that just ended: `learn` can read which pages that cell wrote. One at a time: a
+    witness before it is killed now (it holds the old copies of what the kernel wrote)."""
+    with _lock:  # killed under the lock: `forget` (before reaping) waits for it
+        for other in _witness:
+            if other != pid:
+                _kill(other)
         _witness[:] = [pid]
+
+
+def forget(pid: int) -> None:
+    """``pid`` is about to be reaped: never signal it again (its number may be reused)."""
+    with _lock:
+        if pid in _witness:
+            _witness.remove(pid)
+
+
+def release() -> None:
+    """A cell starts with no idle fork since the last (cells sent back to back): its
+    witness is killed now rather than hold memory; its reaping is its owner's."""
+    with _lock:
+        for pid in _witness:
+            _kill(pid)
+        _witness.clear()
+
+
+def _kill(pid: int) -> None:
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _stopped(pid: int) -> bool:
