@@ -1,7 +1,9 @@
 """benchkit modernize: the codemod catalog's cost per cell against a bare libcst round trip,
 the offline loop on a bundled notebook against one plain nbclient run of its fixed form, and
 the offline repair of the old-notebook corpus (benchmarks/modernize_corpus/) with the drift
-knowledge base and the resolvers against the codemod catalog alone.
+knowledge base and the resolvers against the codemod catalog alone: the one-removal
+notebooks, and the multi-drift ones in multidrift/, which saved their outputs (how many
+print them again; how many silent deviations were found and repaired).
 
 The libcst round trip (parse, then render) is the floor every libcst codemod pays; the
 ratio says what the 24 rules add on top. The loop runs a fresh kernel per round, so its
@@ -114,15 +116,58 @@ def _good(r) -> bool:
     return r.reproduced and r.similarity >= CORPUS_SIMILARITY and len(r.rounds) <= CORPUS_ROUNDS
 
 
+def _why(r) -> str:
+    """Where a notebook that does not run again stopped (or why it was not run at all)."""
+    return r.rounds[-1].classification.message if r.rounds else f"not run: {r.error}"
+
+
+def _group(r) -> str:
+    parts = Path(r.notebook).parts
+    return "heldout" if "heldout" in parts else "multidrift" if "multidrift" in parts else "developed"
+
+
 def _share(results: list, held_out: bool) -> tuple[int, int]:
-    chosen = [r for r in results if ("heldout" in Path(r.notebook).parts) == held_out]
+    chosen = [r for r in results if _group(r) == ("heldout" if held_out else "developed")]
     return sum(map(_good, chosen)), len(chosen)
+
+
+def _multidrift_section(ours: list, peer: list) -> list[str]:
+    """The notebooks with several drifts and saved outputs: run again, print their old
+    outputs again, deviations found and repaired."""
+    table = ["| what | run again (similarity >= 0.8) | print their saved outputs again | "
+             "deviations found | repaired | no faithful repair noted |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for name, results in (("codemods + knowledge bases + resolvers", ours),
+                          ("peer: the codemod catalog alone", peer)):
+        chosen = [r for r in results if _group(r) == "multidrift"]
+        found = sum(len(r.deviations_found) for r in chosen)
+        left = sum(len(r.deviations_left) for r in chosen)
+        table.append(f"| {name} | {sum(map(_good, chosen))}/{len(chosen)} | "
+                     f"{sum(bool(r.outputs_match) for r in chosen)}/{len(chosen)} | {found} | "
+                     f"{found - left} | {sum(len(r.unfaithful) for r in chosen)} |")
+    rows = []
+    for r in sorted((r for r in ours if _group(r) == "multidrift"), key=lambda r: r.notebook):
+        why = "" if r.reproduced else f" ({_why(r)[:60]})"
+        kinds = sorted({x.repair for x in r.rounds if x.repair})
+        rows.append(f"| `{Path(r.notebook).stem}` | {'yes' if r.reproduced else 'no'}{why} | "
+                    f"{'yes' if r.outputs_match else 'no'} | {len(r.rounds)} | "
+                    f"{r.similarity:.3f} | {len(r.deviations_found)} / "
+                    f"{len(r.deviations_found) - len(r.deviations_left)} | "
+                    f"{', '.join(kinds) or '-'} | {r.elapsed_s:.0f} |")
+    return [f"Multi-drift old notebooks in `benchmarks/modernize_corpus/multidrift/` (2-4 drifts "
+            f"each, chained, some silent; each saved the outputs its old libraries printed, "
+            f"see its README). A notebook prints its saved outputs again when every code cell's "
+            f"output matches the saved one (numbers within 1%, integers and text equal):", "",
+            *table, "", "| notebook | runs | saved outputs again | rounds | similarity | "
+            "deviations found / repaired | repairs | s |", "|---|---|---|---:|---:|---|---|---:|",
+            *rows, ""]
 
 
 def _corpus_section() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         ours, t_ours = _corpus_run(Path(tmp) / "kb")
         peer, t_peer = _corpus_run(Path(tmp) / "catalog", knowledge_base=False, resolvers=False)
+    # the wall time covers every notebook of the corpus, the multi-drift ones included
     table = ["| what | developed with (20) | held out (10) | all | wall s |",
              "|---|---:|---:|---:|---:|"]
     for name, results, wall in (("codemods + drift knowledge base + resolvers", ours, t_ours),
@@ -130,12 +175,15 @@ def _corpus_section() -> list[str]:
         (dg, dn), (hg, hn) = _share(results, False), _share(results, True)
         table.append(f"| {name} | {dg}/{dn} ({dg / max(dn, 1):.0%}) | {hg}/{hn} "
                      f"({hg / max(hn, 1):.0%}) | {dg + hg}/{dn + hn} | {wall:.0f} |")
+    multidrift = _multidrift_section(ours, peer)
+    ours = [r for r in ours if _group(r) != "multidrift"]
+    peer = [r for r in peer if _group(r) != "multidrift"]
     good, good_peer = sum(map(_good, ours)), sum(map(_good, peer))
     rows = []
     for r in sorted(ours, key=lambda r: ("heldout" in Path(r.notebook).parts, r.notebook)):
         kinds = {x.repair for x in r.rounds if x.repair}
         held = " (held out)" if "heldout" in Path(r.notebook).parts else ""
-        why = "" if r.reproduced else f" ({r.rounds[-1].classification.message[:70]})"
+        why = "" if r.reproduced else f" ({_why(r)[:70]})"
         rows.append(f"| `{Path(r.notebook).stem}`{held} | {'yes' if r.reproduced else 'no'}{why} | "
                     f"{len(r.rounds)} | {r.similarity:.3f} | {', '.join(sorted(kinds)) or '-'} | "
                     f"{r.elapsed_s:.0f} |")
@@ -151,7 +199,7 @@ def _corpus_section() -> list[str]:
             f"Median rounds of the notebooks that ran again: {med_rounds:.0f}; median "
             f"similarity {med_sim:.3f}. Per notebook:", "",
             "| notebook | runs | rounds | similarity | repairs | s |",
-            "|---|---|---:|---:|---|---:|", *rows, ""]
+            "|---|---|---:|---:|---|---:|", *rows, "", *multidrift]
 
 
 def main() -> str:
