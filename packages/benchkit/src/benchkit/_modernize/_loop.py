@@ -49,9 +49,15 @@ def _read(path: Path) -> NotebookNode:
     if not path.exists() and not path.is_symlink():  # a FIFO or a device: nbpatch refuses it
         raise CaseError(f"{path}: no such notebook")
     try:
-        return nbpatch.read_notebook(path)
+        nb = nbpatch.read_notebook(path)
     except nbpatch.NotebookError as exc:
         raise CaseError(str(exc)) from None
+    for k, cell in enumerate(nb.cells):
+        cell_id = cell.get("id")
+        if cell_id is not None and not isinstance(cell_id, str):
+            raise CaseError(f"{path}: {cell_label(k)} has an id that is not a string "
+                            f"({type(cell_id).__name__}); the notebook cannot be written back")
+    return nb
 
 
 def _check_settings(settings: ModernizeSettings) -> None:
@@ -539,9 +545,10 @@ def _spec_fields(loop: _Loop, nb: NotebookNode, last: Classification) -> dict[st
     saved = loop.saved
     code = {i: _source(c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"}
     unfaithful = (*loop.notes, *(f"{cell_label(k)}: {note}" for k, note in unfaithful_calls(code)))
+    skipped = {"saved_skipped": saved.skipped} if saved is not None else {}
     if not saved:
-        return {"unfaithful": unfaithful}
-    return {"unfaithful": unfaithful, "saved_cells": len(saved.by_index),
+        return {"unfaithful": unfaithful, **skipped}
+    return {"unfaithful": unfaithful, **skipped, "saved_cells": len(saved.by_index),
             "outputs_match": last.kind == "reproduced" and not loop.last_deviations,
             "deviations_found": tuple(loop.found.values()),
             "deviations_left": tuple(d.message for d in loop.last_deviations)}

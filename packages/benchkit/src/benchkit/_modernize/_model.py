@@ -140,6 +140,8 @@ class ModernizeResult:
     deviations_left: tuple[str, ...] = ()
     #: drifts with no faithful repair (what the old code did has no equivalent today)
     unfaithful: tuple[str, ...] = ()
+    #: cells whose saved outputs could not be read (not compared), in words
+    saved_skipped: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (written as ``report.json``); cells are named by their 1-based
@@ -169,7 +171,8 @@ class ModernizeResult:
                       "differences": tuple(data.get("differences", ())),
                       "codemods": tuple(data.get("codemods", ())),
                       **{k: tuple(data.get(k, ())) for k in (
-                          "deviations_found", "deviations_left", "unfaithful")}})
+                          "deviations_found", "deviations_left", "unfaithful",
+                          "saved_skipped")}})
 
 
 def round_to_dict(round_: Round) -> dict[str, Any]:

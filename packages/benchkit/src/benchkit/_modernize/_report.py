@@ -91,6 +91,7 @@ def spec_text(result: ModernizeResult) -> str:
         lines += [f"  deviation left: {d}" for d in result.deviations_left
                   if d not in result.deviations_found]
     lines += [f"no faithful repair: {n}" for n in result.unfaithful]
+    lines += [f"saved outputs skipped: {n}" for n in result.saved_skipped]
     return "".join(f"{line}\n" for line in lines)
 
 

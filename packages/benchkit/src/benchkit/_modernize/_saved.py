@@ -83,6 +83,8 @@ class SavedOutputs:
     by_index: Mapping[int, tuple[str, ...]]
     by_id: Mapping[str, tuple[str, ...]]
     cells: int  # how many cells the old notebook has
+    #: the cells whose saved outputs could not be read, in words (they are not compared)
+    skipped: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.by_index)
@@ -96,7 +98,7 @@ class SavedOutputs:
         if len(nb.cells) == self.cells:
             return self.by_index.get(index)
         cell_id = nb.cells[index].get("id")
-        return self.by_id.get(cell_id) if cell_id else None
+        return self.by_id.get(cell_id) if isinstance(cell_id, str) else None
 
 
 def _text(value: Any) -> str:
@@ -108,7 +110,7 @@ def _text(value: Any) -> str:
 def _plain(outputs: Any) -> list[dict[str, Any]]:
     """The outputs as nbpatch reads them: multi-line strings joined (a notebook on disk
     may keep them as lists of lines), anything that is not an output dropped."""
-    if not isinstance(outputs, Sequence):
+    if not isinstance(outputs, Sequence) or isinstance(outputs, str):
         return []
     out = []
     for o in outputs:
@@ -142,18 +144,34 @@ def saved_outputs(nb: NotebookNode) -> SavedOutputs:
     error it saved is no specification: the repair is meant to get past it)."""
     by_index: dict[int, tuple[str, ...]] = {}
     by_id: dict[str, tuple[str, ...]] = {}
+    skipped: list[str] = []
+    count = 0
     for k, cell in enumerate(nb.cells):
         if cell.get("cell_type") != "code":
             continue
-        outputs = _plain(cell.get("outputs", ()))
+        count += 1
+        raw = cell.get("outputs", ())
+        outputs = _plain(raw)
+        if _unreadable(raw, outputs):
+            skipped.append(f"{cell_label(k, count)}: its saved outputs are not a list of "
+                           "outputs; not compared")
+            continue
         if any(o.get("output_type") == "error" for o in outputs):
             continue
         texts = comparable(outputs)
         if texts:
             by_index[k] = texts
-            if cell.get("id"):
+            if isinstance(cell.get("id"), str):
                 by_id[cell["id"]] = texts
-    return SavedOutputs(by_index=by_index, by_id=by_id, cells=len(nb.cells))
+    return SavedOutputs(by_index=by_index, by_id=by_id, cells=len(nb.cells),
+                        skipped=tuple(skipped))
+
+
+def _unreadable(raw: Any, outputs: list[dict[str, Any]]) -> bool:
+    """True when a cell's saved outputs are something else than a list of outputs."""
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        return True
+    return len(outputs) != len(raw)
 
 
 def _first_difference(old: str, new: str, tolerance: float) -> tuple[str, str, str]:
