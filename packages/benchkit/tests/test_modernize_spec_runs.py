@@ -163,3 +163,45 @@ def test_a_rename_to_a_function_that_computes_something_else_is_not_kept(tmp_pat
     bare = old_notebook(tmp_path / "in2" / "jaccard.ipynb", cells)
     r = modernize(bare, tmp_path / "out2", settings=SETTINGS)
     assert r.reproduced and r.rounds[0].repair == "codemod"
+
+
+def test_a_key_error_two_cells_later_gets_the_old_result_of_the_call_that_caused_it(tmp_path):
+    # value_counts() is named 'count' now, so reset_index() no longer makes an 'index'
+    # column; the KeyError names no API, and the call is two cells before it
+    cells = ["import pandas as pd\ns = pd.Series(['a', 'b', 'a', 'c', 'a'], name='letter')",
+             "counts = s.value_counts().reset_index()", "print(len(counts))",
+             "print(counts.loc[counts['index'] == 'a', 'letter'].iloc[0])"]
+    r = modernize(old_notebook(tmp_path / "in" / "vc.ipynb", cells), tmp_path / "out",
+                  settings=SETTINGS)
+    assert r.rounds[0].classification.ename == "KeyError"
+    assert r.reproduced and "pandas-value-counts-name" in r.rounds[0].codemods[0].rule
+    final = nbformat.read(r.final_notebook, as_version=4)
+    assert final.cells[2].source == ("counts = s.value_counts().rename(s.name)"
+                                     ".rename_axis(None).reset_index()")
+    assert printed(r.final_notebook, 4) == "3\n"
+
+
+def test_unreadable_saved_outputs_are_named_and_not_compared_and_a_bad_id_is_a_clear_error(
+        tmp_path, capsys):
+    import json
+
+    from benchkit.cli import main
+
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "id": "a", "metadata": {}, "execution_count": 1,
+         "source": "print(1)", "outputs": {"oops": 1}},
+        {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 2,
+         "source": "print(2)", "outputs": [{"output_type": "stream", "name": "stdout",
+                                            "text": "2\n"}]}]}
+    path = tmp_path / "in" / "odd.ipynb"
+    path.parent.mkdir()
+    path.write_text(json.dumps(nb))
+    r = modernize(path, tmp_path / "out", settings=SETTINGS)
+    assert r.reproduced and r.outputs_match and r.saved_cells == 1
+    assert r.saved_skipped == ("cell 1 [1]: its saved outputs are not a list of outputs; "
+                               "not compared",)
+    nb["cells"][0]["id"] = ["x"]
+    path.write_text(json.dumps(nb))
+    assert main(["modernize", str(path), "-o", str(tmp_path / "out2"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "odd.ipynb: cell 1 has an id that is not a string" in err and "Traceback" not in err
