@@ -88,15 +88,20 @@ def test_a_notebook_with_no_saved_outputs_has_no_specification():
     assert not saved_outputs(notebook([stream("before\n"), err]))
 
 
-def test_malformed_saved_outputs_are_skipped_not_a_traceback():
-    nb = notebook([stream("1\n")])
+def test_malformed_saved_outputs_are_skipped_and_named_not_a_traceback():
+    nb = notebook([stream("1\n")], [stream("2\n")])
+    # odd values inside an output are read as far as they go
     nb.cells[1]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["a", 3]},
-                              "junk", {"output_type": "execute_result", "data": "x"}]
+                              {"output_type": "execute_result", "data": "x"}]
+    # an output that is not one makes the cell's saved outputs untrustworthy: skipped
+    nb.cells[2]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "2\n"}, "junk"]
     saved = saved_outputs(nb)
     assert saved.by_index == {1: ("a",)}
+    assert saved.skipped == ("cell 3 [2]: its saved outputs are not a list of outputs; "
+                             "not compared",)
     bad = notebook([])
     bad.cells[1]["outputs"] = 7
-    assert not saved_outputs(bad)
+    assert not saved_outputs(bad) and len(saved_outputs(bad).skipped) == 1
 
 
 def test_cells_are_matched_by_id_when_a_repair_added_cells():
