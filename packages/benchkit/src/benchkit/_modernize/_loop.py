@@ -37,7 +37,7 @@ from ._model import (Classification, CodemodApplied, ModernizeResult, ModernizeS
 from ._repair import codemod_notebook, llm_repair
 from ._resolve import Candidate, candidates as resolver_candidates
 from ._runner import KernelStartError, run_notebook
-from ._saved import Deviation, SavedOutputs, deviations, saved_outputs
+from ._saved import Deviation, SavedOutputs, deviations, saved_outputs, unsteady_cells, without
 from ._trajectory import Trajectory, copy_inputs
 
 __all__ = ["modernize"]
@@ -278,6 +278,7 @@ class _Loop:
     refused: set[tuple[str, ...]] = field(default_factory=set)
     current_run: NotebookRun | None = None
     current_nb: NotebookNode | None = None
+    steadiness_checked: bool = False  # a deviating run was run again (see ``compare``)
     # repairs kept that may not do what the old code did, in words
     notes: list[str] = field(default_factory=list)
 
@@ -310,7 +311,7 @@ class _Loop:
             run, executed = self.execute(nb)
         self.verified, self.executed, self.current_run = None, executed, run
         self.current_nb = nb
-        cls = self.compare(classify(run, s), run, executed)
+        cls = self.compare(classify(run, s), run, executed, nb)
         nb_file = self.traj.notebook(number, executed)
         next_nb, fields = None, {}
         if cls.kind != "reproduced" and number < s.max_iter:
@@ -331,15 +332,25 @@ class _Loop:
             self.progress(f"{self.path.name} round {number}: {kind} ({cls.message}){done}")
         return round_, executed, next_nb
 
-    def compare(self, cls: Classification, run: NotebookRun, executed: NotebookNode
-                ) -> Classification:
+    def compare(self, cls: Classification, run: NotebookRun, executed: NotebookNode,
+                nb: NotebookNode) -> Classification:
         """``cls`` with the run's deviations from the saved outputs (the cells before an
-        error); a clean run that deviates is a score deviation."""
+        error); a clean run that deviates is a score deviation. The first time a run
+        deviates, the notebook is run once more: cells that print other values from one
+        run to the next are not compared any more."""
         if not self.saved:
             return cls
         failed = run.failed
         found = deviations(self.saved, executed, self.settings.output_tolerance,
                            stop=failed.index if failed is not None else None)
+        if found and not self.steadiness_checked:
+            self.steadiness_checked = True
+            _again, second = self.execute(nb)
+            unsteady = unsteady_cells(executed, second, self.settings.output_tolerance)
+            if unsteady:
+                self.saved = without(self.saved, nb, unsteady,
+                                     "it prints other values from one run to the next")
+                found = tuple(d for d in found if d.cell not in unsteady)
         self.last_deviations = found
         for d in found:
             self.found.setdefault((d.cell, d.old), d.message)

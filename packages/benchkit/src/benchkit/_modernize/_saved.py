@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nbformat import NotebookNode
@@ -29,7 +29,8 @@ from nbpatch._normalize import normalize_text, output_texts, texts_match
 
 from ._classify import cell_label
 
-__all__ = ["Deviation", "SavedOutputs", "saved_outputs", "deviations", "DEFAULT_TOLERANCE"]
+__all__ = ["Deviation", "SavedOutputs", "saved_outputs", "deviations", "unsteady_cells",
+           "DEFAULT_TOLERANCE"]
 
 #: relative tolerance of non-integer numbers: printed scores differ in the last digits
 #: between versions of BLAS or of a library's float formatting, not by a percent
@@ -235,3 +236,35 @@ def matches_through(saved: SavedOutputs, executed: NotebookNode, end: int,
                     tolerance: float = DEFAULT_TOLERANCE) -> bool:
     """True when every code cell up to and including ``end`` prints what it saved."""
     return not deviations(saved, executed, tolerance, stop=end + 1)
+
+
+def unsteady_cells(a: NotebookNode, b: NotebookNode, tolerance: float = DEFAULT_TOLERANCE
+                   ) -> set[int]:
+    """The code cells that printed other values in two runs of the same notebook (an
+    unseeded model, a clock): what they saved is no specification. Cells that did not
+    run in both are left out."""
+    out = set()
+    for k, (x, y) in enumerate(zip(a.cells, b.cells)):
+        if x.get("cell_type") != "code":
+            continue
+        if any(o.get("output_type") == "error" for o in _plain(x.get("outputs", ())) +
+               _plain(y.get("outputs", ()))):
+            continue
+        tx, ty = comparable(x.get("outputs", ())), comparable(y.get("outputs", ()))
+        if len(tx) != len(ty) or not all(texts_match(p, q, tolerance) for p, q in zip(tx, ty)):
+            out.add(k)
+    return out
+
+
+def without(saved: SavedOutputs, nb: NotebookNode, cells: set[int], why: str) -> SavedOutputs:
+    """``saved`` with ``cells`` (of ``nb``) no longer compared; ``why`` goes to ``skipped``."""
+    ids = {nb.cells[k].get("id") for k in cells}
+    count, labels = 0, []
+    for k, cell in enumerate(nb.cells):
+        if cell.get("cell_type") == "code":
+            count += 1
+            if k in cells:
+                labels.append(f"{cell_label(k, count)}: {why}; not compared")
+    return replace(saved, by_index={k: v for k, v in saved.by_index.items() if k not in cells},
+                   by_id={k: v for k, v in saved.by_id.items() if k not in ids},
+                   skipped=(*saved.skipped, *labels))
