@@ -293,3 +293,31 @@ def test_a_child_cancelled_as_its_cell_starts_is_killed_at_once(no_new_children)
         assert time.monotonic() < deadline, _state(pid)
         time.sleep(0.01)
     assert beside.settle(10)
+
+
+def test_a_child_that_answered_while_the_cell_runs_is_held_stopped_not_ended(
+        no_new_children, monkeypatch) -> None:
+    """Its exit would unmap the kernel's memory beside the running cell: it waits, stopped,
+    for the cell's end (then it is the witness), and is killed when the kernel is idle."""
+    from crashpredict._dryrun import _prefault
+
+    monkeypatch.setattr(_prefault, "_last", [None, 0])
+    ns = {"d": {"a": 1}}
+    standby = _armed(prepare_standby(ns))
+    pid = standby._child.pid
+    beside = standby.start("import time\ntime.sleep(0.1)\nx = d['b']")
+    assert beside.wait(10).exception == "KeyError"
+    deadline = time.monotonic() + 5
+    while _state(pid) not in ("T", "t"):
+        assert time.monotonic() < deadline, _state(pid)
+        time.sleep(0.01)
+    beside.cancel(witness=True)  # the cell ended
+    deadline = time.monotonic() + 5
+    while _prefault._available() and _prefault._witness != [pid]:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert _state(pid) in ("T", "t") and not beside._gone.is_set()
+    nxt = _armed(prepare_standby(ns))  # idle: learned from, killed, reaped
+    assert _state(pid) is None and beside._gone.is_set()
+    nxt.discard()
+    assert nxt.settle(10)

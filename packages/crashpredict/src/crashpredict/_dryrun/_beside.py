@@ -57,6 +57,9 @@ COW_FLOOR_S = 0.010
 #: pages it writes are copied once) and a long cell pays them back; a Keras fit and a row
 #: loop over a big frame stepped aside after 0.3-0.6 s at the smaller floor.
 COW_FLOOR_LONG_S = 0.100
+#: A child that answered while its cell runs is held stopped at most this long, then
+#: killed (a long cell pays its exit, a few milliseconds of a CPU, in its stride).
+HOLD_MOST_S = 2.0
 #: What one copied page costs the kernel (a write fault and a 4 KiB copy), measured.
 _COPY_S = 2.5e-6
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -172,6 +175,9 @@ class _Stop:
 
     def is_set(self) -> bool:
         return self._event.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._event.wait(timeout)
 
     def fileno(self) -> int:
         return self._read
@@ -374,7 +380,9 @@ class Beside:
         return self.result
 
     def settle(self, timeout: float | None = None) -> bool:
-        """Wait until the child's processes are gone (killed and reaped)."""
+        """End the child (`cancel`, if not yet) and wait until its processes are gone
+        (killed and reaped)."""
+        self._stop.set()
         return _settle(self._gone, timeout)
 
 
@@ -561,7 +569,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     pacer.reader = reader
 
     def outcome() -> DryRun:
-        data, startup, timed_out, code_ = reader.finish(reap=False, kill=not kept())
+        data, startup, timed_out, code_ = reader.finish(reap=False, kill=not witnessed())
         elapsed = time.perf_counter() - child.started
         if copies is not None and copies.tripped and not data:
             return DryRun(outcome="inconclusive", startup_s=startup, elapsed_s=elapsed,
@@ -597,14 +605,31 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             shutil.rmtree(private_dir, ignore_errors=True)
             beside._gone.set()
 
-    def kept() -> bool:
-        """The cell ended before the child answered: it stays, stopped, as a witness."""
-        return beside._witness and stop.is_set() and not reader.frames.payload
+    def witnessed() -> bool:
+        """The cell has ended and the child's copies did not trip the watch: the child
+        stays, stopped, as a witness (`_prefault`) until the kernel is idle."""
+        return beside._witness and stop.is_set() and not (copies is not None and copies.tripped)
+
+    def hold() -> None:
+        """The child answered while the cell runs: it stops (as it stopped itself) rather
+        than end (its exit would take a CPU from the cell for as long as it takes to unmap
+        the kernel's memory, 10 ms or more for a kernel of a GB), until the cell ends (it is
+        then the witness) or the pages the cell writes would cost it more than the copy
+        watch allows (it is killed then)."""
+        try:
+            os.killpg(child.pid, signal.SIGSTOP)
+        except (ProcessLookupError, PermissionError):
+            return
+        until = time.perf_counter() + HOLD_MOST_S
+        while not stop.is_set() and time.perf_counter() < until:
+            if copies is not None and copies():
+                return
+            stop.wait(_fork._TICK_S)
 
     def end() -> None:
         """The report is in (or the cell ended): the processes go now (a witness is
         stopped instead), their clean-up when the kernel is idle."""
-        if kept():
+        if witnessed():
             try:
                 os.killpg(child.pid, signal.SIGSTOP)
                 _prefault.witness(child.pid)
@@ -644,7 +669,9 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
                 on_result(result)
             except BaseException:  # noqa: BLE001 - never raise in the user's kernel
                 pass
-        end()  # the reader is free for the next cell's dry run at once
+        if reader.frames.payload and not reader.timed_out and not stop.is_set():
+            hold()  # the next cell's dry run starts after this one's cell has ended
+        end()
 
     _READER.submit(wait)
     return beside
