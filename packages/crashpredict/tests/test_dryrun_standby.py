@@ -321,3 +321,37 @@ def test_a_child_that_answered_while_the_cell_runs_is_held_stopped_not_ended(
     assert _state(pid) is None and beside._gone.is_set()
     nxt.discard()
     assert nxt.settle(10)
+
+
+def test_a_child_that_steps_back_waits_stopped_for_the_cell_to_end(no_new_children) -> None:
+    ns: dict = {}
+    standby = _armed(prepare_standby(ns))
+    pid = standby._child.pid
+    beside = standby.start("import time\ntime.sleep(30)")
+    beside.step_back()  # the rules answered: no dry run for this cell
+    assert beside.wait(10).outcome == "inconclusive"
+    deadline = time.monotonic() + 5
+    while _state(pid) not in ("T", "t"):
+        assert time.monotonic() < deadline, _state(pid)
+        time.sleep(0.01)
+    time.sleep(0.1)
+    assert _state(pid) in ("T", "t")  # stopped through the cell, not killed at its start
+    beside.cancel(witness=True)  # the cell ended
+    assert beside.settle(10) and _state(pid) is None
+
+
+def test_a_stepped_back_child_is_killed_once_the_cells_writes_would_copy_too_much(
+        no_new_children) -> None:
+    big = np.ones(20_000_000)  # 160 MB shared with the child
+    standby = _armed(prepare_standby({"big": big}))
+    pid = standby._child.pid
+    beside = standby.start("import time\ntime.sleep(30)")
+    beside.step_back()
+    beside.wait(10)
+    big *= 2.0  # the cell rewrites it in place: every page copied while the child lives
+    deadline = time.monotonic() + 5
+    while _state(pid) not in ("Z", None):  # the copy watch killed it, the cell still running
+        assert time.monotonic() < deadline, _state(pid)
+        time.sleep(0.01)
+    beside.cancel(witness=True)
+    assert beside.settle(10)

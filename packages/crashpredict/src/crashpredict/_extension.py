@@ -115,6 +115,9 @@ class Guard:
         self._took: dict[str, float] = {}
         self._timer: object | None = None  # the pending standby fork's ticket
         self._discarded: Standby | None = None
+        #: the child of a cell that needed no dry run: stopped until the cell ends
+        self._stepped_back: Beside | None = None
+        self._ended_stepped: Beside | None = None
 
     # -- analysis ------------------------------------------------------------------------
     def _predict(self, source: str) -> Verdict | None:
@@ -167,8 +170,8 @@ class Guard:
         took = self._took.get(key)
         if beside is not None and beside.running and took is not None and took < BESIDE_WORTH_S:
             # this cell ran in under a second last time: its crash would come as soon as a
-            # beside run's warning, and a child alive during the cell costs it copy-on-write
-            beside.cancel()
+            # beside run's warning; the child stops (see `Beside.step_back`)
+            self._step_back(beside)
             self.last_dry_run = (f"head start only: no crash in the "
                                  f"{(time.perf_counter() - beside.started) * 1000:.0f} ms "
                                  f"before the cell started, and the cell took "
@@ -178,7 +181,7 @@ class Guard:
                     self._beside = None
             self._started = beside = None
         if beside is not None and (verdict is not None or stopped is not None):
-            beside.cancel()  # the rules answered (or were stopped): no dry run for this cell
+            self._step_back(beside)  # the rules answered (or were stopped): no dry run
             with self._lock:
                 if self._beside is beside:
                     self._beside = None
@@ -196,6 +199,12 @@ class Guard:
                         f"{dry.elapsed_s * 1000:.0f} ms, before the cell started]"))
         self._memo = (key, (verdict, stopped))
         return self._memo[1]
+
+    def _step_back(self, beside: Beside) -> None:
+        """No dry run for this cell: its child stops, and ends after the cell."""
+        beside.step_back()
+        with self._lock:
+            self._stepped_back = beside
 
     def _hand_over(self, source: str, rules: Any) -> Beside | None:
         """Give the cell to the standby child when it is still the kernel's state, run the
@@ -283,6 +292,7 @@ class Guard:
         self._handed = False
         with self._lock:
             beside, self._beside = self._beside, None
+            stepped, self._stepped_back = self._stepped_back, None
             self._interrupt_with = None
             in_flight = self._signal_sent  # our interrupt, not yet handled: keep the
         if beside is not None:              # handler that swallows it
@@ -292,6 +302,9 @@ class Guard:
                 self.last_dry_run = (f"ended with the cell after "
                                      f"{time.perf_counter() - beside.started:.1f} s, "
                                      f"before it answered")
+        if stepped is not None:
+            self._ended_stepped = stepped
+            stepped.cancel(witness=True)
         if not in_flight:
             self._restore_sigint()
         self._drop_standby()
@@ -361,7 +374,7 @@ class Guard:
 
     def settle(self, timeout: float = 5.0) -> None:
         """Wait until the last cell's dry run is gone (killed and reaped)."""
-        for ending in (self._ending, self._discarded):
+        for ending in (self._ending, self._discarded, self._ended_stepped, self._stepped_back):
             if ending is not None:
                 ending.settle(timeout)
 

@@ -358,6 +358,8 @@ class Beside:
     #: the child answered within the head start, before the real cell started
     head_start: bool = False
     _witness: bool = False
+    _stepped: bool = False
+    _ended: threading.Event = field(default_factory=threading.Event)  # the cell's end
     _stop: Any = field(default_factory=threading.Event)
     _done: threading.Event = field(default_factory=threading.Event)
     _gone: threading.Event = field(default_factory=threading.Event)
@@ -372,6 +374,17 @@ class Beside:
         the kernel is idle, after `_prefault.learn` has read from it which pages the cell
         wrote."""
         self._witness = witness
+        if witness:
+            self._ended.set()
+        self._stop.set()
+
+    def step_back(self) -> None:
+        """No dry run for this cell after all (the rules answered, or it ran quickly last
+        time): the child stops now, as the cell starts, and waits stopped for the cell's
+        end (`cancel` with ``witness``) to be killed when the kernel is idle; sooner when
+        the pages the cell writes would make its copies cost (the copy watch). Killed now,
+        its exit would unmap the kernel's memory on a CPU the cell may need."""
+        self._stepped = True
         self._stop.set()
 
     def wait(self, timeout: float | None = None) -> DryRun | None:
@@ -382,6 +395,7 @@ class Beside:
     def settle(self, timeout: float | None = None) -> bool:
         """End the child (`cancel`, if not yet) and wait until its processes are gone
         (killed and reaped)."""
+        self._ended.set()
         self._stop.set()
         return _settle(self._gone, timeout)
 
@@ -569,7 +583,8 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     pacer.reader = reader
 
     def outcome() -> DryRun:
-        data, startup, timed_out, code_ = reader.finish(reap=False, kill=not witnessed())
+        data, startup, timed_out, code_ = reader.finish(
+            reap=False, kill=not (witnessed() or beside._stepped))
         elapsed = time.perf_counter() - child.started
         if copies is not None and copies.tripped and not data:
             return DryRun(outcome="inconclusive", startup_s=startup, elapsed_s=elapsed,
@@ -608,7 +623,8 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     def witnessed() -> bool:
         """The cell has ended and the child's copies did not trip the watch: the child
         stays, stopped, as a witness (`_prefault`) until the kernel is idle."""
-        return beside._witness and stop.is_set() and not (copies is not None and copies.tripped)
+        return beside._witness and beside._ended.is_set() and \
+            not (copies is not None and copies.tripped)
 
     def hold() -> None:
         """The child answered while the cell runs: it stops (as it stopped itself) rather
@@ -621,10 +637,10 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
         except (ProcessLookupError, PermissionError):
             return
         until = time.perf_counter() + HOLD_MOST_S
-        while not stop.is_set() and time.perf_counter() < until:
+        while not beside._ended.is_set() and time.perf_counter() < until:
             if copies is not None and copies():
                 return
-            stop.wait(_fork._TICK_S)
+            beside._ended.wait(_fork._TICK_S)
 
     def end() -> None:
         """The report is in (or the cell ended): the processes go now (a witness is
@@ -669,7 +685,8 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
                 on_result(result)
             except BaseException:  # noqa: BLE001 - never raise in the user's kernel
                 pass
-        if reader.frames.payload and not reader.timed_out and not stop.is_set():
+        if beside._stepped or (reader.frames.payload and not reader.timed_out
+                               and not stop.is_set()):
             hold()  # the next cell's dry run starts after this one's cell has ended
         end()
 
