@@ -21,10 +21,11 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
-import signal
 import sys
 import threading
 from typing import Any
+
+from ._fork import kill_now
 
 __all__ = ["forget", "learn", "populate", "release", "witness"]
 
@@ -76,7 +77,7 @@ def witness(pid: int) -> None:
     with _lock:  # killed under the lock: `forget` (before reaping) waits for it
         for other in _witness:
             if other != pid:
-                _kill(other)
+                kill_now(other)
         _witness[:] = [pid]
 
 
@@ -92,16 +93,9 @@ def release() -> None:
     witness is killed now rather than hold memory; its reaping is its owner's."""
     with _lock:
         for pid in _witness:
-            _kill(pid)
+            kill_now(pid)
         _witness.clear()
 
-
-def _kill(pid: int) -> None:
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _stopped(pid: int) -> bool:
