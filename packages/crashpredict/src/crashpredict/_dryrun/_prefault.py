@@ -97,7 +97,6 @@ def release() -> None:
         _witness.clear()
 
 
-
 def _stopped(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
