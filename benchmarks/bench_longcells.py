@@ -163,13 +163,17 @@ def fine_cells() -> str:
                "run (a cell the session saw finish in under a second gets the head start only "
                "on its next run). Where the time goes: at a user's pace the standby child is "
                "forked while the kernel is idle; back to back there is no idle time, so the "
-               "child is forked as the cell starts and gets no head start. The cell waits for "
-               "a ready child at most 10 ms (its head start), less when it answers sooner; "
-               "then the child runs beside it on the CPUs the cell leaves idle (beside a cell that "
-               "keeps every CPU busy: none for the cell's first second, then one tick in three). While the child lives, each page of memory the cell writes first is copied "
-               "(library scratch buffers too: BLAS, the allocators' caches), and the dry run "
-               "steps aside when those copies would cost the cell more than 3% of its time; "
-               "on 2 cores the child also shares the CPUs with cells that use them all.")
+               "child is forked as the cell starts and gets no head start. The cell does not "
+               "wait for the child beyond the rules (strict mode would wait 10 ms more); the "
+               "child runs beside it on the CPUs the cell leaves idle (beside a cell that "
+               "keeps every CPU busy: none for the cell's first second, then one tick in "
+               "three). While the child lives, each page of memory the cell writes first is "
+               "copied (library scratch buffers too: BLAS, the allocators' caches), and the "
+               "dry run steps aside when those copies would cost the cell more than 3% of "
+               "its time; the pages the last cell wrote are copied ahead while the kernel is "
+               "idle, and a child that is done is stopped, not ended, until the kernel is "
+               "idle (its exit would take a CPU for its unmapping). On 2 cores the child "
+               "also shares the CPUs with cells that use them all.")
     return "\n".join(out)
 
 

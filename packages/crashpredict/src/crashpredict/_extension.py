@@ -188,6 +188,8 @@ class Guard:
             self._started = beside = None
         if beside is not None and beside.head_start and beside.result is not None:
             self._started = None
+            with self._lock:  # its child waits, stopped, for the cell's end
+                self._stepped_back = beside
             dry = beside.result
             self.last_dry_run = _describe(dry, dry.elapsed_s) + " (before the cell started)"
             if dry.outcome == "crashed":
@@ -237,11 +239,15 @@ class Guard:
         armed = standby.armed()
         if armed:
             self._trials_s = 0.0
+        likely_long = _likely_long(source, self.shell.user_ns)
+        # a cell that loops or fits starts at once (the child answers beside it); another
+        # waits up to HEAD_START_S for the child's answer (a one-line cell's takes 2-5 ms),
+        # so a quick crash is warned about (strict mode: refused) before it runs
+        head = HEAD_START_WARN_S if likely_long and self.mode != "strict" else HEAD_START_S
         try:
             beside = standby.start(source, on_result=on_result, meanwhile=rules,
-                                   head_start_s=(HEAD_START_S if self.mode == "strict"
-                                                 else HEAD_START_WARN_S) if armed else 0.0,
-                                   likely_long=_likely_long(source, self.shell.user_ns))
+                                   head_start_s=head if armed else 0.0,
+                                   likely_long=likely_long)
             holder.append(beside)
             with self._lock:  # current at once: an answer may come before pre_run_cell
                 self._beside = beside if beside.running else None

@@ -666,7 +666,12 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             beside.result = safe_outcome()
             beside.head_start = True
             beside._done.set()
-            end()
+
+            def held() -> None:
+                if reader.frames.payload and not reader.timed_out:
+                    hold()  # it stopped itself after its report: it waits for the cell's end
+                end()
+            _READER.submit(held)
             return beside
 
     reader.tick = pacer

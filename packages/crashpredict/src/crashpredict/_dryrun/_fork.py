@@ -252,12 +252,13 @@ class _Child:
     cell_fd: int = -1
 
 
-#: In strict mode a standby child runs the cell this long before the real cell starts
-#: (the kernel waits that long for it, at most: a quick crash is refused before it runs)...
+#: A standby child runs the cell this long before the real cell starts (the kernel waits
+#: that long for it, at most: a quick crash is warned about, in strict mode refused,
+#: before it runs; a one-line cell's answer takes 2-5 ms)...
 HEAD_START_S = 0.010
-#: ...in warn mode (the default) the cell waits for nothing: what the child has answered
-#: by the time the rules are done counts as seen before the cell (a wait of 10 ms cost
-#: every cell of 10 ms or more those 10 ms, a tenth of a 0.1 s cell)...
+#: ...but a cell that loops or fits (likely long) does not wait beyond the rules in warn
+#: mode (the default): its child answers beside it, and a wait would cost every such
+#: cell its 10 ms, a tenth of a 0.1 s cell...
 HEAD_START_WARN_S = 0.0005
 #: ...then it runs beside the cell at the kernel's priority wherever a CPU is left idle
 #: by the cell. Beside a cell that keeps every CPU busy (numpy, torch, XGBoost, Keras on
