@@ -133,9 +133,9 @@ class Guard:
 
     def _safe_predict(self, source: str) -> tuple[Verdict | None, str | None]:
         """`_predict` that never raises: (verdict, None) or (None, what stopped it). With
-        the dry run on, the standby child gets the cell first, and its answer by the end
-        of the rules (`HEAD_START_WARN_S` more; strict mode: `HEAD_START_S`) counts as the
-        rules' would (a crash seen before the cell starts).
+        the dry run on, the standby child gets the cell first, and its answer within
+        `HEAD_START_S` (for a cell that loops or fits, in warn mode: by the end of the
+        rules) counts as the rules' would (a crash seen before the cell starts).
 
         The outcome is kept until the cell has run: IPython (ipykernel) may transform a
         cell twice, and an interrupted analysis must not start again on the second pass.
