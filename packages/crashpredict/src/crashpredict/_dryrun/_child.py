@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import errno
+import gc
 import inspect
 import json
 import math
@@ -32,6 +33,26 @@ __all__ = ["MAX_CELL_BYTES", "jailed", "message_of", "report_failure", "run_chil
 
 _MAX_MESSAGE = 1000
 _MAX_FRAMES = 10
+
+
+#: What the kernel held when the child was forked (see `_hold_kernel_objects`).
+_HELD: list[Any] = []
+
+
+def _hold_kernel_objects(namespace: dict[str, Any]) -> None:
+    """Keep every object the kernel held at the fork alive, and out of the cyclic GC, for
+    the child's life.
+
+    A cell that rebinds a name (``df = df.drop(...)``), and shrinking, which replaces a
+    table by its head, would otherwise free the kernel's objects in the child: tens of
+    millions of reference counts written into pages shared with the kernel, each copied
+    first (2 s for a 30M-row text column, more than a dry run's budget, in C code that no
+    alarm interrupts). A collection of the GC's oldest generation writes into every object
+    it tracks in the same way. The real run pays for its own frees; the child is ended
+    with ``os._exit``, so nothing held here is ever freed.
+    """
+    _HELD.append(dict(namespace))
+    gc.freeze()  # the kernel's objects in a permanent generation: new garbage is still collected
 
 
 class _BudgetExhausted(BaseException):
@@ -322,6 +343,7 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     """The body of the forked child (in its jail, see `jailed`); its caller ends the
     process with os._exit."""
     _write_all(write_fd, b"R")
+    _hold_kernel_objects(namespace)
     shrunk: list[tuple[str, ...]] = [()]
 
     def shrink_now() -> dict[str, Any] | None:
@@ -349,6 +371,7 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     then wait for the cell (8-byte length, then its UTF-8 source) on ``cell_fd`` and run it
     as `run_child` would, from the moment it arrives. End of file: the kernel discarded this
     child (its state went stale) or is gone; nothing runs."""
+    _hold_kernel_objects(namespace)
     prepared = _prepare(write_fd, private_dir, answer_fd, rng_state)
     if isinstance(prepared, dict):
         return _report(write_fd, prepared)
