@@ -39,7 +39,13 @@ BAD = [
     ("json-list", b"[1, 2, 3]", "not a notebook"),
     ("json-without-cells", b'{"a": 1}', "without 'cells'"),
     ("html", b"<!DOCTYPE html><html><body>Notebook</body></html>", "HTML page"),
-    ("r-kernel", json.dumps(v4([code("x <- 1")], **R_META)).encode(), "R notebook"),
+    ("r-kernel", json.dumps(v4([code("x <- 1")], **R_META)).encode(), "a notebook in R (kernel 'R')"),
+    ("octave-kernel", json.dumps(v4([code("x = 1;")], kernelspec={"name": "octave", "display_name": "Octave",
+                                                                    "language": "octave"})).encode(),
+     "a notebook in octave (kernel 'Octave')"),
+    # jupytext's conversion of an R script: no kernelspec, only the script's language
+    ("jupytext-r-script", json.dumps(v4([code("plot(cars)")], jupytext={"main_language": "R"})).encode(),
+     "a notebook in R (jupytext's main_language)"),
     ("cell-without-source", json.dumps(v4([{"cell_type": "code", "metadata": {}}])).encode(), "no 'source'"),
     ("cell-without-type", json.dumps(v4([{"source": "x = 1"}])).encode(), "no 'cell_type'"),
     ("cells-not-list", json.dumps({"nbformat": 4, "cells": {"a": 1}}).encode(), "not a list"),
@@ -61,6 +67,12 @@ def test_bad_input_is_one_line_error_naming_the_file(tmp_path, capsys, data, wor
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"nbdeps: {path}") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("language", ["python", "Python3", "ipython3", "python2", ""])
+def test_every_spelling_of_python_is_read(language):
+    assert nbdeps.load_notebook(v4([code("x = 1")], kernelspec={"name": "k", "language": language},
+                                   jupytext={"main_language": language})).cells[0].source == "x = 1"
 
 
 def test_missing_file_and_directory(tmp_path):

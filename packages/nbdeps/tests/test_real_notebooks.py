@@ -274,3 +274,48 @@ def test_the_rerun_order_ignores_what_a_cell_that_does_not_parse_reads():
     notebook = nb(code("shown = totl * 2\nplot the total against the day"), code("x = 1"), code("print(x)"))
     assert nbdeps.rerun_order(notebook) == (0, 1, 2)
     assert [e.names for e in nbdeps.build_graph(notebook).edges] == [("x",)]
+
+
+# -- issue 24, second sample: classes met on third-party notebooks -------------------------
+
+def test_a_notebook_jupytext_built_from_an_r_script_is_not_read_as_python(tmp_path):
+    # jupytext writes no kernelspec for a converted script, only the script's language
+    notebook = nb(code("plot(cars)"), code("x <- rnorm(100)\nmean(x)"),
+                  metadata={"jupytext": {"main_language": "R", "notebook_metadata_filter": "-all"}})
+    path = tmp_path / "knitr.ipynb"
+    nbformat.write(notebook, path)
+    try:
+        nbdeps.load_notebook(path)
+    except nbdeps.NotebookError as exc:
+        assert str(exc) == f"{path}: a notebook in R (jupytext's main_language); nbdeps reads Python notebooks only"
+    else:
+        raise AssertionError("an R notebook was read as Python")
+    notebook.metadata["jupytext"]["main_language"] = "python"
+    assert {f.code for f in nbdeps.check(notebook)} == {"ND101"}  # read as Python, R is nonsense
+
+
+def test_a_swap_by_unpacking_is_one_non_idempotent_finding_that_shows_the_statement():
+    notebook = nb(code("i, j = 1, 1", 1), code("for m in range(10):\n    j, i = i + j, j\n    print(j)", 2),
+                  code("[i, j] = j, i + j", 3))
+    found = [(f.cell_index, f.names, f.line, f.message) for f in nbdeps.check(notebook) if f.code == "ND401"]
+    assert found == [
+        (1, ("j", "i"), 2, "not idempotent: `j, i = i + j, j` rebinds j, i from themselves; a second run applies it again"),
+        (2, ("i", "j"), 1, "not idempotent: `[i, j] = j, i + j` rebinds i, j from themselves; a second run applies it "
+                           "again"),
+    ]
+
+
+def test_counts_missing_before_a_cell_read_as_one_or_several():
+    notebook = nb(code("a = 1", 1), code("b = 2", 3), code("c = 3", 7))
+    messages = [f.message for f in nbdeps.check(notebook) if f.code == "ND502"]
+    assert messages == [
+        "execution count 2 is missing before this cell: a cell that ran was deleted, re-run or its output cleared",
+        "execution counts 4-6 are missing before this cell: cells that ran were deleted, re-run or their output "
+        "cleared",
+    ]
+
+
+def test_several_unknown_sources_in_one_cell_define_in_the_plural():
+    notebook = nb(code("from not_here_a import *\nfrom not_here_b import *", 1))
+    (finding,) = [f for f in nbdeps.check(notebook) if f.code == "ND601"]
+    assert finding.message == "`from not_here_a import *`, `from not_here_b import *` define names nbdeps cannot list"

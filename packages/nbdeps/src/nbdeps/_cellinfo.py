@@ -618,8 +618,10 @@ class _CellScanner:
 
     def target(self, target: ast.expr, value: ast.expr | None, read: frozenset[str]) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
+            start = len(self.hazards)
             for elt in target.elts:
                 self.target(elt, None, read)
+            self._join_unpacked(target, value, start)
             return
         if isinstance(target, ast.Starred):
             self.target(target.value, None, read)
@@ -677,6 +679,25 @@ class _CellScanner:
                 reason=reason,
                 destructive=destructive,
                 signature=signature(call) if destructive else "",
+            )
+        )
+
+    def _join_unpacked(self, target: ast.expr, value: ast.expr | None, start: int) -> None:
+        """`i, j = j, i + j` is one hazard, named by the whole statement, not one per name
+        with the value left out (each element is bound without a value of its own)."""
+        parts = [h for h in self.hazards[start:] if not h.destructive]
+        if len(parts) != len(self.hazards) - start or not parts or value is None:
+            return
+        names = tuple(name for h in parts for name in h.names)
+        pronoun = "itself" if len(names) == 1 else "themselves"
+        del self.hazards[start:]
+        self.hazards.append(
+            Hazard(
+                line=parts[0].line,
+                column=target.col_offset,
+                names=names,
+                reason=f"`{_bare(target)} = {_bare(value)}` rebinds {', '.join(names)} from {pronoun}; "
+                       "a second run applies it again",
             )
         )
 
@@ -854,3 +875,11 @@ class _CellScanner:
             self.block(tree.body)
         finally:
             self.offset = saved
+
+
+def _bare(node: ast.expr, limit: int = 60) -> str:
+    """A tuple as written after `=`, without the parentheses `ast.unparse` adds."""
+    text = unparse(node)
+    if isinstance(node, ast.Tuple) and len(node.elts) > 1 and text[:1] == "(" and text[-1:] == ")":
+        text = text[1:-1]
+    return text if len(text) <= limit else text[: limit - 3] + "..."

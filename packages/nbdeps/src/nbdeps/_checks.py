@@ -227,7 +227,8 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
             readers[ref.name].append((cell, ref, cell.index in binders))
     for name, reads in readers.items():
         cell, ref, own = reads[0]
-        more = f" (read in {_cells([c for c, _, _ in reads])})" if len(reads) > 1 else ""
+        # "`x`, read in cells 4, 6, is ...": the reason may end in a parenthesis of its own
+        more = f", read in {_cells([c for c, _, _ in reads])}," if len(reads) > 1 else ""
         if ctx.unknown_cells:
             yield from _maybe_from_unknown(ctx, name, [(c, r) for c, r, _ in reads])
             continue
@@ -240,7 +241,7 @@ def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
                       "and may bind it, else a deleted cell or hidden state)")
         else:
             reason = "defined in no cell of the notebook (deleted cell or hidden state)"
-        yield ctx.finding("ND101", cell, f"`{name}` is {reason}{more}: NameError on a fresh run",
+        yield ctx.finding("ND101", cell, f"`{name}`{more} is {reason}: NameError on a fresh run",
                           (name,), ref.line, ref.column)
 
 
@@ -625,9 +626,13 @@ def _count_anomalies(ctx: _Context) -> Iterator[Finding]:
         for prev, cell in zip(live, live[1:]):
             if cell.execution_count - prev.execution_count > 1:
                 gap = range(prev.execution_count + 1, cell.execution_count)
-                shown = f"{gap[0]}" if len(gap) == 1 else f"{gap[0]}-{gap[-1]}"
-                yield ctx.finding("ND502", cell, f"execution count {shown} missing before this cell: a cell that "
-                                  "ran was deleted, re-run or its output cleared")
+                if len(gap) == 1:
+                    text = f"execution count {gap[0]} is missing before this cell: a cell that ran was deleted, " \
+                           "re-run or its output cleared"
+                else:
+                    text = f"execution counts {gap[0]}-{gap[-1]} are missing before this cell: cells that ran " \
+                           "were deleted, re-run or their output cleared"
+                yield ctx.finding("ND502", cell, text)
     disorder = next((c for p, c in zip(live, live[1:]) if c.index < p.index), None)
     if disorder is not None:
         yield ctx.finding("ND504", disorder, "ran after cells below it: the notebook ran out of order")
@@ -637,7 +642,8 @@ def _unknown_definitions(ctx: _Context) -> Iterator[Finding]:
     for index in ctx.unknown_cells:
         info = ctx.infos[index]
         sources = [f"from {m} import *" for m in info.star_imports] + list(info.hidden_sources)
-        yield ctx.finding("ND601", ctx.cell(index), f"`{'`, `'.join(sources)}` defines names nbdeps cannot list")
+        verb = "defines" if len(sources) == 1 else "define"
+        yield ctx.finding("ND601", ctx.cell(index), f"`{'`, `'.join(sources)}` {verb} names nbdeps cannot list")
 
 
 _RULES = (

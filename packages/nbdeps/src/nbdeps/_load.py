@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,10 @@ def _upgrade(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
         raise NotebookError(f"{name}: cannot upgrade this nbformat 3 notebook ({exc})") from None
 
 
+# "python", "python3", "ipython3", "python2", or nothing said
+_PYTHON = re.compile(r"(i?python\d?)?")
+
+
 def _check_language(data: Mapping[str, Any], name: str) -> str | None:
     """Refuse non-Python notebooks; return the Python version the kernel had, if saved."""
     meta = data.get("metadata")
@@ -127,11 +132,16 @@ def _check_language(data: Mapping[str, Any], name: str) -> str | None:
     spec = meta.get("kernelspec") if isinstance(meta.get("kernelspec"), Mapping) else {}
     info = meta.get("language_info") if isinstance(meta.get("language_info"), Mapping) else {}
     language = spec.get("language") or info.get("name")
-    if isinstance(language, str) and language.strip().lower() not in ("python", "python3", "ipython", ""):
-        kernel = spec.get("display_name") or spec.get("name") or language
-        raise NotebookError(
-            f"{name}: a {language} notebook (kernel {kernel!r}); nbdeps reads Python notebooks only"
-        )
+    kernel = spec.get("display_name") or spec.get("name") or language
+    if not language:
+        # A notebook jupytext built from an R or Julia script has no kernelspec, only the
+        # language of the script it came from.
+        jupytext = meta.get("jupytext") if isinstance(meta.get("jupytext"), Mapping) else {}
+        language, kernel = jupytext.get("main_language"), None
+    if isinstance(language, str) and not _PYTHON.fullmatch(language.strip().lower()):
+        said = f"kernel {kernel!r}" if kernel else "jupytext's main_language"
+        # "a notebook in R", not "a R notebook": no article to get wrong before the name
+        raise NotebookError(f"{name}: a notebook in {language} ({said}); nbdeps reads Python notebooks only")
     return _python_version(spec, info)
 
 
