@@ -146,7 +146,7 @@ def test_names_bound_in_an_unparsable_cell_are_not_called_undefined():
                   cell("df.head()"))
     found = nbdeps.check(nb)
     assert [(f.code, f.cell_index) for f in found if f.severity != "info"] == [("ND001", 0)]
-    assert "only the statements that parse are analysed" in found[0].message
+    assert "running it raises SyntaxError before any of its lines runs" in found[0].message
 
 
 def test_ND101_message_names_the_unparsable_cell_that_may_bind_it():

@@ -209,8 +209,10 @@ def _syntax(ctx: _Context) -> Iterator[Finding]:
     for cell in broken:
         issue = ctx.infos[cell.index].syntax_error
         hint = " (Python 2 code?)" if "Missing parentheses" in issue.message or "print" in issue.message else ""
-        yield ctx.finding("ND001", cell, f"does not parse: {issue.message}{hint}; only the statements "
-                          "that parse are analysed", line=issue.line, column=issue.column)
+        # Python compiles a cell whole: the consequence first, then what nbdeps made of it
+        yield ctx.finding("ND001", cell, f"does not parse: {issue.message}{hint}; running it raises "
+                          "SyntaxError before any of its lines runs (nbdeps reads the statements "
+                          "of it that parse)", line=issue.line, column=issue.column)
 
 
 def _undefined_everywhere(ctx: _Context) -> Iterator[Finding]:
