@@ -203,6 +203,25 @@ def test_kernel_cell_over_budget_is_answered_fast_forwarded_or_on_shrunk_data(ke
     assert kernel.value("len(df)") == 50_000
 
 
+def test_kernel_objects_are_never_freed_in_the_dry_run(kernel):
+    """A cell that rebinds the name of a table the kernel holds, and the shrunk retry that
+    replaces it by its first rows, free nothing of the kernel's in the child (each free
+    writes into pages shared with the kernel: seconds on a large text column)."""
+    _, errors = kernel.run(
+        "import numpy as np, pandas as pd, time\nFREED = []\n"
+        "class Row:\n    def __init__(self, i):\n        self.i = i\n"
+        "    def __del__(self):\n        FREED.append(self.i)\n"
+        "df = pd.DataFrame({'row': [Row(i) for i in range(3_000)], 'v': np.arange(3_000.0)})")
+    assert not errors, errors
+    rebound = kernel.dry_run("df = df.drop(index=[0, 1])\ndel df\nassert FREED == [], len(FREED)")
+    assert rebound["outcome"] == "completed", rebound
+    # over budget on full data, then on its first rows: the full table stays alive there too
+    slow = "for r in df.itertuples():\n    time.sleep(0.01)\ndf = df.iloc[:1]\nassert FREED == []\ndf['w']"
+    shrunk = kernel.dry_run(slow, budget_s=1)
+    assert (shrunk["outcome"], shrunk["exception"]) == ("crashed", "KeyError"), shrunk
+    assert kernel.value("[len(FREED), len(df)]") == [0, 3_000]
+
+
 def test_kernel_output_magics_and_shell_commands(kernel):
     # matplotlib is first imported inside the dry run, with a config folder that does not
     # exist yet: its config folder and font cache are written to the overlay.
