@@ -1,4 +1,4 @@
-"""A dry run never frees, and never garbage-collects, what the kernel held at the fork.
+"""A dry run never frees what the kernel held at the fork.
 
 Freeing a kernel object in the child writes into pages it shares with the kernel, so each
 is copied first: a cell that rebinds the name of a 30M-row frame (``df = df.drop(...)``)
@@ -9,7 +9,6 @@ themselves: an object whose ``__del__`` records that it ran, checked by the cell
 
 from __future__ import annotations
 
-import gc
 import sys
 import types
 
@@ -57,23 +56,14 @@ def test_a_deleted_name_does_not_free_the_kernels_object(witness_module):
     assert result.outcome == "completed", (result.exception, result.message, result.reason)
 
 
-def test_the_cells_gc_leaves_the_kernels_pending_garbage_alone(witness_module):
-    """A cycle the kernel has not collected yet is the kernel's to collect: a full
-    collection in the child would touch every object the kernel tracks."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        a, b = witness_module.Witness("a"), witness_module.Witness("b")
-        a.other, b.other = b, a
-        del a, b  # unreachable, not yet collected
-        result = dry_run("import gc\ngc.collect()\n" + CHECK, {}, budget_s=BUDGET,
-                         retry_rows=None)
-    finally:
-        gc.collect()
-        if enabled:
-            gc.enable()
+def test_the_kernels_objects_stay_visible_to_the_gc(witness_module):
+    """Notebooks find their tensors with ``gc.get_objects()``: the child must see the
+    kernel's objects there as the real run does (no ``gc.freeze()``)."""
+    namespace = {"kept": witness_module.Witness("kept")}
+    cell = ("import gc, crashpredict_test_witness as w\n"
+            "assert any(type(o) is w.Witness for o in gc.get_objects())\n")
+    result = dry_run(cell, namespace, budget_s=BUDGET, retry_rows=None)
     assert result.outcome == "completed", (result.exception, result.message, result.reason)
-    assert sorted(witness_module.freed) == ["a", "b"]  # collected here, by this process
 
 
 def test_the_cells_own_garbage_is_still_collected(witness_module):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 import errno
-import gc
 import inspect
 import json
 import math
@@ -40,19 +39,21 @@ _HELD: list[Any] = []
 
 
 def _hold_kernel_objects(namespace: dict[str, Any]) -> None:
-    """Keep every object the kernel held at the fork alive, and out of the cyclic GC, for
-    the child's life.
+    """Keep every object the kernel's namespace held at the fork alive for the child's life.
 
     A cell that rebinds a name (``df = df.drop(...)``), and shrinking, which replaces a
     table by its head, would otherwise free the kernel's objects in the child: tens of
     millions of reference counts written into pages shared with the kernel, each copied
     first (2 s for a 30M-row text column, more than a dry run's budget, in C code that no
-    alarm interrupts). A collection of the GC's oldest generation writes into every object
-    it tracks in the same way. The real run pays for its own frees; the child is ended
-    with ``os._exit``, so nothing held here is ever freed.
+    alarm interrupts). The real run pays for its own frees; the child is ended with
+    ``os._exit``, so nothing held here is ever freed.
+
+    The cyclic GC is left as it is: ``gc.freeze()`` would spare its full collections (rare
+    in a child: they wait until a quarter of the kernel's long-lived objects are new) but
+    hide the kernel's objects from ``gc.get_objects()``, which notebooks use to find their
+    tensors.
     """
     _HELD.append(dict(namespace))
-    gc.freeze()  # the kernel's objects in a permanent generation: new garbage is still collected
 
 
 class _BudgetExhausted(BaseException):
