@@ -150,3 +150,148 @@ def _gone_or_zombie(pid: int, within: float = 5.0) -> bool:
             return True
         time.sleep(0.005)
     return False
+
+
+# -- copying ahead everything the kernel shares with the standby child ----------------------
+
+def _mapping(size: int) -> tuple[object, int]:
+    """An anonymous private mapping of ``size`` bytes and its address."""
+    import mmap
+
+    block = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    view = ctypes.c_char.from_buffer(block)
+    address = ctypes.addressof(view)
+    del view
+    return block, address
+
+
+def _present(address: int, size: int) -> int:
+    with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+        pagemap.seek(address // PAGE * 8)
+        data = pagemap.read(size // PAGE * 8)
+    return sum(1 for entry in memoryview(data).cast("Q") if entry & _prefault._PRESENT)
+
+
+def _touch(block, size: int, step: int = PAGE) -> None:
+    for i in range(0, size, step):
+        block[i] = (block[i] + 1) % 256
+
+
+def test_every_page_shared_with_the_child_is_copied_ahead_and_none_changed() -> None:
+    size = 16 << 20
+    block, _ = _mapping(size)
+    block[:] = os.urandom(size)
+    before = block[:]
+    child = _fork_stopped()
+    try:
+        copied = _prefault.copy_shared(_event())
+        assert copied >= size  # that mapping, and whatever else the test process shares
+        assert block[:] == before  # copying never writes
+        faults = _faults()
+        _touch(block, size)  # the next cell: every page is the kernel's own already
+        assert _faults() - faults < size // PAGE // 4, (_faults() - faults, size // PAGE)
+    finally:
+        _end(child)
+        block.close()
+
+
+def test_pages_never_touched_are_not_made_and_pages_not_shared_are_left() -> None:
+    """A mapping reserves far more than it uses (allocators, arenas): only the pages it has
+    are copied; none appear where there were none. Pages the kernel has alone (written since
+    the fork) are not copied again."""
+    size = 64 << 20
+    block, address = _mapping(size)
+    _touch(block, 1 << 20)  # 256 pages of 16,384
+    child = _fork_stopped()
+    try:
+        _touch(block, 1 << 20)  # written since the fork: the kernel's alone now
+        assert _present(address, size) == 256
+        steps = _prefault._steps(1 << 40)
+        assert not any(address <= a < address + size for a, _ in steps)
+        _prefault.copy_shared(_event())
+        assert _present(address, size) == 256
+    finally:
+        _end(child)
+        block.close()
+
+
+def test_the_copies_stop_when_the_cell_starts_and_at_the_bound(monkeypatch) -> None:
+    size = 32 << 20
+    block, _ = _mapping(size)
+    _touch(block, size)
+    child = _fork_stopped()
+    try:
+        stopped = _event()
+        stopped.set()
+        assert _prefault.copy_shared(stopped) == 0  # the cell had started already
+        assert _prefault.copy_shared(_event(), most_bytes=4 * PAGE + 7) == 4 * PAGE
+        calls = []
+        real = _prefault._madvise
+        stop = _event()
+
+        def madvise(address, length, advice):  # the cell starts after the second step
+            calls.append(length)
+            if len(calls) == 2:
+                stop.set()
+            return real(address, length, advice)
+
+        monkeypatch.setattr(_prefault, "_madvise", madvise)
+        assert _prefault.copy_shared(stop) == sum(calls) and len(calls) == 2
+        assert max(calls) <= _prefault.STEP_BYTES
+    finally:
+        _end(child)
+        block.close()
+
+
+def test_the_copies_leave_a_quarter_of_the_memory_free(monkeypatch) -> None:
+    gib = 1 << 30
+    monkeypatch.setattr(_prefault, "_cgroup_left", lambda: None)
+    monkeypatch.setattr(_prefault, "_meminfo",
+                        lambda: {"MemTotal": 16 * gib, "MemAvailable": 6 * gib})
+    assert _prefault.room() == 2 * gib
+    monkeypatch.setattr(_prefault, "_meminfo",
+                        lambda: {"MemTotal": 16 * gib, "MemAvailable": 3 * gib})
+    assert _prefault.room() == 0
+    monkeypatch.setattr(_prefault, "_meminfo",
+                        lambda: {"MemTotal": 2 * gib, "MemAvailable": gib + gib // 2})
+    assert _prefault.room() == gib // 2  # at least 1 GiB stays free
+    monkeypatch.setattr(_prefault, "_meminfo", lambda: {})
+    assert _prefault.room() == 0  # nothing to go by: no copies
+    monkeypatch.setattr(_prefault, "_meminfo",
+                        lambda: {"MemTotal": 16 * gib, "MemAvailable": 12 * gib})
+    monkeypatch.setattr(_prefault, "_cgroup_left", lambda: 2 * gib)
+    assert _prefault.room() == gib + gib // 2  # the cgroup's limit counts, a quarter kept
+
+
+def test_a_cgroup_limit_is_read_from_cgroup_v2_and_v1(monkeypatch, tmp_path) -> None:
+    import builtins
+
+    files = {"/proc/self/cgroup": "0::/user.slice/k\n",
+             "/sys/fs/cgroup/user.slice/k/memory.max": "1073741824\n",
+             "/sys/fs/cgroup/user.slice/k/memory.current": "268435456\n"}
+    real_open = builtins.open
+
+    def fake_open(path, *args, **kwargs):
+        if path in files:
+            target = tmp_path / str(abs(hash(path)))
+            target.write_text(files[path])
+            return real_open(target, *args, **kwargs)
+        if str(path).startswith(("/sys/fs/cgroup", "/proc/self/cgroup")):
+            raise FileNotFoundError(path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+    assert _prefault._cgroup_left() == 768 << 20
+    files["/sys/fs/cgroup/user.slice/k/memory.max"] = "max\n"
+    assert _prefault._cgroup_left() is None  # unlimited
+    files.clear()
+    files.update({"/proc/self/cgroup": "4:memory:/k\n0::/\n",
+                  "/sys/fs/cgroup/memory/k/memory.limit_in_bytes": "2147483648\n",
+                  "/sys/fs/cgroup/memory/k/memory.usage_in_bytes": "1073741824\n"})
+    assert _prefault._cgroup_left() == 1 << 30
+
+
+def _event():
+    import threading
+
+    return threading.Event()

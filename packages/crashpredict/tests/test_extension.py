@@ -223,6 +223,55 @@ def test_a_standby_is_ready_after_each_cell_and_gone_when_unloaded(shell) -> Non
     shell.run_cell("%load_ext crashpredict")
 
 
+def _copied_ahead(timeout: float = 30.0):
+    """The standby child forked after the last cell, once its shared pages are copied."""
+    guard, end = _extension._GUARD, time.monotonic() + timeout
+    while True:
+        standby = guard._standby
+        if isinstance(standby, _extension.Standby) and guard.copied_ahead is standby:
+            return standby
+        assert time.monotonic() < end, f"nothing copied ahead: {standby!r}"
+        time.sleep(0.01)
+
+
+def _faults() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+@pytest.mark.parametrize("copies", [True, False])
+def test_a_cell_that_rewrites_an_array_writes_no_page_shared_with_the_dry_run(
+        shell, monkeypatch, copies, capsys) -> None:
+    """While the kernel is idle, the pages it shares with the standby child are copied, so a
+    cell rewriting a 64 MB array in place beside its dry run copies none of them (the peer:
+    with the copies off, each of its 16,384 pages is copied in the cell, a fault each)."""
+    from crashpredict._dryrun import _prefault
+
+    if not _prefault._available():
+        pytest.skip("needs Linux 5.14 (MADV_POPULATE_WRITE) and pagemap")
+    if not copies:
+        monkeypatch.setattr(_prefault, "copy_shared", lambda stop, most_bytes=None: 0)
+    pages = (64 << 20) // 4096
+    shell.run_cell("import numpy as np\nrewritten = np.ones(8 << 20)")
+    standby = _copied_ahead()
+    if copies:
+        assert standby.copied >= 64 << 20 and not standby.copy_cut
+    faults = _faults()
+    assert shell.run_cell("rewritten *= 1.5").success
+    taken = _faults() - faults
+    if copies:
+        assert taken < pages // 4, taken
+        shell.run_cell("%crashpredict status")
+        assert re.search(r"copied ahead while idle: \d+ of \d+ MB in \d+\.\d\d s",
+                         capsys.readouterr().out)
+    else:
+        assert taken >= pages // 4, taken  # 6,000-16,500 here (the copy watch ends the
+        # child partway, and the pages left are the kernel's alone again)
+    shell.user_ns.pop("rewritten")
+    _extension._GUARD.settle()
+
+
 def test_strict_interrupts_the_cell_with_the_diagnosis(no_new_children, shell) -> None:
     shell.run_cell(SETUP)
     shell.run_cell("%crashpredict strict")

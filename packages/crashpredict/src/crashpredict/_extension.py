@@ -118,6 +118,8 @@ class Guard:
         #: the child of a cell that needed no dry run: stopped until the cell ends
         self._stepped_back: Beside | None = None
         self._ended_stepped: Beside | None = None
+        #: the last standby child whose shared pages were copied ahead (for status)
+        self.copied_ahead: Standby | None = None
 
     # -- analysis ------------------------------------------------------------------------
     def _predict(self, source: str) -> Verdict | None:
@@ -340,7 +342,7 @@ class Guard:
     def _prepare_standby(self) -> None:
         try:
             standby: Standby | DryRun = prepare_standby(self.shell.user_ns,
-                                                        budget_s=self.budget_s)
+                                                        budget_s=self.budget_s, reap=False)
         except BaseException as exc:  # noqa: BLE001 - never raise in the user's kernel
             standby = DryRun(outcome="inconclusive", reason=f"{type(exc).__name__}: {exc}"[:200])
         self._standby = standby
@@ -354,11 +356,21 @@ class Guard:
 
         def fork_when_idle() -> None:
             time.sleep(max(0.0, due - time.perf_counter()))
+            standby = None
             with self._standby_lock:
                 if self._timer is ticket and self._standby is None:
                     self._prepare_standby()
+                    standby = self._standby
                 if self._timer is ticket:
                     self._timer = None
+            if standby is None:
+                return
+            if isinstance(standby, Standby):  # outside the lock: a cell may take it now
+                standby.copy_ahead()
+                self.copied_ahead = standby
+                if standby.copy_cut:  # a cell runs: the reaping waits for the next idle time
+                    return
+            LATER.run()  # still idle: the children killed meanwhile are reaped
 
         due = time.perf_counter() + STANDBY_AFTER_S
         with self._standby_lock:
@@ -545,7 +557,14 @@ class Guard:
     def status(self) -> str:
         engines = (f"rules + dry run beside each cell (at most {self.budget_s:g} s)"
                    if self.dryrun else "rules")
-        return f"{self.mode}; engines: {engines}; last dry run: {self.last_dry_run}"
+        text = f"{self.mode}; engines: {engines}; last dry run: {self.last_dry_run}"
+        ahead = self.copied_ahead
+        if self.dryrun and ahead is not None:
+            shared = ahead.shared_bytes
+            text += (f"; copied ahead while idle: {ahead.copied / 2**20:.0f} of "
+                     f"{shared / 2**20:.0f} MB in {ahead.copy_s:.2f} s"
+                     + (", cut short by the next cell" if ahead.copy_cut else ""))
+        return text
 
 
 def _note(text: str) -> None:

@@ -430,6 +430,30 @@ class Standby:
         self._shared = _anon_pages()
         self._used = False
         self._gone = threading.Event()
+        self._busy = threading.Event()  # set when the child gets its cell or is discarded
+        #: bytes of the kernel's memory copied ahead for this child (`copy_ahead`), in
+        #: how many seconds, and whether the copies were cut short (the cell came first)
+        self.copied = 0
+        self.copy_s = 0.0
+        self.copy_cut = False
+
+    @property
+    def shared_bytes(self) -> int:
+        """The kernel's anonymous memory when the child was forked (what it may share)."""
+        return self._shared * _PAGE
+
+    def copy_ahead(self) -> int:
+        """Copy, while the kernel is idle, the pages it still shares with this child, so the
+        next cell writes none of them beside the child (see `_prefault.copy_shared`); stops
+        as soon as the child gets its cell or is discarded. Call from a thread; returns the
+        bytes copied."""
+        if self._used:
+            return 0
+        began = time.perf_counter()
+        self.copied += _prefault.copy_shared(self._busy)
+        self.copy_s += time.perf_counter() - began
+        self.copy_cut = self._busy.is_set()
+        return self.copied
 
     def fresh(self, namespace: Mapping[str, Any]) -> bool:
         """Whether ``namespace`` binds every name to the object it did at the fork."""
@@ -466,6 +490,7 @@ class Standby:
         if self._used:
             raise DryRunError("a standby child runs one cell")
         self._used = True
+        self._busy.set()  # the copies made ahead stop: the cell runs now
         if not _fork.send_cell(self._child, source, self._budget_s):
             self.discard()
             if meanwhile is not None:
@@ -489,6 +514,7 @@ class Standby:
         """End the child without a cell (it was stale, or the extension was turned off);
         ``wait``: until its processes are gone, else in a thread."""
         self._used = True
+        self._busy.set()
         child, private_dir = self._child, self._private_dir
 
         def end() -> None:
@@ -513,8 +539,13 @@ class Standby:
 
 
 def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
-                    filename: str = "<cell>", fast_forward: bool = True) -> Standby | DryRun:
+                    filename: str = "<cell>", fast_forward: bool = True,
+                    reap: bool = True) -> Standby | DryRun:
     """Fork a standby child of this process for the next cell and return at once.
+
+    The last cell's witness is read (`_prefault.learn`) and killed first; ``reap``: the
+    children killed meanwhile are reaped after the fork (else by the caller, `LATER.run`,
+    when it is idle: the extension copies the shared pages ahead first).
 
     Returns the `Standby`, or an inconclusive `DryRun` saying why none can run (a refused
     fork, see `fork_refusal`; no processes or pipes left).
@@ -530,7 +561,6 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     if refusal is not None:
         return DryRun(outcome="inconclusive", reason=refusal)
     hot = _prefault.learn()  # which pages the last cell wrote (its child still shares the rest)
-    LATER.run()  # the kernel is idle: the children killed meanwhile are reaped first
     private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
     try:
         child = _fork._fork_child(
@@ -541,6 +571,8 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
         shutil.rmtree(private_dir, ignore_errors=True)
         return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")
     _prefault.populate(hot)  # copied now, while the kernel is idle, not in the next cell
+    if reap:
+        LATER.run()
     return Standby(child, private_dir, namespace, float(budget_s), fast_forward)
 
 
@@ -563,7 +595,7 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
     if not isinstance(namespace, dict):
         namespace = dict(namespace)
     standby = prepare_standby(namespace, budget_s=budget_s, filename=filename,
-                              fast_forward=fast_forward)
+                              fast_forward=fast_forward, reap=False)  # not beside the cell
     if isinstance(standby, DryRun):
         return _finished(standby)
     return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies)
