@@ -223,6 +223,33 @@ def test_a_standby_is_ready_after_each_cell_and_gone_when_unloaded(shell) -> Non
     shell.run_cell("%load_ext crashpredict")
 
 
+def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_starts(
+        shell, monkeypatch) -> None:
+    """Run All leaves no idle time for a standby child. A child forked as a plain cell starts
+    would run its code at its speed and answer after it, while the fork and the pages the
+    cell writes beside it cost the cell: no dry run then. A cell that loops still gets one
+    (fast-forwarded, it gets ahead)."""
+    guard = _extension._GUARD
+    monkeypatch.setattr(guard, "_schedule_standby", lambda: None)  # never idle long enough
+    shell.run_cell("y_cold = 0")
+    guard._drop_standby(wait=True)
+    forks = []
+    real = _extension.dry_run_beside
+
+    def counted(*args, **kwargs):
+        forks.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_extension, "dry_run_beside", counted)
+    assert shell.run_cell("y_cold = y_cold + 1").success
+    assert forks == []
+    assert guard.last_dry_run.startswith("not run: no child was ready")
+    assert shell.run_cell("for i in range(3):\n    y_cold += i").success
+    assert forks == ["for i in range(3):\n    y_cold += i"]
+    assert shell.user_ns.pop("y_cold") == 4
+    _extension._GUARD.settle()
+
+
 def _copied_ahead(timeout: float = 30.0):
     """The standby child forked after the last cell, once its shared pages are copied."""
     guard, end = _extension._GUARD, time.monotonic() + timeout
@@ -291,7 +318,7 @@ def test_strict_interrupts_the_cell_with_the_diagnosis(no_new_children, shell) -
 
 def test_a_cell_that_ends_first_ends_its_dry_run(no_new_children, shell) -> None:
     shell.run_cell("import time")
-    assert shell.run_cell("time.sleep(0.01)").success
+    assert shell.run_cell("for _ in range(20):\n    time.sleep(0.0005)").success
     assert "ended with the cell" in _extension._GUARD.last_dry_run or \
         "ran to its end" in _extension._GUARD.last_dry_run
     _extension._GUARD.settle()  # the waiting thread reaps the killed child

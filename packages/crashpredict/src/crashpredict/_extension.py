@@ -43,7 +43,7 @@ from ._dryrun import _prefault
 from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, LATER, Beside, Standby, dry_run_beside,
                               prepare_standby)
 from ._dryrun._fastforward import compile_cell, loop_tree
-from ._dryrun._fork import HEAD_START_S, HEAD_START_WARN_S, DryRun
+from ._dryrun._fork import HEAD_START_S, HEAD_START_WARN_S, DryRun, fork_refusal
 from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
 from ._model import Verdict
@@ -280,6 +280,19 @@ class Guard:
             return  # the standby child had the cell: answered, or running (see _hand_over)
         if verdict is None and stopped is None and self.dryrun and \
                 _worth_a_dry_run(source):
+            if not _likely_long(source, self.shell.user_ns):
+                # forked now, with no head start, a child runs the cell's own code at the
+                # cell's own speed: its answer would come after the cell's, and the fork
+                # and the pages the cell writes beside it would cost the cell (Run All)
+                refusal = fork_refusal()
+                if refusal is not None:  # said now, once, as a fork would have said it
+                    self._note_refusal(refusal)
+                    return
+                self.last_dry_run = ("not run: no child was ready for this cell (it came "
+                                     "right after the last one, or the state changed), and "
+                                     "one forked now would not get ahead of a cell with no "
+                                     "loop or fit to cut short")
+                return
             try:
                 self._start_cold(source)
             except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
@@ -305,11 +318,15 @@ class Guard:
             in_flight = self._signal_sent  # our interrupt, not yet handled: keep the
         if beside is not None:              # handler that swallows it
             self._ending = beside
+            running = beside.running  # before the cancel, which ends its wait at once
             beside.cancel(witness=True)
-            if beside.running:
+            if running:
                 self.last_dry_run = (f"ended with the cell after "
                                      f"{time.perf_counter() - beside.started:.1f} s, "
                                      f"before it answered")
+            elif beside.result is not None:  # it answered as the cell ended: said here, as
+                # its waiting thread does not call back once the cell has ended
+                self.last_dry_run = _describe(beside.result, beside.result.elapsed_s)
         if stepped is not None:
             self._ended_stepped = stepped
             stepped.cancel(witness=True)
