@@ -238,6 +238,9 @@ def test_the_copies_stop_when_the_cell_starts_and_at_the_bound(monkeypatch) -> N
         monkeypatch.setattr(_prefault, "_madvise", madvise)
         assert _prefault.copy_shared(stop) == sum(calls) and len(calls) == 2
         assert max(calls) <= _prefault.STEP_BYTES
+        assert _prefault._steps(1 << 40, stop) == []  # the scan, too, ends on the event
+        monkeypatch.setattr(_prefault, "MOST_SCANNED", 0)  # address space past the bound
+        assert _prefault._steps(1 << 40) == []
     finally:
         _end(child)
         block.close()

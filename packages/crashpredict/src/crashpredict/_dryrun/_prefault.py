@@ -124,40 +124,43 @@ def _stopped(pid: int) -> bool:
         return False
 
 
-def _maps() -> list[tuple[int, int]]:
-    """The kernel's private, writable, anonymous mappings of at most `LARGEST_MAP`."""
+def _maps(largest: int | None = LARGEST_MAP) -> list[tuple[int, int]]:
+    """The kernel's private, writable, anonymous mappings (the heap, the stack and named
+    anonymous ones included) of at most ``largest`` bytes (None: any size)."""
     out = []
     with open("/proc/self/maps", "rb") as fh:
         for line in fh:
             parts = line.split()
             if len(parts) < 5 or parts[1][:2] != b"rw" or parts[1][3:4] != b"p":
                 continue
-            if len(parts) > 5 and parts[5] not in (b"[heap]",):
+            if len(parts) > 5 and not (parts[5] in (b"[heap]", b"[stack]")
+                                       or parts[5].startswith(b"[anon:")):
                 continue
             low, _, high = parts[0].partition(b"-")
             start, end = int(low, 16), int(high, 16)
-            if end - start <= LARGEST_MAP:
+            if largest is None or end - start <= largest:
                 out.append((start, end))
     return out
 
 
-def _runs(start: int, data: bytes) -> list[tuple[int, int]]:
-    """(address, length) runs of the pages present and the kernel's alone."""
+def _runs(start: int, data: bytes, exclusive: bool = True) -> list[tuple[int, int]]:
+    """(address, length) runs of the pages present and the kernel's alone (``exclusive``),
+    or present and shared with a child (anonymous ones: no file page)."""
+    mask = _PRESENT | _EXCLUSIVE | _FILE
+    want = _PRESENT | _EXCLUSIVE if exclusive else _PRESENT
     numpy = sys.modules.get("numpy")  # never imported here: only where the kernel has it
     if numpy is not None:
         entries = numpy.frombuffer(data, dtype=numpy.uint64)
-        hot = numpy.flatnonzero((entries & numpy.uint64(_PRESENT | _EXCLUSIVE))
-                                == numpy.uint64(_PRESENT | _EXCLUSIVE))
-        if not hot.size:
+        pages = numpy.flatnonzero((entries & numpy.uint64(mask)) == numpy.uint64(want))
+        if not pages.size:
             return []
-        breaks = numpy.flatnonzero(numpy.diff(hot) != 1)
-        firsts = [int(hot[0]), *(int(i) for i in hot[breaks + 1])]
-        lasts = [*(int(i) for i in hot[breaks]), int(hot[-1])]
+        breaks = numpy.flatnonzero(numpy.diff(pages) != 1)
+        firsts = [int(pages[0]), *(int(i) for i in pages[breaks + 1])]
+        lasts = [*(int(i) for i in pages[breaks]), int(pages[-1])]
     else:
         firsts, lasts = [], []
-        both = _PRESENT | _EXCLUSIVE
         for i, entry in enumerate(memoryview(data).cast("Q")):
-            if entry & both == both:
+            if entry & mask == want:
                 if lasts and lasts[-1] == i - 1:
                     lasts[-1] = i
                 else:
@@ -236,47 +239,6 @@ def populate(runs: list[tuple[int, int]] | None) -> int:
     return done
 
 
-def _anonymous_maps() -> list[tuple[int, int]]:
-    """The kernel's private, writable, anonymous mappings, of any size."""
-    out = []
-    with open("/proc/self/maps", "rb") as fh:
-        for line in fh:
-            parts = line.split()
-            if len(parts) < 5 or parts[1][:2] != b"rw" or parts[1][3:4] != b"p":
-                continue
-            if len(parts) > 5 and not (parts[5] in (b"[heap]", b"[stack]")
-                                       or parts[5].startswith(b"[anon:")):
-                continue
-            low, _, high = parts[0].partition(b"-")
-            out.append((int(low, 16), int(high, 16)))
-    return out
-
-
-def _shared_runs(start: int, data: bytes) -> list[tuple[int, int]]:
-    """(address, length) runs of the pages present and shared (with a child)."""
-    numpy = sys.modules.get("numpy")  # never imported here: only where the kernel has it
-    if numpy is not None:
-        entries = numpy.frombuffer(data, dtype=numpy.uint64)
-        shared = numpy.flatnonzero((entries & numpy.uint64(_PRESENT | _EXCLUSIVE | _FILE))
-                                   == numpy.uint64(_PRESENT))
-        if not shared.size:
-            return []
-        breaks = numpy.flatnonzero(numpy.diff(shared) != 1)
-        firsts = [int(shared[0]), *(int(i) for i in shared[breaks + 1])]
-        lasts = [*(int(i) for i in shared[breaks]), int(shared[-1])]
-    else:
-        firsts, lasts = [], []
-        mask = _PRESENT | _EXCLUSIVE | _FILE
-        for i, entry in enumerate(memoryview(data).cast("Q")):
-            if entry & mask == _PRESENT:
-                if lasts and lasts[-1] == i - 1:
-                    lasts[-1] = i
-                else:
-                    firsts.append(i)
-                    lasts.append(i)
-    return [(start + a * _PAGE, (b - a + 1) * _PAGE) for a, b in zip(firsts, lasts)]
-
-
 def _meminfo() -> dict[str, int]:
     out = {}
     try:
@@ -336,18 +298,28 @@ def room() -> int:
     return max(0, left)
 
 
-def _steps(most: int) -> list[tuple[int, int]]:
+#: At most this many pages of address space are read from pagemap per copy (a runtime may
+#: reserve far more address space than it uses: 256 GiB of it take seconds to read).
+MOST_SCANNED = 1 << 26
+
+
+def _steps(most: int, stop: threading.Event | None = None) -> list[tuple[int, int]]:
     """The shared pages, in (address, length) steps of at most `STEP_BYTES`, ``most``
     bytes in all at most; the smaller mappings first (the allocators' heaps and caches,
-    written by most cells; a large array is written by a cell that updates it in place)."""
+    written by most cells; a large array is written by a cell that updates it in place).
+    Ends early when ``stop`` is set or `MOST_SCANNED` pages have been read."""
     steps: list[tuple[int, int]] = []
-    total = 0
+    total = scanned = 0
     with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
-        for start, end in sorted(_anonymous_maps(), key=lambda m: (m[1] - m[0], m[0])):
+        for start, end in sorted(_maps(None), key=lambda m: (m[1] - m[0], m[0])):
             for low in range(start, end, _SCAN_PAGES * _PAGE):
+                if scanned >= MOST_SCANNED or (stop is not None and stop.is_set()):
+                    return steps
+                scanned += _SCAN_PAGES
                 high = min(end, low + _SCAN_PAGES * _PAGE)
                 pagemap.seek(low // _PAGE * 8)
-                for address, length in _shared_runs(low, pagemap.read((high - low) // _PAGE * 8)):
+                data = pagemap.read((high - low) // _PAGE * 8)
+                for address, length in _runs(low, data, exclusive=False):
                     for at in range(address, address + length, STEP_BYTES):
                         size = min(STEP_BYTES, address + length - at, most - total)
                         size -= size % _PAGE
@@ -369,7 +341,7 @@ def copy_shared(stop: threading.Event, most_bytes: int | None = None) -> int:
     if not _available() or stop.is_set():
         return 0
     try:
-        steps = _steps(room() if most_bytes is None else most_bytes)
+        steps = _steps(room() if most_bytes is None else most_bytes, stop)
     except (OSError, ValueError, OverflowError):
         return 0
     done = 0
