@@ -231,6 +231,19 @@ def _steady_runs(kernels: tuple[_Kernel, _Kernel], repeats: int,
     return rows, long_ratios, short_added
 
 
+def _fine_table(title: str, rows: list[str], long_ratios: list[float],
+                short_added: list[float]) -> list[str]:
+    """A fine-cell table in Markdown, with its summary against the issue's goals."""
+    med, p95 = _stats(long_ratios)
+    add_med, add_p95 = _stats(short_added)
+    return [f"### {title}", "",
+            "| cell | without (median) | with (median) | ratio | added |",
+            "|---|---|---|---|---|", *rows, "",
+            f"Cells of 0.1 s and more (without the extension): median ratio {med:.3f}x, p95 "
+            f"{p95:.3f}x (goal <= 1.05x, <= 1.2x). Shorter cells: median {add_med:+.1f} ms, "
+            f"p95 {add_p95:+.1f} ms (goal <= +20 ms).", ""]
+
+
 #: The session's rounds (even: each kernel has the extension in half of them) and paces.
 SESSION_ROUNDS = 6
 SESSION_PACES = (THINK_S, 2.0)
@@ -247,18 +260,10 @@ def fine_cells_in_a_session(repeats: int = SESSION_ROUNDS,
             for kernel in kernels:
                 kernel.run(FINE_SETUP)
             for think_s in paces:
-                rows, long_ratios, short_added = _steady_runs(kernels, repeats, think_s)
-                med, p95 = _stats(long_ratios)
-                add_med, add_p95 = _stats(short_added)
-                out += [
-                    f"### Fine cells in a session that keeps the extension loaded, against a "
-                    f"twin kernel without it, {think_s:g} s between cells: {repeats} rounds "
-                    f"of every cell in turn", "",
-                    "| cell | without (median) | with (median) | ratio | added |",
-                    "|---|---|---|---|---|", *rows, "",
-                    f"Cells of 0.1 s and more (without the extension): median ratio "
-                    f"{med:.3f}x, p95 {p95:.3f}x (goal <= 1.05x, <= 1.2x). Shorter cells: "
-                    f"median {add_med:+.1f} ms, p95 {add_p95:+.1f} ms (goal <= +20 ms).", ""]
+                out += _fine_table(
+                    f"Fine cells in a session that keeps the extension loaded, against a twin "
+                    f"kernel without it, {think_s:g} s between cells: {repeats} rounds of every "
+                    f"cell in turn", *_steady_runs(kernels, repeats, think_s))
         finally:
             for kernel in kernels:
                 kernel.close()
@@ -284,18 +289,10 @@ def fine_cells() -> str:
             for think_s, repeats, title in (
                     (THINK_S, REPEATS, f"at a user's pace ({THINK_S:g} s between cells)"),
                     (0.0, 3, "back to back (as Run All sends them)")):
-                rows, long_ratios, short_added = _fine_runs(kernel, think_s, repeats)
-                med, p95 = _stats(long_ratios)
-                add_med, add_p95 = _stats(short_added)
-                out += [
-                    f"### Fine cells with the extension (default: rules + dry run beside the "
-                    f"cell) against without it, {title}: {repeats} alternating runs each, "
-                    f"one kernel", "",
-                    "| cell | without (median) | with (median) | ratio | added |",
-                    "|---|---|---|---|---|", *rows, "",
-                    f"Cells of 0.1 s and more (without the extension): median ratio "
-                    f"{med:.3f}x, p95 {p95:.3f}x (goal <= 1.05x, <= 1.2x). Shorter cells: "
-                    f"median {add_med:+.1f} ms, p95 {add_p95:+.1f} ms (goal <= +20 ms).", ""]
+                out += _fine_table(
+                    f"Fine cells with the extension (default: rules + dry run beside the cell) "
+                    f"against without it, {title}: {repeats} alternating runs each, one kernel",
+                    *_fine_runs(kernel, think_s, repeats))
         finally:
             kernel.close()
     out.append("Each run with the extension follows a fresh `%load_ext`, so each is a first "
