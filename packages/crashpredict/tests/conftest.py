@@ -24,8 +24,11 @@ def _children() -> set[int]:
     """The pids of this process's live (or zombie) children, from /proc."""
     pids: set[int] = set()
     for path in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
-        with open(path) as fh:
-            pids.update(int(p) for p in fh.read().split())
+        try:
+            with open(path) as fh:
+                pids.update(int(p) for p in fh.read().split())
+        except FileNotFoundError:  # that thread ended after the listing: its children, if
+            continue               # any, are another thread's now (listed there)
     return pids
 
 
