@@ -447,7 +447,8 @@ class Standby:
         next cell writes none of them beside the child (see `_prefault.copy_shared`); stops
         as soon as the child gets its cell or is discarded. Call from a thread; returns the
         bytes copied."""
-        if self._used:
+        if self._used:  # the cell came before any copy
+            self.copy_cut = True
             return 0
         began = time.perf_counter()
         self.copied += _prefault.copy_shared(self._busy)
