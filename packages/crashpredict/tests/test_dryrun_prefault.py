@@ -298,3 +298,165 @@ def _event():
     import threading
 
     return threading.Event()
+
+
+# -- copies made by the standby child, while it waits for its cell ---------------------------
+
+def _exclusive(address: int, size: int) -> int:
+    """Pages of that range present and the kernel's alone (pagemap bit 56)."""
+    with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+        pagemap.seek(address // PAGE * 8)
+        data = pagemap.read(size // PAGE * 8)
+    want = _prefault._PRESENT | _prefault._EXCLUSIVE
+    return sum(1 for entry in memoryview(data).cast("Q") if entry & want == want)
+
+
+def _filled(size: int) -> tuple[object, int]:
+    block, address = _mapping(size)
+    ctypes.memset(address, 7, size)
+    return block, address
+
+
+def _armed(standby, within: float = 20.0):
+    end = time.monotonic() + within
+    while not standby.armed():
+        assert time.monotonic() < end, "the standby child never got ready"
+        time.sleep(0.01)
+    return standby
+
+
+def _rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="utf-8") as fh:
+        line = next(x for x in fh if x.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
+
+
+def _children_of(pid: int) -> list[int]:
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children", encoding="utf-8") as fh:
+            out += [int(x) for x in fh.read().split()]
+    return out
+
+
+def test_the_copy_record_reads_back_and_nothing_else_does() -> None:
+    record = _prefault.copy_record(5 << 20, 0.25, _prefault.COPY_CUT)
+    assert len(record) == _prefault.RECORD_BYTES
+    assert _prefault.read_copy_record(record) == (5 << 20, 0.25, _prefault.COPY_CUT)
+    for bad in (record[:-1], b"X" + record[1:], record[:-1] + b"\x09", b""):
+        assert _prefault.read_copy_record(bad) is None
+
+
+def test_after_the_child_copied_them_the_reclaim_takes_the_kernels_faults_ahead() -> None:
+    """A page the child copied is the kernel's alone again, but still write-protected: the
+    kernel's first write to each takes a fault (one that copies nothing). `reclaim` takes
+    them while the kernel is idle; the peer, with no reclaim, takes one per page."""
+    size = 16 << 20
+    pages = size // PAGE
+    results = []
+    for reclaim in (True, False):
+        block, address = _filled(size)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the standby: copies what it shares, says so, waits
+            os.close(read)
+            _prefault.copy_shared(_event())
+            os.write(write, b"x")
+            os.kill(os.getpid(), signal.SIGSTOP)
+            os._exit(0)
+        os.close(write)
+        try:
+            assert os.read(read, 1) == b"x"
+            assert _exclusive(address, size) == pages  # the child holds copies, we the pages
+            if reclaim:
+                assert _prefault.reclaim(_event()) >= size
+            faults = _faults()
+            _touch(block, size)
+            results.append(_faults() - faults)
+        finally:
+            os.close(read)
+            _end(pid)
+            block.close()
+    with_reclaim, without = results
+    assert with_reclaim < pages // 4 <= without, results
+
+
+def test_a_standby_copies_what_it_shares_and_the_kernel_keeps_its_pages(no_new_children) -> None:
+    from crashpredict._dryrun._beside import prepare_standby
+
+    size = 32 << 20
+    block, address = _filled(size)
+    before = block[:]
+    standby = _armed(prepare_standby({}, copy_ahead=True))
+    try:
+        assert standby.copy_ahead() >= size and not standby.copy_cut
+        assert block[:] == before
+        assert _exclusive(address, size) == size // PAGE  # none shared with the child now
+        faults = _faults()
+        _touch(block, size)  # the next cell: no page copied, no fault taken
+        assert _faults() - faults < size // PAGE // 4
+        beside = standby.start("x = 1", head_start_s=10.0)  # the child still runs its cell
+        assert beside.result.outcome == "completed", beside.result.reason
+        assert beside.settle(10)
+    finally:
+        standby.discard(wait=True)
+        block.close()
+
+
+def test_the_jails_other_processes_hold_none_of_the_kernels_memory(no_new_children) -> None:
+    """The two processes above the cell's in the jail only wait: they run a fresh interpreter
+    and hold none of the kernel's pages (else each page the cell's process copied would still
+    be shared, and the kernel's next write to it copied)."""
+    from crashpredict._dryrun._beside import prepare_standby
+
+    size = 128 << 20
+    block, _ = _filled(size)
+    standby = _armed(prepare_standby({}, copy_ahead=True))
+    try:
+        first = standby._child.pid
+        (second,) = _children_of(first)
+        (cell,) = _children_of(second)
+        for mirror in (first, second):
+            with open(f"/proc/{mirror}/cmdline", "rb") as fh:
+                assert b"_waiter.py" in fh.read()
+            assert _rss(mirror) < size // 4
+        assert _rss(cell) >= size
+    finally:
+        standby.discard(wait=True)
+        block.close()
+
+
+def test_a_cell_that_comes_during_the_copies_stops_them_and_runs(no_new_children) -> None:
+    import threading
+
+    from crashpredict._dryrun._beside import prepare_standby
+
+    size = 512 << 20
+    block, _ = _filled(size)
+    standby = _armed(prepare_standby({"n": 3}, copy_ahead=True))
+    try:
+        copier = threading.Thread(target=standby.copy_ahead)
+        copier.start()
+        time.sleep(0.02)
+        beside = standby.start("m = n + 1\nm.missing", head_start_s=10.0)
+        copier.join(10)
+        assert not copier.is_alive() and standby.copy_cut
+        assert standby.copied < size
+        assert beside.result.outcome == "crashed" and beside.result.exception == "AttributeError"
+        assert beside.settle(10)
+    finally:
+        standby.discard(wait=True)
+        block.close()
+
+
+def test_where_the_child_cannot_copy_the_kernel_copies(monkeypatch, no_new_children) -> None:
+    from crashpredict._dryrun._beside import prepare_standby
+
+    monkeypatch.setattr(_prefault, "usable", lambda: False)  # no copy pipe for the child
+    calls = []
+    monkeypatch.setattr(_prefault, "copy_shared", lambda stop: calls.append(stop) or 4096)
+    standby = prepare_standby({}, copy_ahead=True)
+    try:
+        assert standby.copy_ahead() == 4096 and len(calls) == 1
+    finally:
+        standby.discard(wait=True)

@@ -359,7 +359,8 @@ class Guard:
     def _prepare_standby(self) -> None:
         try:
             standby: Standby | DryRun = prepare_standby(self.shell.user_ns,
-                                                        budget_s=self.budget_s, reap=False)
+                                                        budget_s=self.budget_s, reap=False,
+                                                        copy_ahead=True)
         except BaseException as exc:  # noqa: BLE001 - never raise in the user's kernel
             standby = DryRun(outcome="inconclusive", reason=f"{type(exc).__name__}: {exc}"[:200])
         self._standby = standby
@@ -382,12 +383,10 @@ class Guard:
                     self._timer = None
             if standby is None:
                 return
+            LATER.run()  # the children killed meanwhile are reaped, as the child copies
             if isinstance(standby, Standby):  # outside the lock: a cell may take it now
                 standby.copy_ahead()
                 self.copied_ahead = standby
-                if standby.copy_cut:  # a cell runs: the reaping waits for the next idle time
-                    return
-            LATER.run()  # still idle: the children killed meanwhile are reaped
 
         due = time.perf_counter() + STANDBY_AFTER_S
         with self._standby_lock:
@@ -578,9 +577,13 @@ class Guard:
         ahead = self.copied_ahead
         if self.dryrun and ahead is not None:
             shared = ahead.shared_bytes
-            text += (f"; copied ahead while idle: {ahead.copied / 2**20:.0f} of "
-                     f"{shared / 2**20:.0f} MB in {ahead.copy_s:.2f} s"
-                     + (", cut short by the next cell" if ahead.copy_cut else ""))
+            if ahead.copy_counted:
+                text += (f"; copied ahead while idle: {ahead.copied / 2**20:.0f} of "
+                         f"{shared / 2**20:.0f} MB in {ahead.copy_s:.2f} s"
+                         + (", cut short by the next cell" if ahead.copy_cut else ""))
+            else:
+                text += (f"; copied ahead while idle: part of {shared / 2**20:.0f} MB, cut "
+                         f"short by the next cell after {ahead.copy_s:.2f} s")
         return text
 
 

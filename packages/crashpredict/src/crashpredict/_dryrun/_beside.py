@@ -63,6 +63,8 @@ HOLD_MOST_S = 2.0
 #: What one copied page costs the kernel (a write fault and a 4 KiB copy), measured.
 _COPY_S = 2.5e-6
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+#: How often the idle kernel looks whether the child's copies are done, or its cell came.
+_COPY_POLL_S = 0.010
 
 
 class _Worker:
@@ -431,11 +433,15 @@ class Standby:
         self._used = False
         self._gone = threading.Event()
         self._busy = threading.Event()  # set when the child gets its cell or is discarded
+        self._copy_lock = threading.Lock()
         #: bytes of the kernel's memory copied ahead for this child (`copy_ahead`), in
-        #: how many seconds, and whether the copies were cut short (the cell came first)
+        #: how many seconds, whether the copies were cut short (the cell came first), and
+        #: whether ``copied`` says how much (a child whose cell came first says so after
+        #: the kernel has stopped listening)
         self.copied = 0
         self.copy_s = 0.0
         self.copy_cut = False
+        self.copy_counted = True
 
     @property
     def shared_bytes(self) -> int:
@@ -443,18 +449,68 @@ class Standby:
         return self._shared * _PAGE
 
     def copy_ahead(self) -> int:
-        """Copy, while the kernel is idle, the pages it still shares with this child, so the
-        next cell writes none of them beside the child (see `_prefault.copy_shared`); stops
-        as soon as the child gets its cell or is discarded. Call from a thread; returns the
-        bytes copied."""
+        """While the kernel is idle, have the pages it shares with this child copied, so the
+        next cell writes none of them beside the child. The child copies them, on another
+        CPU (`_prefault.copy_for_kernel`); this waits for its record, then takes the
+        kernel's own faults ahead (`_prefault.reclaim`). A child forked without
+        ``copy_ahead``, or one that cannot copy, leaves it to the kernel
+        (`_prefault.copy_shared`). Stops as soon as the child gets its cell or is
+        discarded. Call from a thread; returns the bytes copied."""
+        fd = self._take_copy_fd()
         if self._used:  # the cell came before any copy
             self.copy_cut = True
+            if fd >= 0:
+                os.close(fd)
             return 0
         began = time.perf_counter()
-        self.copied += _prefault.copy_shared(self._busy)
+        state = _prefault.COPY_NONE
+        if fd >= 0:
+            try:
+                record = self._copy_record(fd)
+            finally:
+                os.close(fd)
+            if record is None:  # the cell came first, or the child is gone
+                state = _prefault.COPY_CUT
+                self.copy_counted = False
+            else:
+                copied, _, state = record
+                self.copied += copied
+                if state == _prefault.COPY_DONE:
+                    _prefault.reclaim(self._busy)
+        if state == _prefault.COPY_NONE:
+            self.copied += _prefault.copy_shared(self._busy)
         self.copy_s += time.perf_counter() - began
-        self.copy_cut = self._busy.is_set()
+        self.copy_cut = self._busy.is_set() or state == _prefault.COPY_CUT
         return self.copied
+
+    def _take_copy_fd(self) -> int:
+        """The child's copy pipe, now this caller's to close (-1: none, or taken)."""
+        with self._copy_lock:
+            fd, self._child.copy_fd = self._child.copy_fd, -1
+        return fd
+
+    def _close_copy_fd(self) -> None:
+        fd = self._take_copy_fd()  # still here: `copy_ahead` never took it
+        if fd >= 0:
+            os.close(fd)
+
+    def _copy_record(self, fd: int) -> tuple[int, float, int] | None:
+        """The child's record of its copies, once written; None when the child gets its
+        cell or is discarded first, or ends without one."""
+        data = b""
+        while not self._busy.is_set():
+            try:
+                if not select.select([fd], [], [], _COPY_POLL_S)[0]:
+                    continue
+                chunk = os.read(fd, _prefault.RECORD_BYTES - len(data))
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            data += chunk
+            if len(data) == _prefault.RECORD_BYTES:
+                return _prefault.read_copy_record(data)
+        return None
 
     def fresh(self, namespace: Mapping[str, Any]) -> bool:
         """Whether ``namespace`` binds every name to the object it did at the fork."""
@@ -492,6 +548,7 @@ class Standby:
             raise DryRunError("a standby child runs one cell")
         self._used = True
         self._busy.set()  # the copies made ahead stop: the cell runs now
+        self._close_copy_fd()
         if not _fork.send_cell(self._child, source, self._budget_s):
             self.discard()
             if meanwhile is not None:
@@ -516,6 +573,7 @@ class Standby:
         ``wait``: until its processes are gone, else in a thread."""
         self._used = True
         self._busy.set()
+        self._close_copy_fd()
         child, private_dir = self._child, self._private_dir
 
         def end() -> None:
@@ -541,12 +599,13 @@ class Standby:
 
 def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
                     filename: str = "<cell>", fast_forward: bool = True,
-                    reap: bool = True) -> Standby | DryRun:
+                    reap: bool = True, copy_ahead: bool = False) -> Standby | DryRun:
     """Fork a standby child of this process for the next cell and return at once.
 
     The last cell's witness is read (`_prefault.learn`) and killed first; ``reap``: the
     children killed meanwhile are reaped after the fork (else by the caller, `LATER.run`,
-    when it is idle: the extension copies the shared pages ahead first).
+    when it is idle). ``copy_ahead``: the
+    child copies the pages it shares with the kernel while it waits (`Standby.copy_ahead`).
 
     Returns the `Standby`, or an inconclusive `DryRun` saying why none can run (a refused
     fork, see `fork_refusal`; no processes or pipes left).
@@ -567,7 +626,7 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
         child = _fork._fork_child(
             float(budget_s), standby=True, namespace=namespace,
             private_dir=private_dir, filename=filename, rng_state=random.getstate(),
-            fast_forward=fast_forward)
+            fast_forward=fast_forward, copy_ahead=copy_ahead and _prefault.usable())
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
         shutil.rmtree(private_dir, ignore_errors=True)
         return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")

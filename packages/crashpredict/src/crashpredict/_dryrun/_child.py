@@ -259,15 +259,16 @@ def _landlock_refusal(exc: BaseException, policy: Any) -> str | None:
 
 
 def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any,
-           keep: tuple[int, ...] = ()) -> None:
+           keep: tuple[int, ...] = (), light_mirrors: bool = False) -> None:
     """Right after the fork: put the child in its jail (`_jail`), then call ``body()``.
 
     The child leads a process group of its own (the parent kills the group), snapshots
     its inherited descriptors, enters new namespaces and forks: the grandchild is pid 1
     of the new PID namespace and builds the copy-on-write root, then forks the process
     that replaces the descriptors, drops its capabilities and runs ``body``. The two
-    above it only wait and end as it ended. A kernel without the namespaces gets an inconclusive report
-    naming what was refused (``jail``), and nothing runs.
+    above it only wait and end as it ended (``light_mirrors``: in a fresh interpreter that
+    holds none of the kernel's memory, see `_mirror`). A kernel without the namespaces gets
+    an inconclusive report naming what was refused (``jail``), and nothing runs.
     """
     try:
         os.setpgid(0, 0)
@@ -284,7 +285,7 @@ def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any,
     except OSError as exc:
         return _report(write_fd, _jail_refused(exc))
     if pid:
-        _mirror(pid, decode=True)
+        _mirror(pid, decode=True, light=light_mirrors)
     _jail.die_with_parent()
     try:
         # pid 1 of the namespace builds the root (its /proc), then runs the cell in a child
@@ -294,7 +295,7 @@ def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any,
     except OSError as exc:
         return _report(write_fd, _jail_refused(exc))
     if pid:
-        _mirror(pid)
+        _mirror(pid, light=light_mirrors)
     _jail.die_with_parent()
     try:
         _jail.replace_fds(snaps, copies)
@@ -304,14 +305,31 @@ def jailed(write_fd: int, answer_fd: int, private_dir: str, body: Any,
     body()
 
 
-def _mirror(pid: int, *, decode: bool = False) -> None:
+#: The script a mirror runs once it has replaced its image (`_mirror`).
+_WAITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_waiter.py")
+
+
+def _mirror(pid: int, *, decode: bool = False, light: bool = False) -> None:
     """Hold no descriptor, wait for ``pid`` and end as it ended (exit code or signal).
 
     pid 1 cannot die of a signal it sends itself, so it ends with 128 + the signal, and
     the process above it (``decode``) turns that back into the signal.
+
+    ``light``: the wait runs in a fresh interpreter (``exec`` of ``sys.executable`` on
+    `_WAITER`, 20 ms of another CPU and 9 MB). A mirror that kept the kernel's image would
+    hold every page of the kernel's memory as long as the cell's process lives, so each
+    page the kernel writes afterwards would be copied for it, even one the cell's process
+    has copied for itself (a standby copies them while the kernel is idle, `run_standby`).
+    Where the exec fails, the wait runs here.
     """
     os.closerange(0, 1 << 16)  # the pipes stay with the cell's process: EOF comes from it
     _jail.undumpable()  # the cell's process may not read or write this one's memory
+    exe = sys.executable
+    if light and exe and os.path.isabs(exe):
+        try:  # no environment: -I ignores PYTHON* anyway, nothing else is needed
+            os.execve(exe, [exe, "-I", "-S", _WAITER, str(pid), "1" if decode else "0"], {})
+        except (OSError, ValueError):
+            pass
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:
@@ -367,16 +385,26 @@ MAX_CELL_BYTES = 1 << 20
 
 def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budget_s: float,
                 private_dir: str, filename: str, rng_state: Any, answer_fd: int = -1,
-                fast_forward: bool = True) -> None:
+                fast_forward: bool = True, copy_fd: int = -1) -> None:
     """The body of a standby child (in its jail): make everything ready, say so (``A``),
     then wait for the cell (8-byte length, then its UTF-8 source) on ``cell_fd`` and run it
     as `run_child` would, from the moment it arrives. End of file: the kernel discarded this
-    child (its state went stale) or is gone; nothing runs."""
+    child (its state went stale) or is gone; nothing runs. ``copy_fd``: meanwhile, copy the
+    pages this process shares with the kernel, until the cell arrives, and write there what
+    was copied (`_prefault.copy_for_kernel`)."""
     _hold_kernel_objects(namespace)
     prepared = _prepare(write_fd, private_dir, answer_fd, rng_state)
     if isinstance(prepared, dict):
         return _report(write_fd, prepared)
     _write_all(write_fd, b"A")
+    if copy_fd >= 0:
+        from . import _prefault  # loaded in the kernel already (it imports `_fork`, as we are)
+        try:
+            _write_all(copy_fd, _prefault.copy_for_kernel(cell_fd))
+        except (OSError, ValueError):  # the kernel stopped listening: it has its cell
+            pass
+        finally:
+            os.close(copy_fd)
     source = _read_cell(cell_fd)
     if source is None:
         return None

@@ -250,6 +250,8 @@ class _Child:
     started: float
     deadline: float
     cell_fd: int = -1
+    #: a standby's pipe for the record of the pages it copied while it waited (`copy_ahead`)
+    copy_fd: int = -1
 
 
 #: A standby child runs the cell this long before the real cell starts (the kernel waits
@@ -274,22 +276,26 @@ _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
 
 
 def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
-                **child_args: Any) -> _Child:
+                copy_ahead: bool = False, **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
     The OOM killer takes any dry run's processes first. ``standby``: the child gets ready
     and waits for the cell on a third pipe (`_child.run_standby`, `send_cell`); its
-    deadline counts from the cell's arrival.
+    deadline counts from the cell's arrival. ``copy_ahead`` (a standby): while it waits,
+    it copies the pages it shares with the kernel and says what it copied on a fourth pipe
+    (``copy_fd``, see `_prefault.copy_for_kernel`).
     """
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
-    cell_read = cell_write = -1
+    cell_read = cell_write = copy_read = copy_write = -1
     if standby:
         cell_read, cell_write = os.pipe()
         try:
             fcntl.fcntl(cell_write, _F_SETPIPE_SZ, _CELL_PIPE_BYTES)
         except OSError:  # a lower /proc/sys/fs/pipe-max-size: larger cells are skipped
             pass
+        if copy_ahead:
+            copy_read, copy_write = os.pipe()
     started = time.perf_counter()
     deadline = started + budget_s
     with _jail.suspended_fork_hooks():
@@ -301,17 +307,20 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
             _first_for_the_oom_killer()  # each process of the jail's chain, before the kernel
             if standby:
                 os.close(cell_write)
+            if copy_read >= 0:
+                os.close(copy_read)
 
             def body() -> None:
                 if standby:
                     run_standby(write_fd, cell_read, budget_s=budget_s, answer_fd=answer_read,
-                                **child_args)
+                                copy_fd=copy_write, **child_args)
                 else:
                     run_child(write_fd, deadline=deadline, budget_s=budget_s,
                               answer_fd=answer_read, **child_args)
             if jail:
                 jailed(write_fd, answer_read, child_args["private_dir"], body,
-                       keep=(cell_read,) if standby else ())
+                       keep=tuple(fd for fd in (cell_read, copy_write) if fd >= 0),
+                       light_mirrors=copy_write >= 0)
             else:
                 os.setpgid(0, 0)
                 body()
@@ -326,12 +335,14 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
     os.close(answer_read)
     if standby:
         os.close(cell_read)
+    if copy_write >= 0:
+        os.close(copy_write)
     try:
         os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
     except OSError:
         pass
     os.set_blocking(answer_write, False)  # a child that stops reading cannot block us
-    return _Child(pid, read_fd, answer_write, started, deadline, cell_write)
+    return _Child(pid, read_fd, answer_write, started, deadline, cell_write, copy_read)
 
 
 def send_cell(child: _Child, source: str, budget_s: float) -> bool:
