@@ -38,6 +38,7 @@ from ._child import MAX_CELL_BYTES, jailed, message_of, report_failure, run_chil
 from ._fastforward import compile_cell as _compile
 from ._fastforward import loop_tree as _loop_tree
 from ._fastforward import names_read as _names_read
+from ._kill import kill_now
 from ._kinds import shrinking_cannot_cause
 from ._probes import serve_request
 
@@ -200,15 +201,6 @@ def fork_refusal() -> str | None:
 
 
 # ---- the parent --------------------------------------------------------------------------
-
-
-def kill_now(pid: int) -> None:
-    """SIGKILL the child's group and the child (not yet reaped: its pid is still its own)."""
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _kill_and_reap(pid: int, grace_s: float = 0.0) -> int | None:

@@ -42,7 +42,7 @@ import threading
 import time
 from typing import Any
 
-from ._fork import kill_now
+from ._kill import kill_now
 
 __all__ = ["copy_for_kernel", "copy_record", "copy_shared", "forget", "learn", "populate",
            "read_copy_record", "reclaim", "release", "room", "usable", "witness"]
