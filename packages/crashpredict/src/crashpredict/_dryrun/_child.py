@@ -24,7 +24,8 @@ import time
 import traceback
 from typing import Any
 
-from . import _confine, _fastforward, _jail, _probes, _sandbox
+from .._syntax import clone
+from . import _confine, _fastforward, _jail, _prefault, _probes, _sandbox
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
@@ -398,7 +399,6 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
         return _report(write_fd, prepared)
     _write_all(write_fd, b"A")
     if copy_fd >= 0:
-        from . import _prefault  # loaded in the kernel already (it imports `_fork`, as we are)
         try:
             _write_all(copy_fd, _prefault.copy_for_kernel(cell_fd))
         except (OSError, ValueError):  # the kernel stopped listening: it has its cell
@@ -544,10 +544,9 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: s
                     cut_after_s: float) -> tuple[Any, _fastforward.Cutter]:
     """The cell's code with its loops (and those of the functions it calls) cut short."""
     import ast
-    import copy
 
     loops: dict[int, _fastforward.LoopInfo] = {}
-    rewritten = _fastforward.rewrite_cell(copy.deepcopy(tree), loops)
+    rewritten = _fastforward.rewrite_cell(clone(tree), loops)
     functions = _fastforward.rewrite_functions(code, namespace, loops)
     cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree,
                                  cut_after_s=cut_after_s)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import copy
 import operator
 import sys
 import types
@@ -13,6 +12,7 @@ from typing import Any
 
 import rtextract
 
+from ..._syntax import clone
 from .._finding import Finding
 from .._values import is_frame, is_known, is_ndarray, is_series, is_tensor
 
@@ -137,11 +137,11 @@ def root_name(node: ast.AST) -> str | None:
 
 def as_load(node: ast.expr) -> ast.expr:
     """A copy of an assignment target that reads it (for ``x += ...`` and ``del x[k]``)."""
-    clone = copy.deepcopy(node)
-    for sub in ast.walk(clone):
+    copied = clone(node)
+    for sub in ast.walk(copied):
         if hasattr(sub, "ctx"):
             sub.ctx = ast.Load()  # type: ignore[attr-defined]
-    return clone
+    return copied
 
 
 def hashable(value: Any) -> bool:
