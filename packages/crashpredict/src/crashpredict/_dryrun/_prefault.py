@@ -354,8 +354,13 @@ def copy_shared(stop: Any, most_bytes: int | None = None) -> int:
     the copies take 2-3 times as long here (both fault in the same address space)."""
     if not _available() or stop.is_set():
         return 0
+    return _populate_steps(stop, room() if most_bytes is None else most_bytes, exclusive=False)
+
+
+def _populate_steps(stop: Any, most: int, exclusive: bool) -> int:
+    """``MADV_POPULATE_WRITE`` over `_steps` (``most`` bytes at most), until ``stop``."""
     try:
-        steps = _steps(room() if most_bytes is None else most_bytes, stop)
+        steps = _steps(most, stop, exclusive=exclusive)
     except (OSError, ValueError, OverflowError):
         return 0
     done = 0
@@ -435,14 +440,4 @@ def reclaim(stop: Any) -> int:
     bounded) is left alone. Returns the bytes passed over; stops on ``stop.is_set()``."""
     if not _available() or stop.is_set():
         return 0
-    try:
-        steps = _steps(1 << 62, stop, exclusive=True)
-    except (OSError, ValueError, OverflowError):
-        return 0
-    done = 0
-    for address, length in steps:
-        if stop.is_set():
-            break
-        if _madvise(address, length, _MADV_POPULATE_WRITE) == 0:
-            done += length
-    return done
+    return _populate_steps(stop, 1 << 62, exclusive=True)
