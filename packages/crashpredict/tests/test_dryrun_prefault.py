@@ -465,3 +465,20 @@ def test_where_the_child_cannot_copy_the_kernel_copies(monkeypatch, no_new_child
         assert standby.copy_ahead() == 4096 and len(calls) == 1
     finally:
         standby.discard(wait=True)
+
+
+def test_where_the_waiter_cannot_run_the_mirrors_wait_as_they_were(monkeypatch,
+                                                                   no_new_children) -> None:
+    from crashpredict._dryrun import _child
+    from crashpredict._dryrun._beside import prepare_standby
+
+    monkeypatch.setattr(_child, "_WAITER", "/nonexistent/_waiter.py")  # inherited by the fork
+    standby = _armed(prepare_standby({"d": {}}, copy_ahead=True))
+    try:
+        with open(f"/proc/{standby._child.pid}/cmdline", "rb") as fh:
+            assert b"_waiter.py" not in fh.read()
+        beside = standby.start("d['missing']", head_start_s=10.0)
+        assert beside.result.outcome == "crashed" and beside.result.exception == "KeyError"
+        assert beside.settle(10)
+    finally:
+        standby.discard(wait=True)

@@ -325,8 +325,9 @@ def _mirror(pid: int, *, decode: bool = False, light: bool = False) -> None:
     """
     os.closerange(0, 1 << 16)  # the pipes stay with the cell's process: EOF comes from it
     _jail.undumpable()  # the cell's process may not read or write this one's memory
-    exe = sys.executable
-    if light and exe and os.path.isabs(exe):
+    exe = sys.executable or ""  # a Python (not an embedding program), the waiter beside us
+    if light and os.path.isabs(exe) and "python" in os.path.basename(exe) and \
+            os.path.isfile(_WAITER):
         try:  # no environment: -I ignores PYTHON* anyway, nothing else is needed
             os.execve(exe, [exe, "-I", "-S", _WAITER, str(pid), "1" if decode else "0"], {})
         except (OSError, ValueError):
