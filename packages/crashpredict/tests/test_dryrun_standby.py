@@ -223,6 +223,40 @@ def test_the_head_start_is_not_paced_while_the_kernel_waits_for_it(
     assert beside.settle(10)
 
 
+def test_on_the_cold_path_the_childs_set_up_is_paced_as_its_run(no_new_children,
+                                                                  monkeypatch) -> None:
+    """Forked as the cell starts, the child still has its jail to build (forks of the
+    kernel's image, tens of milliseconds of a CPU). Beside a cell on every CPU it does not
+    build it during the cell's first `BUSY_HOLD_S`; once the cell leaves a CPU idle it
+    builds it and answers."""
+    from crashpredict._dryrun import _fork
+
+    readers: list = []
+    real_reader = _fork._Reader
+
+    def recorded(*args, **kwargs):
+        readers.append(real_reader(*args, **kwargs))
+        return readers[-1]
+
+    monkeypatch.setattr(_fork, "_Reader", recorded)
+    busy = [True]
+    cores = _beside._cores()
+    monkeypatch.setattr(_beside, "_kernel_cpu",
+                        lambda: time.perf_counter() * cores if busy[0] else 0.0)
+    monkeypatch.setattr(_fork, "BUSY_HOLD_S", 60.0)
+    beside = dry_run_beside("x = d['b']", {"d": {"a": 1}})
+    try:
+        assert beside.wait(1.5) is None and beside.running
+        # unpaced, the set-up takes 30-300 ms here: the child would be ready by now
+        assert readers and not readers[0].armed
+        busy[0] = False  # the cell now leaves a CPU idle
+        result = beside.wait(30)
+        assert result is not None and result.exception == "KeyError", result
+    finally:
+        beside.cancel()
+        assert beside.settle(10)
+
+
 def test_a_rate_read_over_too_short_a_span_changes_nothing() -> None:
     pacer = _Recorded(cores=2)
     pacer._run(False)

@@ -241,8 +241,7 @@ class _Pacer:
                  cores: int | None = None) -> None:
         self.pid, self.copies, self.began = pid, copies, began
         self.cores = cores if cores is not None else _cores()
-        self.held = self.pending = False
-        self.reader: Any = None
+        self.held = False
         self.ticks = self.backoff = 0
         self._main = threading.main_thread().native_id
         self._cpu, self._at, self._wait = _kernel_cpu(), time.perf_counter(), _waited(self._main)
@@ -262,14 +261,13 @@ class _Pacer:
             self.held = True
 
     def hold(self) -> None:
-        """The head start is over and the cell starts: stop the child until the first tick
-        (one still building its jail, on the cold path, as soon as it is ready: its set-up
-        is not delayed)."""
+        """The head start is over and the cell starts: stop the child until the first tick.
+        On the cold path the child is still building its jail: its set-up is paced as its
+        run is (forks of the kernel's image and some 50 ms of Python, on a CPU that a cell
+        on every core needs; it waits `_fork.BUSY_HOLD_S` there, a cell that leaves a CPU
+        idle resumes it at the first tick)."""
         self._cpu, self._at, self._wait = _kernel_cpu(), time.perf_counter(), _waited(self._main)
-        if self.reader is not None and not self.reader.armed:
-            self.pending = True
-        else:
-            self._run(False)
+        self._run(False)
 
     def decide(self, now: float, cpu: float, wait: float) -> bool:
         """Whether the child runs this tick, from the kernel's CPU time ``cpu`` and its main
@@ -294,11 +292,7 @@ class _Pacer:
         return True
 
     def __call__(self) -> bool:
-        if self.pending and self.reader is not None and self.reader.armed:
-            self.pending = False
-            self._run(False)
-        if not self.pending:
-            self._run(self.decide(time.perf_counter(), _kernel_cpu(), _waited(self._main)))
+        self._run(self.decide(time.perf_counter(), _kernel_cpu(), _waited(self._main)))
         return self.copies() if self.copies is not None else False
 
 
@@ -672,7 +666,6 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     # during the head start the kernel waits for the child: it runs unpaced (a pacer would
     # read the kernel's own set-up as a busy cell and stop it); paced from the cell's start
     reader = _fork._Reader(child, stop, prefix, None if head_until is not None else pacer)
-    pacer.reader = reader
 
     def outcome() -> DryRun:
         data, startup, timed_out, code_ = reader.finish(
