@@ -45,6 +45,7 @@ from ._finding import Finding
 from ._meta import (
     MetaFailure,
     abstract_tensor,
+    device_of,
     meta_failure_finding,
     meta_tensor,
     run_function,
@@ -81,6 +82,12 @@ _ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
         ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 _NAN_KEEPING = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+#: A matrix product costs rows x inner x columns multiply-adds, however small its result.
+#: Past this many, it is not run on the live values: its result's shape and dtype come from
+#: the product of one-column slices (`_sliced_matmul`), its values stay unknown. Run whole,
+#: a trial cost what the cell's own product costs (a 1200 x 1200 float32 product took the
+#: rules 75 ms before a cell that runs it, 900 x 900 float64 ones 57 ms).
+MAX_MATMUL_WORK = 20_000_000
 
 
 def propagate_call(site: CallSite) -> Any:
@@ -259,6 +266,8 @@ def propagate_binop(op: ast.operator, left: Any, right: Any, node: ast.AST,
     tensor = "tensor" in (lk, rk)
     if not tensor and not result_fits(op, ls, rs):
         return None  # stand-ins would allocate the whole (huge) result
+    if not tensor and fn is operator.matmul and _sliced_matmul(ls, rs) is not None:
+        return _costly_matmul(ls, rs, node, walker)  # meta tensors cost nothing; arrays do
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -308,6 +317,9 @@ def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -
     if not result_fits(next(k for k, f in _ARITH.items() if f is fn)(), left, right):
         return None
     np = np_module()
+    if fn is operator.matmul and ((is_ndarray(left) and is_ndarray(right)) or (
+            is_tensor(left) and is_tensor(right))) and _sliced_matmul(left, right) is not None:
+        return _costly_matmul(left, right, node, walker)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -322,6 +334,51 @@ def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -
         return None
     except Exception:
         return None
+
+
+def _sliced_matmul(left: Any, right: Any) -> tuple[tuple[int, ...], Any, Any] | None:
+    """For a product too costly to run on live values (`MAX_MATMUL_WORK`): the shape of
+    ``left @ right`` and views of one row and one column of each operand, whose product
+    has its dtype. None when the product is cheap, or when its shapes do not fit (it then
+    raises at once: numpy and torch check the shapes before they compute)."""
+    a, b = tuple(left.shape), tuple(right.shape)
+    if not a or not b:
+        return None
+    inner = b[-2] if len(b) > 1 else b[0]
+    if a[-1] != inner:
+        return None
+    try:
+        batch = tuple(np_module().broadcast_shapes(a[:-2], b[:-2]))
+    except (ValueError, AttributeError):
+        return None
+    rows = a[-2:-1]  # () for a vector
+    cols = b[-1:] if len(b) > 1 else ()
+    if math.prod(batch + rows + cols) * inner <= MAX_MATMUL_WORK:
+        return None
+    return (batch + rows + cols, left[..., :1] if len(a) == 1 else left[..., :1, :1],
+            right[:1] if len(b) == 1 else right[..., :1, :1])
+
+
+def _costly_matmul(left: Any, right: Any, node: ast.AST, walker: Walker) -> Any:
+    """``left @ right`` of live arrays or tensors too costly to run (`_sliced_matmul`): its
+    result as an abstract value (shape and dtype; the product of one row by one column
+    checks the dtypes as the library does). Not on torch's meta device: its first
+    product there imports some 480 modules, half a second of the user's kernel."""
+    np = np_module()
+    try:
+        shape, one_left, one_right = _sliced_matmul(left, right)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            one = operator.matmul(one_left, one_right)
+        if is_ndarray(one):
+            return abstract_array(np.broadcast_to(np.zeros((), one.dtype), shape),
+                                  walker.text(node))
+        if is_tensor(one):
+            return abstract_tensor(one.new_empty(shape, device="meta"), device_of(one),
+                                   walker.text(node))
+    except Exception:  # the whole product would have run; unknown is as good here
+        return None
+    return None
 
 
 def propagate_compare(op: ast.cmpop, left: Any, right: Any, node: ast.AST,
