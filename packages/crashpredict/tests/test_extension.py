@@ -250,6 +250,36 @@ def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_s
     _extension._GUARD.settle()
 
 
+def test_back_to_back_a_loop_that_ran_quickly_last_time_gets_no_child_forked(
+        shell, monkeypatch) -> None:
+    """A cell that loops, run again back to back after it took under `BESIDE_WORTH_S`: a
+    child forked as it starts would answer about when its crash would come (as a ready
+    child steps back for it), and would cost it the fork: none is forked. A loop the
+    session has not seen, or one that took longer, still gets one."""
+    guard = _extension._GUARD
+    monkeypatch.setattr(guard, "_schedule_standby", lambda: None)  # never idle long enough
+    guard._drop_standby(wait=True)
+    forks = []
+    real = _extension.dry_run_beside
+
+    def counted(*args, **kwargs):
+        forks.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_extension, "dry_run_beside", counted)
+    quick = "z_cold = 0\nfor i in range(3):\n    z_cold += i"
+    assert shell.run_cell(quick).success and forks == [quick]  # not seen yet: forked
+    guard.settle()
+    assert shell.run_cell(quick).success and forks == [quick]  # took well under a second
+    assert guard.last_dry_run.startswith("not run: no child was ready") and \
+        "last time" in guard.last_dry_run
+    slow = quick + "\n# slow"
+    guard._took[slow] = _extension.BESIDE_WORTH_S + 1.0  # as if it had taken longer
+    assert shell.run_cell(slow).success and forks == [quick, slow]
+    assert shell.user_ns.pop("z_cold") == 3
+    guard.settle()
+
+
 def _copied_ahead(timeout: float = 30.0):
     """The standby child forked after the last cell, once its shared pages are copied."""
     guard, end = _extension._GUARD, time.monotonic() + timeout

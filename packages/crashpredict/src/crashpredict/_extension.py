@@ -293,6 +293,15 @@ class Guard:
                                      "one forked now would not get ahead of a cell with no "
                                      "loop or fit to cut short")
                 return
+            took = self._took.get(source.rstrip("\n"))
+            if took is not None and took < BESIDE_WORTH_S:
+                # as a ready child steps back for it (`_safe_predict`): its crash would come
+                # about when a child forked now could answer, and the fork and the pages the
+                # cell writes beside it would cost it (a 0.3 s matmul loop: +25-40%)
+                self.last_dry_run = (f"not run: no child was ready for this cell (it came "
+                                     f"right after the last one), and it took {took:.2f} s "
+                                     f"last time: a child forked now would not get ahead")
+                return
             try:
                 self._start_cold(source)
             except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
