@@ -83,10 +83,10 @@ _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
         ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 _NAN_KEEPING = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 #: A matrix product costs rows x inner x columns multiply-adds, however small its result.
-#: Past this many, it is not run on the live values: its result's shape and dtype come from
-#: the product of one-column slices (`_sliced_matmul`), its values stay unknown. Run whole,
-#: a trial cost what the cell's own product costs (a 1200 x 1200 float32 product took the
-#: rules 75 ms before a cell that runs it, 900 x 900 float64 ones 57 ms).
+#: Past this many, it is not run on the live values: its result's shape comes from the
+#: shapes, its dtype from the product of one row by one column (`_sliced_matmul`), its
+#: values stay unknown. Run whole, it cost the rules what the cell's own product costs (a
+#: 1200 x 1200 float32 product took them 75 ms before a cell that runs it).
 MAX_MATMUL_WORK = 20_000_000
 
 
