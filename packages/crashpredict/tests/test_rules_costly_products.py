@@ -56,6 +56,7 @@ def test_a_cheap_product_is_left_to_run_and_one_that_does_not_fit_too() -> None:
     # the inner sizes differ: the real product raises at once, before it computes
     assert _propagate._sliced_matmul(np.ones((900, 900)), np.ones((800, 900))) is None
     assert _propagate._sliced_matmul(np.float64(2.0) * np.ones(()), np.ones((3, 3))) is None
+    assert _propagate._sliced_matmul(2.0, np.ones((3000, 3000))) is None  # a plain scalar
 
 
 def _namespace() -> dict:

@@ -341,9 +341,10 @@ def _sliced_matmul(left: Any, right: Any) -> tuple[tuple[int, ...], Any, Any] | 
     ``left @ right`` and views of one row and one column of each operand, whose product
     has its dtype. None when the product is cheap, or when its shapes do not fit (it then
     raises at once: numpy and torch check the shapes before they compute)."""
-    a, b = tuple(left.shape), tuple(right.shape)
-    if not a or not b:
+    a, b = getattr(left, "shape", None), getattr(right, "shape", None)
+    if not a or not b:  # a scalar operand: the real product raises at once
         return None
+    a, b = tuple(a), tuple(b)
     inner = b[-2] if len(b) > 1 else b[0]
     if a[-1] != inner:
         return None
