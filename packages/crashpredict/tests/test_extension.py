@@ -223,17 +223,14 @@ def test_a_standby_is_ready_after_each_cell_and_gone_when_unloaded(shell) -> Non
     shell.run_cell("%load_ext crashpredict")
 
 
-def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_starts(
-        shell, monkeypatch) -> None:
-    """Run All leaves no idle time for a standby child. A child forked as a plain cell starts
-    would run its code at its speed and answer after it, while the fork and the pages the
-    cell writes beside it cost the cell: no dry run then. A cell that loops still gets one
-    (fast-forwarded, it gets ahead)."""
+@pytest.fixture
+def cold_forks(shell, monkeypatch) -> list[str]:
+    """Cells run back to back (no standby child is ever forked: the kernel is never idle
+    long enough); the sources of the children forked as a cell starts."""
     guard = _extension._GUARD
-    monkeypatch.setattr(guard, "_schedule_standby", lambda: None)  # never idle long enough
-    shell.run_cell("y_cold = 0")
+    monkeypatch.setattr(guard, "_schedule_standby", lambda: None)
     guard._drop_standby(wait=True)
-    forks = []
+    forks: list[str] = []
     real = _extension.dry_run_beside
 
     def counted(*args, **kwargs):
@@ -241,6 +238,17 @@ def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_s
         return real(*args, **kwargs)
 
     monkeypatch.setattr(_extension, "dry_run_beside", counted)
+    return forks
+
+
+def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_starts(
+        shell, cold_forks) -> None:
+    """Run All leaves no idle time for a standby child. A child forked as a plain cell starts
+    would run its code at its speed and answer after it, while the fork and the pages the
+    cell writes beside it cost the cell: no dry run then. A cell that loops still gets one
+    (fast-forwarded, it gets ahead)."""
+    guard, forks = _extension._GUARD, cold_forks
+    shell.user_ns["y_cold"] = 0
     assert shell.run_cell("y_cold = y_cold + 1").success
     assert forks == []
     assert guard.last_dry_run.startswith("not run: no child was ready")
@@ -251,22 +259,12 @@ def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_s
 
 
 def test_back_to_back_a_loop_that_ran_quickly_last_time_gets_no_child_forked(
-        shell, monkeypatch) -> None:
+        shell, cold_forks) -> None:
     """A cell that loops, run again back to back after it took under `BESIDE_WORTH_S`: a
     child forked as it starts would answer about when its crash would come (as a ready
     child steps back for it), and would cost it the fork: none is forked. A loop the
     session has not seen, or one that took longer, still gets one."""
-    guard = _extension._GUARD
-    monkeypatch.setattr(guard, "_schedule_standby", lambda: None)  # never idle long enough
-    guard._drop_standby(wait=True)
-    forks = []
-    real = _extension.dry_run_beside
-
-    def counted(*args, **kwargs):
-        forks.append(args[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(_extension, "dry_run_beside", counted)
+    guard, forks = _extension._GUARD, cold_forks
     quick = "z_cold = 0\nfor i in range(3):\n    z_cold += i"
     assert shell.run_cell(quick).success and forks == [quick]  # not seen yet: forked
     guard.settle()
