@@ -252,6 +252,70 @@ def _after_a_traceback() -> list[str]:
         f"at most after it, against 0.9 ms before it.)", ""]
 
 
+_COSTLY_PRODUCTS = [
+    ("numpy: 12 products of 900 x 900", "for _ in range(12):\n    b = a @ a"),
+    ("torch: 10 products of 1200 x 1200", "for _ in range(10):\n    u = t @ t"),
+    ("torch: 1200 x 1200 by 1200 x 1100", "u = t @ w"),
+]
+
+
+def _costly_products(calls: int = 5) -> list[str]:
+    """The rules before cells of matrix products past `MAX_MATMUL_WORK`, against the same
+    walk with every product run on the live values (peer: the rules before 2026-12-02),
+    with the trial budget the extension gives them when no child is ready, and the cell's
+    own run for scale."""
+    import math
+
+    import numpy as np
+    import torch
+
+    from crashpredict import predict
+    from crashpredict._extension import RULES_TRIALS_BESIDE_S
+    from crashpredict._rules import _propagate
+
+    rng = np.random.default_rng(0)
+    ns = {"a": rng.random((900, 900)), "t": torch.randn(1200, 1200),
+          "w": torch.randn(1200, 1100)}
+    options = {"rules": {"trial_budget_s": RULES_TRIALS_BESIDE_S}}
+
+    def timed(run) -> float:
+        out = []
+        for _ in range(calls):
+            began = time.perf_counter()
+            run()
+            out.append((time.perf_counter() - began) * 1000)
+        return statistics.median(out)
+
+    predict("x = a @ a\nv = t @ w", ns, engines=("rules",))  # warm-up
+    rows, ratios = [], []
+    bound = _propagate.MAX_MATMUL_WORK
+    for name, cell in _COSTLY_PRODUCTS:
+        figures = []
+        for limit in (bound, math.inf):
+            _propagate.MAX_MATMUL_WORK = limit
+            try:
+                figures += [timed(lambda: predict(cell, ns, engines=("rules",))),
+                            timed(lambda: predict(cell, ns, engines=("rules",),
+                                                  options=options))]
+            finally:
+                _propagate.MAX_MATMUL_WORK = bound
+        own = timed(lambda: exec(cell, dict(ns)))
+        ratios.append(figures[2] / figures[0])
+        rows.append(f"| {name} | {figures[0]:.1f} | {figures[1]:.1f} | {figures[2]:.1f} | "
+                    f"{figures[3]:.1f} | {own:.1f} |")
+    return [
+        f"Rules before cells of costly matrix products ({calls} calls each, medians, ms): "
+        f"products past {bound:,} multiply-adds are not run (their shape and dtype are "
+        f"read from one row by one column); peer: the same walk running every product on "
+        f"the live values, as the rules did before 2026-12-02. \"Trial budget\" is the "
+        f"{RULES_TRIALS_BESIDE_S * 1000:.0f} ms the extension gives the rules when no "
+        f"child is ready (Run All); a product once started is not cut.", "",
+        "| cell | rules | rules, trial budget | peer | peer, trial budget | the cell's own run |",
+        "|---|---|---|---|---|---|", *rows, "",
+        f"Ratio peer / rules (medians, default budget): "
+        f"{', '.join(f'{r:.0f}x' for r in ratios)}.", ""]
+
+
 def main() -> str:
     """Run the benchmark; print and return its Markdown section."""
     lines = ["## crashpredict", ""]
@@ -275,6 +339,7 @@ def main() -> str:
         lines += ["(JunoBench sample absent: latency skipped)", ""]
     lines += _corpus_section()
     lines += _after_a_traceback()
+    lines += _costly_products()
     plain, guarded = _overhead()
     lines += [
         "Extension overhead on a fine cell (InteractiveShell.run_cell, 200 runs):", "",
