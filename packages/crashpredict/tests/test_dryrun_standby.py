@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from crashpredict._dryrun import _beside
+from crashpredict._dryrun import _beside, _fork
 from crashpredict._dryrun._beside import Standby, dry_run_beside, prepare_standby
 from crashpredict._dryrun._fork import DryRun, DryRunError
 
@@ -88,6 +88,19 @@ def test_a_cell_that_does_not_compile_is_left_to_the_real_run(no_new_children) -
     result = beside.wait(20)
     beside.settle(10)
     assert result.outcome == "inconclusive" and "does not compile" in result.reason
+
+
+def test_fork_cost_is_the_median_of_the_last_three_forks(no_new_children, monkeypatch) -> None:
+    """What a fork of this process takes (the extension's Run All path asks it): the fork
+    alone, measured in the parent, not the fork hooks' one-time search."""
+    monkeypatch.setattr(_fork, "_FORKS_TOOK", [])
+    assert _fork.fork_cost() is None
+    for _ in range(4):
+        prepare_standby({}).discard(wait=True)
+    assert len(_fork._FORKS_TOOK) == 3
+    assert 0 < _fork.fork_cost() < 5.0
+    monkeypatch.setattr(_fork, "_FORKS_TOOK", [0.003, 0.5, 0.004])
+    assert _fork.fork_cost() == 0.004  # one slow fork (a busy machine) does not decide
 
 
 def test_a_cell_too_large_for_the_pipe_is_not_handed_over(no_new_children) -> None:

@@ -165,6 +165,18 @@ def _gui_loop() -> str | None:
 #: Why the kernel refused the jail (`_jail`), once seen: later dry runs do not try again.
 _JAIL_REFUSED: list[str] = []
 
+#: How long the last few forks of this process took (the calling thread waits that long,
+#: and so does every other thread that touches memory meanwhile): see `fork_cost`.
+_FORKS_TOOK: list[float] = []
+_FORKS_KEPT = 3
+
+
+def fork_cost() -> float | None:
+    """Seconds a fork of this process takes now: the median of the last three (the
+    page tables grow with the kernel's memory), None before the first."""
+    took = sorted(_FORKS_TOOK)
+    return took[len(took) // 2] if took else None
+
 
 def fork_refusal() -> str | None:
     """Return why this process must not be forked for a dry run, or None when it may be.
@@ -291,7 +303,12 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
     started = time.perf_counter()
     deadline = started + budget_s
     with _jail.suspended_fork_hooks():
+        before = time.perf_counter()
         pid = os.fork()
+        took = time.perf_counter() - before
+    if pid:
+        _FORKS_TOOK.append(took)
+        del _FORKS_TOOK[:-_FORKS_KEPT]
     if pid == 0:  # the child: never return into the caller's code
         try:
             os.close(read_fd)

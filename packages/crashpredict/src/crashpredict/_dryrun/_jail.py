@@ -43,8 +43,8 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["FdSnapshot", "JailError", "build_root", "drop_capabilities", "replace_fds",
-           "run_saved_child_hooks", "snapshot_fds", "suspended_fork_hooks",
+__all__ = ["FdSnapshot", "JailError", "build_root", "drop_capabilities", "fork_hooks_found",
+           "replace_fds", "run_saved_child_hooks", "snapshot_fds", "suspended_fork_hooks",
            "unshare_namespaces"]
 
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -529,6 +529,12 @@ def _hook_lists() -> list[list[Callable[[], object]]]:
                     break
         _HOOK_LISTS = found
     return _HOOK_LISTS
+
+
+def fork_hooks_found() -> None:
+    """Find the fork hook lists now (`gc.get_referrers` scans every object: tens of ms in a
+    large process), not at the first fork."""
+    _hook_lists()
 
 
 @contextlib.contextmanager
