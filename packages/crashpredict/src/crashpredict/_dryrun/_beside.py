@@ -633,13 +633,15 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
 def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
                    on_result: Callable[[DryRun], object] | None = None,
                    budget_s: float = BESIDE_BUDGET_S, filename: str = "<cell>",
-                   fast_forward: bool = True, watch_copies: bool = True) -> Beside:
+                   fast_forward: bool = True, watch_copies: bool = True,
+                   likely_long: bool = False) -> Beside:
     """Start a dry run of ``cell_source`` on a fork of this process and return at once.
 
     ``on_result(DryRun)`` is called from a thread of this process when the child's report
     is in, unless `Beside.cancel` was called first. A refused fork (see `fork_refusal`)
     returns a finished `Beside` whose ``result`` says so; ``on_result`` is not called for
     those. A cell that does not compile is left to the real run (inconclusive).
+    ``likely_long``: as for `Standby.start` (the copy watch's larger floor).
 
     Raises:
         DryRunError: a non-positive budget or a namespace that is no mapping.
@@ -652,7 +654,8 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
                               fast_forward=fast_forward, reap=False)  # not beside the cell
     if isinstance(standby, DryRun):
         return _finished(standby)
-    return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies)
+    return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies,
+                         likely_long=likely_long)
 
 
 def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
