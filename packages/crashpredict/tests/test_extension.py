@@ -224,38 +224,56 @@ def test_a_standby_is_ready_after_each_cell_and_gone_when_unloaded(shell) -> Non
 
 
 @pytest.fixture
-def cold_forks(shell, monkeypatch) -> list[str]:
+def cold_forks(shell, monkeypatch) -> list[tuple[str, bool]]:
     """Cells run back to back (no standby child is ever forked: the kernel is never idle
-    long enough); the sources of the children forked as a cell starts."""
+    long enough); the sources of the children forked as a cell starts, and whether each was
+    forked as likely long (a cell that loops or fits: the copy watch's larger floor)."""
     guard = _extension._GUARD
     monkeypatch.setattr(guard, "_schedule_standby", lambda: None)
     guard._drop_standby(wait=True)
-    forks: list[str] = []
+    forks: list[tuple[str, bool]] = []
     real = _extension.dry_run_beside
 
     def counted(*args, **kwargs):
-        forks.append(args[0])
+        forks.append((args[0], kwargs.get("likely_long", False)))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(_extension, "dry_run_beside", counted)
     return forks
 
 
-def test_back_to_back_only_a_cell_that_loops_or_fits_gets_a_child_forked_as_it_starts(
-        shell, cold_forks) -> None:
-    """Run All leaves no idle time for a standby child. A child forked as a plain cell starts
-    would run its code at its speed and answer after it, while the fork and the pages the
-    cell writes beside it cost the cell: no dry run then. A cell that loops still gets one
-    (fast-forwarded, it gets ahead)."""
+def test_back_to_back_a_plain_cell_gets_a_child_forked_as_it_starts_where_forks_are_cheap(
+        shell, cold_forks, monkeypatch) -> None:
+    """Run All leaves no idle time for a standby child. A child forked as a cell with no loop
+    starts runs its code at its speed: it gets ahead only of an error that is slow to show,
+    while the fork and the pages the cell writes beside it cost the cell. So such a cell
+    gets one only where a fork is cheap (`COLD_FORK_MOST_S`), and in warn mode (strict mode
+    could only interrupt its traceback). A cell that loops gets one either way."""
     guard, forks = _extension._GUARD, cold_forks
     shell.user_ns["y_cold"] = 0
+    monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S / 2)
     assert shell.run_cell("y_cold = y_cold + 1").success
-    assert forks == []
+    assert forks == [("y_cold = y_cold + 1", False)]
+    guard.settle()
+    monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S * 2)
+    assert shell.run_cell("y_cold = y_cold + 2").success
+    assert len(forks) == 1
     assert guard.last_dry_run.startswith("not run: no child was ready")
+    assert f"takes {_extension.COLD_FORK_MOST_S * 2000:.0f} ms" in guard.last_dry_run
     assert shell.run_cell("for i in range(3):\n    y_cold += i").success
-    assert forks == ["for i in range(3):\n    y_cold += i"]
-    assert shell.user_ns.pop("y_cold") == 4
-    _extension._GUARD.settle()
+    assert forks[1:] == [("for i in range(3):\n    y_cold += i", True)]
+    guard.settle()
+    monkeypatch.setattr(_extension, "fork_cost", lambda: None)  # none measured yet: forked
+    assert shell.run_cell("y_cold = y_cold + 4").success and len(forks) == 3
+    guard.settle()
+    shell.run_cell("%crashpredict strict")
+    try:
+        assert shell.run_cell("y_cold = y_cold + 8").success and len(forks) == 3
+        assert "strict mode could only interrupt its traceback" in guard.last_dry_run
+    finally:
+        shell.run_cell("%crashpredict on")
+    assert shell.user_ns.pop("y_cold") == 18
+    guard.settle()
 
 
 def test_back_to_back_a_loop_that_ran_quickly_last_time_gets_no_child_forked(
@@ -266,14 +284,14 @@ def test_back_to_back_a_loop_that_ran_quickly_last_time_gets_no_child_forked(
     session has not seen, or one that took longer, still gets one."""
     guard, forks = _extension._GUARD, cold_forks
     quick = "z_cold = 0\nfor i in range(3):\n    z_cold += i"
-    assert shell.run_cell(quick).success and forks == [quick]  # not seen yet: forked
+    assert shell.run_cell(quick).success and forks == [(quick, True)]  # not seen: forked
     guard.settle()
-    assert shell.run_cell(quick).success and forks == [quick]  # took well under a second
+    assert shell.run_cell(quick).success and len(forks) == 1  # took well under a second
     assert guard.last_dry_run.startswith("not run: no child was ready") and \
         "last time" in guard.last_dry_run
     slow = quick + "\n# slow"
     guard._took[slow] = _extension.BESIDE_WORTH_S + 1.0  # as if it had taken longer
-    assert shell.run_cell(slow).success and forks == [quick, slow]
+    assert shell.run_cell(slow).success and forks == [(quick, True), (slow, True)]
     assert shell.user_ns.pop("z_cold") == 3
     guard.settle()
 
@@ -475,14 +493,16 @@ def test_a_cell_that_ran_quickly_before_gets_the_head_start_only(shell) -> None:
 
 
 def test_loading_imports_what_the_rules_use_so_the_first_cell_does_not_wait() -> None:
+    """...and finds the fork hooks (a scan of every object) before the first fork."""
     import subprocess
     import sys
 
     probe = ("import sys\nfrom IPython.core.interactiveshell import InteractiveShell\n"
              "shell = InteractiveShell.instance()\n"
              "shell.run_line_magic('load_ext', 'crashpredict')\n"
+             "from crashpredict._dryrun import _jail\n"
              "print(all(m in sys.modules for m in ('crashpredict._rules._walk._walker', "
-             "'rtextract._describe', 'nbdeps._transform')))\n"
+             "'rtextract._describe', 'nbdeps._transform')) and _jail._HOOK_LISTS is not None)\n"
              "shell.run_line_magic('unload_ext', 'crashpredict')\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120)

@@ -22,7 +22,9 @@ share). When the child sees a crash that counts, the warning appears in the cell
 output area while the cell is still running (from a thread of the extension), naming the
 exception, the line and the explanation, and how long the real run had been going; in
 strict mode the real cell is then interrupted (as Kernel > Interrupt would) with the
-diagnosis. A cell that ends first ends the child. ``%crashpredict dryrun off`` leaves the
+diagnosis. A cell that ends first ends the child. With no child ready before the cell
+(Run All), one is forked as it starts for a cell that loops or fits, and for another where
+a fork of this kernel is cheap (`COLD_FORK_MOST_S`). ``%crashpredict dryrun off`` leaves the
 rules alone; ``%crashpredict status`` says what the last dry run did. Where the fork
 cannot run (CUDA in use, a GUI event loop, no fork, no user namespaces) the extension says
 so once per session.
@@ -39,11 +41,11 @@ import threading
 import time
 from typing import Any
 
-from ._dryrun import _prefault
+from ._dryrun import _jail, _prefault
 from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, LATER, Beside, Standby, dry_run_beside,
                               prepare_standby)
 from ._dryrun._fastforward import compile_cell, loop_tree
-from ._dryrun._fork import HEAD_START_S, HEAD_START_WARN_S, DryRun, fork_refusal
+from ._dryrun._fork import HEAD_START_S, HEAD_START_WARN_S, DryRun, fork_cost, fork_refusal
 from ._dryrun._verdict import combine_with_rules
 from ._engines import predict
 from ._model import Verdict
@@ -65,6 +67,11 @@ DRYRUN_BUDGET_S = BESIDE_BUDGET_S
 RULES_TRIALS_BESIDE_S = 0.05
 #: A cell that took less than this last time gets the head start only (no child beside).
 BESIDE_WORTH_S = 1.0
+#: With no child ready (Run All), a cell with no loop or fit gets one forked as it starts
+#: only where a fork of the kernel takes at most this long (`fork_cost`): with the pages
+#: the cell then writes while the child shares them (some 2,000-3,000 for a one-line cell,
+#: 8-12 ms), that is what such a cell pays.
+COLD_FORK_MOST_S = 0.008
 #: The standby child is forked once the kernel has been idle this long after a cell.
 STANDBY_AFTER_S = 0.05
 
@@ -280,19 +287,6 @@ class Guard:
             return  # the standby child had the cell: answered, or running (see _hand_over)
         if verdict is None and stopped is None and self.dryrun and \
                 _worth_a_dry_run(source):
-            if not _likely_long(source, self.shell.user_ns):
-                # forked now, with no head start, a child runs the cell's own code at the
-                # cell's own speed: its answer would come after the cell's, and the fork
-                # and the pages the cell writes beside it would cost the cell (Run All)
-                refusal = fork_refusal()
-                if refusal is not None:  # said now, once, as a fork would have said it
-                    self._note_refusal(refusal)
-                    return
-                self.last_dry_run = ("not run: no child was ready for this cell (it came "
-                                     "right after the last one, or the state changed), and "
-                                     "one forked now would not get ahead of a cell with no "
-                                     "loop or fit to cut short")
-                return
             took = self._took.get(source.rstrip("\n"))
             if took is not None and took < BESIDE_WORTH_S:
                 # as a ready child steps back for it (`_safe_predict`): its crash would come
@@ -302,8 +296,30 @@ class Guard:
                                      f"right after the last one), and it took {took:.2f} s "
                                      f"last time: a child forked now would not get ahead")
                 return
+            likely_long = _likely_long(source, self.shell.user_ns)
+            if not likely_long:
+                # a cell with no loop or fit to cut short: a child forked now runs its code at
+                # its speed, so it gets ahead only of an error that is slow to show (IPython
+                # takes 0.1-1 s to format a traceback), while the fork and the pages the cell
+                # writes beside it cost the cell; worth that where forks are cheap, and a
+                # refusal (strict mode) could only interrupt the traceback: warn mode only
+                refusal = fork_refusal()
+                if refusal is not None:  # said now, once, as a fork would have said it
+                    self._note_refusal(refusal)
+                    return
+                cost = fork_cost()
+                if self.mode != "warn" or (cost is not None and cost > COLD_FORK_MOST_S):
+                    why = ("strict mode could only interrupt its traceback" if
+                           self.mode != "warn" else
+                           f"a fork of this kernel takes {cost * 1000:.0f} ms, more than the "
+                           f"{COLD_FORK_MOST_S * 1000:.0f} ms a cell with no loop or fit to cut "
+                           f"short may pay for one")
+                    self.last_dry_run = ("not run: no child was ready for this cell (it came "
+                                         "right after the last one, or the state changed), "
+                                         f"and one forked now would answer after it: {why}")
+                    return
             try:
-                self._start_cold(source)
+                self._start_cold(source, likely_long)
             except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
                 self.last_dry_run = f"not started: {type(exc).__name__}: {exc}"[:200]
 
@@ -429,9 +445,11 @@ class Guard:
             _note(f"crashpredict: no dry run in this session: {reason} "
                   f"(the rules still check each cell; said once)")
 
-    def _start_cold(self, source: str) -> None:
+    def _start_cold(self, source: str, likely_long: bool) -> None:
         """No standby child fit this cell: fork now; the child runs beside the real cell
-        (paced as a standby's: on the CPUs the cell leaves idle), with no head start."""
+        (paced as a standby's: on the CPUs the cell leaves idle), with no head start.
+        ``likely_long``: the cell loops or fits (the copy watch's larger floor, as for a
+        standby child's)."""
         header = _parent_header(self.shell)
         holder: list[Beside] = []
         ready = threading.Event()
@@ -444,7 +462,7 @@ class Guard:
             self._install_sigint()
         try:
             beside = dry_run_beside(source, self.shell.user_ns, on_result=on_result,
-                                    budget_s=self.budget_s)
+                                    budget_s=self.budget_s, likely_long=likely_long)
             holder.append(beside)
             with self._lock:
                 self._beside = beside if beside.running else None
@@ -683,9 +701,11 @@ def load_ipython_extension(ipython: Any) -> None:
 
 def _warm_up() -> None:
     """Import what the rules use (the engine, nbdeps, rtextract: about 0.1-0.3 s, once per
-    process) now, so that the first cell after ``%load_ext`` does not wait for it."""
+    process) and find the interpreter's fork hooks (a scan of every object, some 25 ms) now,
+    so that the first cell after ``%load_ext`` does not wait for them."""
     try:
         predict("_ = 0\n", {}, engines=("rules",))
+        _jail.fork_hooks_found()
     except BaseException:  # noqa: BLE001 - never raise in the user's kernel
         pass
 
