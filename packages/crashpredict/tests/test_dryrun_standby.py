@@ -270,6 +270,23 @@ def test_on_the_cold_path_the_childs_set_up_is_paced_as_its_run(no_new_children,
         assert beside.settle(10)
 
 
+def test_a_held_child_is_stopped_as_soon_as_it_is_forked(no_new_children) -> None:
+    """On the cold path the kernel may still copy the pages the last cell wrote after the
+    fork: the child waits, stopped, for its pacer rather than build its jail beside the
+    cell meanwhile."""
+    standby = prepare_standby({}, reap=False, held=True)
+    try:
+        end, state = time.monotonic() + 2.0, ""
+        while state not in ("T", "t") and time.monotonic() < end:  # the signal is delivered
+            with open(f"/proc/{standby._child.pid}/stat") as stat:  # when it first runs
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+        assert state in ("T", "t"), state
+        time.sleep(0.5)  # unpaced, its set-up takes 30-300 ms here
+        assert not standby.armed()
+    finally:
+        standby.discard(wait=True)
+
+
 def test_a_rate_read_over_too_short_a_span_changes_nothing() -> None:
     pacer = _Recorded(cores=2)
     pacer._run(False)

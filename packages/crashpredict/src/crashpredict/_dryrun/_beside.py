@@ -593,13 +593,16 @@ class Standby:
 
 def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BUDGET_S,
                     filename: str = "<cell>", fast_forward: bool = True,
-                    reap: bool = True, copy_ahead: bool = False) -> Standby | DryRun:
+                    reap: bool = True, copy_ahead: bool = False,
+                    held: bool = False) -> Standby | DryRun:
     """Fork a standby child of this process for the next cell and return at once.
 
     The last cell's witness is read (`_prefault.learn`) and killed first; ``reap``: the
     children killed meanwhile are reaped after the fork (else by the caller, `LATER.run`,
     when it is idle). ``copy_ahead``: the
     child copies the pages it shares with the kernel while it waits (`Standby.copy_ahead`).
+    ``held``: the child is stopped as soon as it is forked, before the kernel copies the
+    pages the last cell wrote (a cell is starting: its pacer lets it run).
 
     Returns the `Standby`, or an inconclusive `DryRun` saying why none can run (a refused
     fork, see `fork_refusal`; no processes or pipes left).
@@ -624,6 +627,11 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
         shutil.rmtree(private_dir, ignore_errors=True)
         return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")
+    if held:
+        try:
+            os.killpg(child.pid, signal.SIGSTOP)
+        except (ProcessLookupError, PermissionError):
+            pass
     _prefault.populate(hot)  # copied now, while the kernel is idle, not in the next cell
     if reap:
         LATER.run()
@@ -651,7 +659,8 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
     if not isinstance(namespace, dict):
         namespace = dict(namespace)
     standby = prepare_standby(namespace, budget_s=budget_s, filename=filename,
-                              fast_forward=fast_forward, reap=False)  # not beside the cell
+                              fast_forward=fast_forward, reap=False,  # not beside the cell
+                              held=True)  # paced from the start (`_Pacer.hold`)
     if isinstance(standby, DryRun):
         return _finished(standby)
     return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies,
