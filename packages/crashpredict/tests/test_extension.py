@@ -276,6 +276,32 @@ def test_back_to_back_a_plain_cell_gets_a_child_forked_as_it_starts_where_forks_
     guard.settle()
 
 
+def test_status_says_the_rules_answered_first_and_no_stale_dry_run(shell, cold_forks) -> None:
+    """A cell whose crash the rules predict gets no dry run: `status` says so, not what the
+    last cell's dry run did; and a standby child that stepped back for such a cell does
+    not overwrite it when it reports later."""
+    guard, forks = _extension._GUARD, cold_forks
+    with capture_output():
+        assert not shell.run_cell("df['b']").success
+    assert forks == []
+    assert guard.last_dry_run == "not run: the rules predicted this cell's crash first"
+    guard.settle()
+    cold_forks_off = guard._schedule_standby  # the fixture's stand-in: no standby forks
+    del guard._schedule_standby  # the real one again, for one standby child
+    try:
+        guard._schedule_standby()
+        _ready_standby()
+        with capture_output():
+            assert not shell.run_cell("df['c']").success
+        assert guard.last_dry_run == "not run: the rules predicted this cell's crash first"
+        guard.settle()
+        time.sleep(0.2)  # a late report of the child that stepped back changes nothing
+        assert guard.last_dry_run == "not run: the rules predicted this cell's crash first"
+    finally:
+        guard._schedule_standby = cold_forks_off
+        guard._drop_standby(wait=True)
+
+
 def test_back_to_back_a_loop_that_ran_quickly_last_time_gets_no_child_forked(
         shell, cold_forks) -> None:
     """A cell that loops, run again back to back after it took under `BESIDE_WORTH_S`: a

@@ -195,6 +195,7 @@ class Guard:
                 if self._beside is beside:
                     self._beside = None
             self._started = beside = None
+            self.last_dry_run = _rules_first(stopped)
         if beside is not None and beside.head_start and beside.result is not None:
             self._started = None
             with self._lock:  # its child waits, stopped, for the cell's end
@@ -285,6 +286,9 @@ class Guard:
         self._started = None
         if self._handed:
             return  # the standby child had the cell: answered, or running (see _hand_over)
+        if (verdict is not None or stopped is not None) and self.dryrun and \
+                _worth_a_dry_run(source):
+            self.last_dry_run = _rules_first(stopped)
         if verdict is None and stopped is None and self.dryrun and \
                 _worth_a_dry_run(source):
             took = self._took.get(source.rstrip("\n"))
@@ -479,9 +483,11 @@ class Guard:
         rules = self.last if self.last is not None else Verdict(crash=False, confidence=0.0)
         with self._lock:
             current = beside is not None and self._beside is beside
-            after = time.perf_counter() - beside.started if beside is not None else 0.0
+            if not current:  # a child that stepped back, or a cell that has ended (said then)
+                return
+            after = time.perf_counter() - beside.started
             self.last_dry_run = _describe(dry, after)
-            if not current or dry.outcome != "crashed":
+            if dry.outcome != "crashed":
                 return
             verdict = combine_with_rules(rules, dry)
             if verdict.crash is not True:
@@ -642,6 +648,13 @@ def _parent_header(shell: Any) -> dict[str, Any] | None:
         return dict(header) if header else None
     except Exception:
         return None
+
+
+def _rules_first(stopped: str | None) -> str:
+    """What `status` says of a cell the rules answered before any dry run could."""
+    if stopped is None:
+        return "not run: the rules predicted this cell's crash first"
+    return f"not run: the rules' analysis was stopped ({stopped})"
 
 
 def _describe(dry: Any, after: float) -> str:
