@@ -594,6 +594,25 @@ def _replay_cells(notebook: Path, target_id: str) -> tuple[list[str], str | None
     return [c.source for c in ran], target
 
 
+def _in_time(real: dict, crashed: bool) -> tuple[bool, bool, bool]:
+    """(warned, warned before the error, said right): a crash counts as predicted when the
+    warning came before the error; any warning on a cell that ran clean is a false one."""
+    warned = real["warned"] is not None
+    before = warned and (real["error_at"] is None or real["warned"] < real["error_at"])
+    return warned, before, before if crashed else warned
+
+
+def _warnings_scored(outcomes: list[tuple[bool, bool]], fine: str) -> str:
+    """The summary line of (crashed, said) outcomes; ``fine`` names the cells that ran clean."""
+    right = sum(c == s for c, s in outcomes)
+    said = [c for c, s in outcomes if s]
+    crashes = sum(c for c, _ in outcomes)
+    return (f"Warned before the error on {sum(c and s for c, s in outcomes)} of {crashes} "
+            f"crashes; false warnings on {sum(s and not c for c, s in outcomes)} of "
+            f"{len(outcomes) - crashes} {fine}; accuracy {right / max(len(outcomes), 1):.3f}, "
+            f"precision {sum(said) / len(said) if said else 1.0:.3f}.")
+
+
 def junobench_sample() -> str:
     """Each sample case's two versions run as a user would: a real kernel, the extension
     loaded (default settings), the cells that ran in execution-count order, a pause, then
@@ -625,28 +644,20 @@ def junobench_sample() -> str:
                 finally:
                     kernel.close()
             crashed = real["error"] is not None and real["error"] != "CellRefused"
-            warned = real["warned"] is not None
-            before = warned and (real["error_at"] is None or real["warned"] < real["error_at"])
-            said = before if crashed else warned
+            warned, before, said = _in_time(real, crashed)
             outcomes.append((crashed, said))
             rows.append(f"| {case.name} | {variant} | {real['error'] or 'no error'} | "
                         f"{'warned ' + format(real['warned'] * 1000, '.0f') + ' ms after the start' if warned else 'no warning'}"
                         f"{' (before the error)' if crashed and before else ''} | "
                         f"{real['wall'] * 1000:.0f} ms |")
-    right = sum(c == s for c, s in outcomes)
-    said = [c for c, s in outcomes if s]
-    crashes = sum(c for c, _ in outcomes)
     return "\n".join([
         "### The JunoBench sample in the notebook (default settings, a user's pause before "
         "the target)", "",
         "| case | version | the target raised | the extension | target's wall time |",
         "|---|---|---|---|---|", *rows, "",
-        f"Warned before the error on {sum(c and s for c, s in outcomes)} of {crashes} crashes; "
-        f"false warnings on {sum(s and not c for c, s in outcomes)} of "
-        f"{len(outcomes) - crashes} fixed targets; accuracy {right / max(len(outcomes), 1):.3f}, "
-        f"precision {sum(said) / len(said) if said else 1.0:.3f}. These are the examples the "
-        f"rules were written beside, not unseen cases: a check of the notebook path, not an "
-        f"accuracy claim.",
+        _warnings_scored(outcomes, "fixed targets") + " These are the examples the rules were "
+        "written beside, not unseen cases: a check of the notebook path, not an accuracy "
+        "claim.",
     ])
 
 
@@ -674,30 +685,23 @@ def own_pairs_back_to_back() -> str:
                 finally:
                     kernel.close()
             crashed = real["error"] is not None
-            warned = real["warned"] is not None
-            before = warned and (real["error_at"] is None or real["warned"] < real["error_at"])
-            outcomes.append((crashed, before if crashed else warned))
+            warned, _, said_right = _in_time(real, crashed)
+            outcomes.append((crashed, said_right))
             said = (f"warned {real['warned'] * 1000:.0f} ms after the start"
                     + (f", the error came at {real['error_at'] * 1000:.0f} ms" if crashed else "")
                     if warned else "no warning")
             dry = status.split("last dry run: ", 1)[-1].strip().split(": the cell writes")[0]
             rows.append(f"| {name} | {variant} | {real['error'] or 'no error'} | {said} | "
                         f"{dry[:110]} |")
-    right = sum(c == s for c, s in outcomes)
-    said = [c for c, s in outcomes if s]
-    crashes = sum(c for c, _ in outcomes)
     return "\n".join([
         "### The own crash/fix pairs in the notebook, back to back (as Run All sends them; "
         "default settings)", "",
         "| pair | variant | the cell raised | the extension | its last dry run |",
         "|---|---|---|---|---|", *rows, "",
-        f"Warned before the error on {sum(c and s for c, s in outcomes)} of {crashes} crashes; "
-        f"false warnings on {sum(s and not c for c, s in outcomes)} of "
-        f"{len(outcomes) - crashes} fixed cells; accuracy {right / len(outcomes):.3f}, "
-        f"precision {(sum(said) / len(said)) if said else 1.0:.3f}. Back to back no child is "
-        "ready before a cell: one that loops or fits gets a child forked as it starts, one "
-        "that does not gets one where a fork of the kernel takes at most 8 ms, and its "
-        "warning can come only before an error that is slow to show."])
+        _warnings_scored(outcomes, "fixed cells") + " Back to back no child is ready before "
+        "a cell: one that loops or fits gets a child forked as it starts, one that does not "
+        "gets one where a fork of the kernel takes at most 8 ms, and its warning can come "
+        "only before an error that is slow to show."])
 
 
 def main() -> str:
