@@ -43,8 +43,9 @@ def test_the_shape_and_dtype_of_a_costly_product_are_the_real_ones(
         left = torch.ones(left_shape)
         right = torch.ones(right_shape)
     real = left @ right
-    assert _propagate._sliced_matmul(left, right) is not None  # past MAX_MATMUL_WORK
-    out = _propagate._costly_matmul(left, right, ast.parse("x").body[0], _Walker())
+    sliced = _propagate._sliced_matmul(left, right)
+    assert sliced is not None  # past MAX_MATMUL_WORK
+    out = _propagate._costly_matmul(sliced, ast.parse("x").body[0], _Walker())
     kind = "ndarray" if library == "numpy" else "tensor"
     assert is_abstract(out, kind), out
     assert tuple(out.shape) == tuple(real.shape)
@@ -89,7 +90,11 @@ def test_a_costly_product_the_library_refuses_gives_no_abstract_value(monkeypatc
     monkeypatch.setattr(_propagate, "MAX_MATMUL_WORK", 10)
     left = np.array([["x"] * 30] * 20, dtype=object)  # str * float: TypeError
     right = np.ones((30, 20))
-    assert _propagate._sliced_matmul(left, right) is not None
-    assert _propagate._costly_matmul(left, right, ast.parse("x").body[0], _Walker()) is None
+    node = ast.parse("x").body[0]
+    sliced = _propagate._sliced_matmul(left, right)
+    assert sliced is not None
+    assert _propagate._costly_matmul(sliced, node, _Walker()) is None
     tensors = (torch.ones(20, 30, dtype=torch.float64), torch.ones(30, 20))  # two dtypes
-    assert _propagate._costly_matmul(*tensors, ast.parse("x").body[0], _Walker()) is None
+    sliced = _propagate._sliced_matmul(*tensors)
+    assert sliced is not None
+    assert _propagate._costly_matmul(sliced, node, _Walker()) is None

@@ -266,8 +266,9 @@ def propagate_binop(op: ast.operator, left: Any, right: Any, node: ast.AST,
     tensor = "tensor" in (lk, rk)
     if not tensor and not result_fits(op, ls, rs):
         return None  # stand-ins would allocate the whole (huge) result
-    if not tensor and fn is operator.matmul and _sliced_matmul(ls, rs) is not None:
-        return _costly_matmul(ls, rs, node, walker)  # meta tensors cost nothing; arrays do
+    sliced = _sliced_matmul(ls, rs) if not tensor and fn is operator.matmul else None
+    if sliced is not None:
+        return _costly_matmul(sliced, node, walker)  # meta tensors cost nothing; arrays do
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -317,9 +318,11 @@ def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -
     if not result_fits(next(k for k, f in _ARITH.items() if f is fn)(), left, right):
         return None
     np = np_module()
-    if fn is operator.matmul and ((is_ndarray(left) and is_ndarray(right)) or (
-            is_tensor(left) and is_tensor(right))) and _sliced_matmul(left, right) is not None:
-        return _costly_matmul(left, right, node, walker)
+    sliced = _sliced_matmul(left, right) if fn is operator.matmul and (
+        (is_ndarray(left) and is_ndarray(right)) or (is_tensor(left) and is_tensor(right))) \
+        else None
+    if sliced is not None:
+        return _costly_matmul(sliced, node, walker)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -360,14 +363,15 @@ def _sliced_matmul(left: Any, right: Any) -> tuple[tuple[int, ...], Any, Any] | 
             right[:1] if len(b) == 1 else right[..., :1, :1])
 
 
-def _costly_matmul(left: Any, right: Any, node: ast.AST, walker: Walker) -> Any:
-    """``left @ right`` of live arrays or tensors too costly to run (`_sliced_matmul`): its
-    result as an abstract value (shape and dtype; the product of one row by one column
+def _costly_matmul(sliced: tuple[tuple[int, ...], Any, Any], node: ast.AST,
+                   walker: Walker) -> Any:
+    """A product of live arrays or tensors too costly to run, as `_sliced_matmul` gave it:
+    its result as an abstract value (shape and dtype; the product of one row by one column
     checks the dtypes as the library does). Not on torch's meta device: its first
     product there imports some 480 modules, half a second of the user's kernel."""
     np = np_module()
+    shape, one_left, one_right = sliced
     try:
-        shape, one_left, one_right = _sliced_matmul(left, right)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             one = operator.matmul(one_left, one_right)
