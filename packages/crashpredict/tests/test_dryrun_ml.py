@@ -125,7 +125,9 @@ def test_sklearn_n_jobs_runs_sequentially_instead_of_forking():
 # ---- over budget: retried on shrunk data ---------------------------------------------------
 
 # slow in proportion to the rows, with no loop statement of the cell's own to cut short
-SLOW_ROWS = "import time\n_ = df['a'].apply(lambda value: time.sleep(0.001))\n"
+# 20,000 rows sleep at least 4 s, past the 2 s budgets below; the 500 rows of a shrunk retry
+# take about 0.1 s, with room for a loaded machine (a millisecond a row left too little)
+SLOW_ROWS = "import time\n_ = df['a'].apply(lambda value: time.sleep(0.0002))\n"
 
 
 def test_a_cell_over_budget_is_retried_on_the_first_rows():
@@ -143,7 +145,7 @@ def test_a_cell_over_budget_is_retried_on_the_first_rows():
 
 def test_a_shrunk_retry_keeps_the_rows_with_missing_values_and_new_labels():
     pd = pytest.importorskip("pandas")
-    pytest.importorskip("sklearn")
+    pytest.importorskip("sklearn.linear_model")  # imported here, not in the child's budget
     df = pd.DataFrame({"a": np.arange(20_000.0), "y": [0, 1] * 10_000})
     df.loc[15_000, "a"] = np.nan  # far past the head a shrunk run keeps
     cell = (SLOW_ROWS + "from sklearn.linear_model import LogisticRegression\n"
