@@ -196,7 +196,8 @@ def test_kernel_cell_over_budget_is_answered_fast_forwarded_or_on_shrunk_data(ke
     called = kernel.dry_run("scaled = scale(df)\ndf['b']", budget_s=2)
     assert (called["exception"], called["fast_forwarded"]) == ("KeyError", True), called
     assert "of function scale" in called["cuts"][0]
-    slow = "_ = df['a'].apply(lambda v: time.sleep(0.001))\ndf['b']"
+    # 50,000 rows sleep 10 s or more; the 500 of the shrunk retry about 0.1 s of the 2 s
+    slow = "_ = df['a'].apply(lambda v: time.sleep(0.0002))\ndf['b']"
     result = kernel.dry_run(slow, budget_s=2)
     assert (result["outcome"], result["exception"], result["shrunk_names"]) == (
         "crashed", "KeyError", ["df"]), result
