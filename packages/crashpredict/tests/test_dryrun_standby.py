@@ -270,21 +270,81 @@ def test_on_the_cold_path_the_childs_set_up_is_paced_as_its_run(no_new_children,
         assert beside.settle(10)
 
 
-def test_a_held_child_is_stopped_as_soon_as_it_is_forked(no_new_children) -> None:
+def test_a_held_child_waits_at_its_gate_until_its_pacer_opens_it(no_new_children) -> None:
     """On the cold path the kernel may still copy the pages the last cell wrote after the
-    fork: the child waits, stopped, for its pacer rather than build its jail beside the
-    cell meanwhile."""
+    fork: the child waits, idle, for its pacer rather than build its jail beside the cell
+    meanwhile; opened, it gets ready."""
     standby = prepare_standby({}, reap=False, held=True)
     try:
-        end, state = time.monotonic() + 2.0, ""
-        while state not in ("T", "t") and time.monotonic() < end:  # the signal is delivered
-            with open(f"/proc/{standby._child.pid}/stat") as stat:  # when it first runs
-                state = stat.read().rsplit(")", 1)[1].split()[0]
-        assert state in ("T", "t"), state
         time.sleep(0.5)  # unpaced, its set-up takes 30-300 ms here
         assert not standby.armed()
+        _fork.open_gate(standby._child)
+        _armed(standby)
     finally:
         standby.discard(wait=True)
+
+
+def test_a_held_child_whose_gate_closes_unopened_leaves_by_itself(no_new_children) -> None:
+    import os
+
+    standby = prepare_standby({}, reap=False, held=True)
+    pid = standby._child.pid
+    _fork.close_gate(standby._child)
+    end, done = time.monotonic() + 20, 0
+    while not done and time.monotonic() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.01)
+    assert done and os.waitstatus_to_exitcode(status) == 0  # it left: nobody killed it
+    standby.discard(wait=True)
+
+
+def _heap_shared_kb() -> int:
+    """The kB of this process's heap (glibc's main arena) it shares with another process."""
+    shared, in_heap = 0, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            first = line.split(None, 1)[0]
+            if "-" in first and not first.endswith(":"):  # a mapping's header line
+                in_heap = line.rstrip().endswith("[heap]")
+            elif in_heap and first in ("Shared_Clean:", "Shared_Dirty:"):
+                shared += int(line.split()[1])
+    return shared
+
+
+def test_the_child_gives_back_the_free_heap_the_kernel_would_reuse(no_new_children,
+                                                                   monkeypatch) -> None:
+    """Memory the kernel freed stays in its heap, and its next allocations reuse it; while
+    a child shares those pages, each first write copies one. The child gives them back at
+    once (the kernel's pages are its own again): fails when it keeps them."""
+    import ctypes
+
+    if _fork._TRIM is None:
+        pytest.skip("no glibc malloc_trim here")
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    block = 100 * 1024  # under glibc's threshold for its own mapping: in the heap
+    blocks = [libc.malloc(block) for _ in range(160)]  # 16 MB
+    pin = libc.malloc(block)  # after them: the free blocks are not at the heap's top
+    for address in blocks:
+        ctypes.memset(address, 1, block)
+    for address in blocks:
+        libc.free(address)
+
+    def shared_once_ready() -> int:
+        standby = _armed(prepare_standby({}, reap=False))
+        try:
+            return _heap_shared_kb()
+        finally:
+            standby.discard(wait=True)
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(_fork, "_TRIM", None)
+            kept = shared_once_ready()
+        given_back = shared_once_ready()
+    finally:
+        libc.free(pin)
+    assert given_back <= kept - 12 * 1024, (kept, given_back)
 
 
 def test_a_rate_read_over_too_short_a_span_changes_nothing() -> None:

@@ -238,8 +238,9 @@ class _Pacer:
     so a cell shorter than a tick never shares a CPU with it."""
 
     def __init__(self, pid: int, copies: _CopyWatch | None, began: float,
-                 cores: int | None = None) -> None:
+                 cores: int | None = None, on_run: Callable[[], object] | None = None) -> None:
         self.pid, self.copies, self.began = pid, copies, began
+        self.on_run = on_run  # the first time it may run (a held child's gate opens)
         self.cores = cores if cores is not None else _cores()
         self.held = False
         self.ticks = self.backoff = 0
@@ -256,16 +257,20 @@ class _Pacer:
         if run and self.held:
             self._signal(signal.SIGCONT)
             self.held = False
+        if run and self.on_run is not None:
+            first, self.on_run = self.on_run, None
+            first()
         elif not run and not self.held:
             self._signal(signal.SIGSTOP)
             self.held = True
 
     def hold(self) -> None:
         """The head start is over and the cell starts: stop the child until the first tick.
-        On the cold path the child is still building its jail: its set-up is paced as its
-        run is (forks of the kernel's image and some 50 ms of Python, on a CPU that a cell
-        on every core needs; it waits `_fork.BUSY_HOLD_S` there, a cell that leaves a CPU
-        idle resumes it at the first tick)."""
+        On the cold path the child waits at its gate before it builds its jail, opened the
+        first time it may run: its set-up is paced as its run is (forks of the kernel's
+        image and some 50 ms of Python, on a CPU that a cell on every core needs; it waits
+        `_fork.BUSY_HOLD_S` there, a cell that leaves a CPU idle lets it go at the first
+        tick)."""
         self._cpu, self._at, self._wait = _kernel_cpu(), time.perf_counter(), _waited(self._main)
         self._run(False)
 
@@ -578,6 +583,7 @@ class Standby:
                     except OSError:
                         pass
             child.cell_fd = -1
+            _fork.close_gate(child)
             try:
                 _fork._kill_and_reap(child.pid)
             finally:
@@ -601,8 +607,9 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     children killed meanwhile are reaped after the fork (else by the caller, `LATER.run`,
     when it is idle). ``copy_ahead``: the
     child copies the pages it shares with the kernel while it waits (`Standby.copy_ahead`).
-    ``held``: the child is stopped as soon as it is forked, before the kernel copies the
-    pages the last cell wrote (a cell is starting: its pacer lets it run).
+    ``held``: once it has given back the kernel's free heap (`_fork._fork_child`) the
+    child waits, idle, at its gate, before the kernel copies the pages the last cell wrote
+    (a cell is starting: its pacer opens the gate, `_fork.open_gate`).
 
     Returns the `Standby`, or an inconclusive `DryRun` saying why none can run (a refused
     fork, see `fork_refusal`; no processes or pipes left).
@@ -623,15 +630,10 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
         child = _fork._fork_child(
             float(budget_s), standby=True, namespace=namespace,
             private_dir=private_dir, filename=filename, rng_state=random.getstate(),
-            fast_forward=fast_forward, copy_ahead=copy_ahead and _prefault.usable())
+            fast_forward=fast_forward, copy_ahead=copy_ahead and _prefault.usable(), held=held)
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
         shutil.rmtree(private_dir, ignore_errors=True)
         return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")
-    if held:
-        try:
-            os.killpg(child.pid, signal.SIGSTOP)
-        except (ProcessLookupError, PermissionError):
-            pass
     _prefault.populate(hot)  # copied now, while the kernel is idle, not in the next cell
     if reap:
         LATER.run()
@@ -674,7 +676,8 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
     stop = _Stop()
     beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
     copies = _CopyWatch(shared_pages, cow_floor_s) if shared_pages is not None else None
-    pacer = _Pacer(child.pid, copies, time.perf_counter())
+    pacer = _Pacer(child.pid, copies, time.perf_counter(),
+                   on_run=lambda: _fork.open_gate(child))
     # during the head start the kernel waits for the child: it runs unpaced (a pacer would
     # read the kernel's own set-up as a busy cell and stop it); paced from the cell's start
     reader = _fork._Reader(child, stop, prefix, None if head_until is not None else pacer)
@@ -710,6 +713,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
 
     def reap() -> None:
         _prefault.forget(child.pid)
+        _fork.close_gate(child)  # a held child whose cell ended before it ran: it leaves
         try:  # a child that died is reaped too
             _fork._kill_and_reap(child.pid)
         finally:
@@ -753,6 +757,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
         LATER.add(reap)
 
     if head_until is not None:
+        _fork.open_gate(child)  # unpaced in its head start (a held child has none)
         try:
             answered = reader.pump(head_until)
         except BaseException:  # noqa: BLE001 - an interrupt included: the cell runs

@@ -256,6 +256,8 @@ class _Child:
     cell_fd: int = -1
     #: a standby's pipe for the record of the pages it copied while it waited (`copy_ahead`)
     copy_fd: int = -1
+    #: a held child's gate (`open_gate`): it waits there, idle, until the parent opens it
+    gate_fd: int = -1
 
 
 #: A standby child runs the cell this long before the real cell starts (the kernel waits
@@ -280,18 +282,24 @@ _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032
 
 
 def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
-                copy_ahead: bool = False, **child_args: Any) -> _Child:
+                copy_ahead: bool = False, held: bool = False, **child_args: Any) -> _Child:
     """Fork the child (jailed, see `jailed`) and return at once.
 
-    The OOM killer takes any dry run's processes first. ``standby``: the child gets ready
-    and waits for the cell on a third pipe (`_child.run_standby`, `send_cell`); its
-    deadline counts from the cell's arrival. ``copy_ahead`` (a standby): while it waits,
-    it copies the pages it shares with the kernel and says what it copied on a fourth pipe
-    (``copy_fd``, see `_prefault.copy_for_kernel`).
+    The OOM killer takes any dry run's processes first; then the child gives back the
+    free memory of the kernel's heap it inherited (`_release_free_heap`). ``standby``: the
+    child gets ready and waits for the cell on a third pipe (`_child.run_standby`,
+    `send_cell`); its deadline counts from the cell's arrival. ``copy_ahead`` (a
+    standby): while it waits, it copies the pages it shares with the kernel and says what
+    it copied on a fourth pipe (``copy_fd``, see `_prefault.copy_for_kernel`). ``held``:
+    after giving the heap back it waits, idle, until `open_gate` (the end of the pipe
+    closed first: it leaves), so it builds nothing while a cell that is starting needs the
+    CPUs, yet gives back the heap at once, before the cell reuses it.
     """
     read_fd, write_fd = os.pipe()
     answer_read, answer_write = os.pipe()
-    cell_read = cell_write = copy_read = copy_write = -1
+    cell_read = cell_write = copy_read = copy_write = gate_read = gate_write = -1
+    if held:
+        gate_read, gate_write = os.pipe()
     if standby:
         cell_read, cell_write = os.pipe()
         try:
@@ -314,6 +322,11 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
             os.close(read_fd)
             os.close(answer_write)
             _first_for_the_oom_killer()  # each process of the jail's chain, before the kernel
+            _release_free_heap()  # before the jail's forks: none of them holds those pages
+            if gate_read >= 0:
+                os.close(gate_write)
+                if not _wait_at_gate(gate_read):
+                    return  # discarded while held (the finally below leaves)
             if standby:
                 os.close(cell_write)
             if copy_read >= 0:
@@ -346,12 +359,80 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
         os.close(cell_read)
     if copy_write >= 0:
         os.close(copy_write)
+    if gate_read >= 0:
+        os.close(gate_read)
     try:
         os.setpgid(pid, pid)  # also here: the child may not have run yet when we kill it
     except OSError:
         pass
     os.set_blocking(answer_write, False)  # a child that stops reading cannot block us
-    return _Child(pid, read_fd, answer_write, started, deadline, cell_write, copy_read)
+    return _Child(pid, read_fd, answer_write, started, deadline, cell_write, copy_read,
+                  gate_write)
+
+
+def open_gate(child: _Child) -> None:
+    """Let a held child go on (see `_fork_child`); closing the gate unopened (`close_gate`)
+    makes it leave. Does nothing for a child not held, or opened already."""
+    fd, child.gate_fd = child.gate_fd, -1
+    if fd < 0:
+        return
+    try:
+        os.write(fd, b"g")  # an empty pipe: never blocks
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def close_gate(child: _Child) -> None:
+    """Close a held child's gate without opening it (the child is discarded)."""
+    fd, child.gate_fd = child.gate_fd, -1
+    if fd >= 0:
+        os.close(fd)
+
+
+def _wait_at_gate(fd: int) -> bool:
+    """In a held child: wait until the parent opens the gate (True) or closes it (False)."""
+    while True:
+        try:
+            opened = os.read(fd, 1) == b"g"
+        except InterruptedError:
+            continue
+        except OSError:
+            opened = False
+        os.close(fd)
+        return opened
+
+
+def _malloc_trim() -> Any:
+    """glibc's ``malloc_trim``, resolved once in the kernel; None elsewhere (musl, macOS)."""
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL(None).malloc_trim
+    except (ImportError, OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+#: Called in the child only; resolved here so the child runs no import or lookup for it.
+_TRIM = _malloc_trim()
+
+
+def _release_free_heap() -> None:
+    """In the child, right after the fork: give back the pages of the heap that hold no
+    allocation (``malloc_trim``). The kernel reuses that free memory for its next
+    allocations (numpy's temporaries and results, pandas' buffers); while the child shares
+    a page, each first write of it by the kernel copies it. Given back by the child, those
+    pages are the kernel's alone again, and its writes copy nothing. The child loses only
+    free memory; the kernel is not touched."""
+    if _TRIM is None:
+        return
+    try:
+        _TRIM(0)
+    except Exception:  # noqa: BLE001 - a child: nothing may stop it here
+        pass
 
 
 def send_cell(child: _Child, source: str, budget_s: float) -> bool:
