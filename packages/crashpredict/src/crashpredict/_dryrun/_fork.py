@@ -24,6 +24,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -370,10 +371,20 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
                   gate_write)
 
 
+#: Taking a gate's descriptor is atomic: the pacer's thread opens it, a clean-up closes it.
+_GATE_LOCK = threading.Lock()
+
+
+def _take_gate(child: _Child) -> int:
+    with _GATE_LOCK:
+        fd, child.gate_fd = child.gate_fd, -1
+    return fd
+
+
 def open_gate(child: _Child) -> None:
     """Let a held child go on (see `_fork_child`); closing the gate unopened (`close_gate`)
     makes it leave. Does nothing for a child not held, or opened already."""
-    fd, child.gate_fd = child.gate_fd, -1
+    fd = _take_gate(child)
     if fd < 0:
         return
     try:
@@ -386,7 +397,7 @@ def open_gate(child: _Child) -> None:
 
 def close_gate(child: _Child) -> None:
     """Close a held child's gate without opening it (the child is discarded)."""
-    fd, child.gate_fd = child.gate_fd, -1
+    fd = _take_gate(child)
     if fd >= 0:
         os.close(fd)
 
