@@ -285,16 +285,14 @@ def test_a_held_child_waits_at_its_gate_until_its_pacer_opens_it(no_new_children
 
 
 def test_a_held_child_whose_gate_closes_unopened_leaves_by_itself(no_new_children) -> None:
-    import os
-
     standby = prepare_standby({}, reap=False, held=True)
-    pid = standby._child.pid
     _fork.close_gate(standby._child)
-    end, done = time.monotonic() + 20, 0
-    while not done and time.monotonic() < end:
-        done, status = os.waitpid(pid, os.WNOHANG)
+    end, fields = time.monotonic() + 20, [""]
+    while fields[0] != "Z" and time.monotonic() < end:  # ended, not reaped yet
+        with open(f"/proc/{standby._child.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
         time.sleep(0.01)
-    assert done and os.waitstatus_to_exitcode(status) == 0  # it left: nobody killed it
+    assert fields[0] == "Z" and fields[49] == "0", fields  # it left with 0: nobody killed it
     standby.discard(wait=True)
 
 

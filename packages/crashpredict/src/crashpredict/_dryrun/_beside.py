@@ -254,13 +254,14 @@ class _Pacer:
             pass
 
     def _run(self, run: bool) -> None:
-        if run and self.held:
-            self._signal(signal.SIGCONT)
-            self.held = False
-        if run and self.on_run is not None:
-            first, self.on_run = self.on_run, None
-            first()
-        elif not run and not self.held:
+        if run:
+            if self.held:
+                self._signal(signal.SIGCONT)
+                self.held = False
+            if self.on_run is not None:
+                first, self.on_run = self.on_run, None
+                first()
+        elif not self.held:
             self._signal(signal.SIGSTOP)
             self.held = True
 
