@@ -234,17 +234,23 @@ def _steady_runs(kernels: tuple[_Kernel, _Kernel], repeats: int,
     return rows, long_ratios, short_added
 
 
+def _section(title: str, columns: list[str], rows: list[str], *after: str) -> list[str]:
+    """A Markdown section: its title, a table of ``rows`` under ``columns``, then the
+    paragraphs ``after`` it."""
+    return [f"### {title}", "", "| " + " | ".join(columns) + " |",
+            "|" + "---|" * len(columns), *rows, "", *after]
+
+
 def _fine_table(title: str, rows: list[str], long_ratios: list[float],
                 short_added: list[float]) -> list[str]:
     """A fine-cell table in Markdown, with its summary against the issue's goals."""
     med, p95 = _stats(long_ratios)
     add_med, add_p95 = _stats(short_added)
-    return [f"### {title}", "",
-            "| cell | without (median) | with (median) | ratio | added |",
-            "|---|---|---|---|---|", *rows, "",
-            f"Cells of 0.1 s and more (without the extension): median ratio {med:.3f}x, p95 "
-            f"{p95:.3f}x (goal <= 1.05x, <= 1.2x). Shorter cells: median {add_med:+.1f} ms, "
-            f"p95 {add_p95:+.1f} ms (goal <= +20 ms).", ""]
+    return _section(
+        title, ["cell", "without (median)", "with (median)", "ratio", "added"], rows,
+        f"Cells of 0.1 s and more (without the extension): median ratio {med:.3f}x, p95 "
+        f"{p95:.3f}x (goal <= 1.05x, <= 1.2x). Shorter cells: median {add_med:+.1f} ms, "
+        f"p95 {add_p95:+.1f} ms (goal <= +20 ms).", "")
 
 
 #: The session's rounds (even: each kernel has the extension in half of them) and paces.
@@ -381,17 +387,16 @@ def copies_ahead(rounds: int = 5) -> str:
         rows.append(f"| {name} | {child * scale:.{0 if unit == 'ms' else 3}f} {unit} | "
                     f"{kernel * scale:.{0 if unit == 'ms' else 3}f} {unit} | "
                     f"{kernel / child if child else float('inf'):.2f}x |")
-    return "\n".join([
-        f"### Copies ahead, made by the standby child against made by the kernel: a process "
-        f"holding 800 MB, {rounds} idle forks each (medians)", "",
-        "| | by the child | by the kernel (peer) | peer / child |", "|---|---|---|---|",
-        *rows, "",
+    return "\n".join(_section(
+        f"Copies ahead, made by the standby child against made by the kernel: a process "
+        f"holding 800 MB, {rounds} idle forks each (medians)",
+        ["", "by the child", "by the kernel (peer)", "peer / child"], rows,
         "The child copies the pages it shares with the kernel while it waits for its cell, "
         "in its own address space; the kernel keeps its pages (huge pages stay whole) and "
         "then takes, idle, the faults its first writes would take (they copy nothing). The "
         "peer copies them in the kernel, from a thread: its pages come back as 4 KiB pages, "
         "so each later fork copies more page tables, and the copying is the kernel's CPU "
-        "time. Either way the cell that follows takes a handful of faults.", ""])
+        "time. Either way the cell that follows takes a handful of faults.", ""))
 
 
 # ---- 2. long crash/fix pairs --------------------------------------------------------------
@@ -558,10 +563,10 @@ def long_pairs() -> str:
     warned = sum(1 for r in results if r["truth"] and r["warned_s"])
     crashes = sum(r["truth"] for r in results)
     false_warnings = sum(1 for r in results if not r["truth"] and r["warned_s"])
-    return "\n".join([
-        f"### Long crash/fix pairs (the long part sized to {LONG_S:g} s for real)", "",
-        "| pair | variant | real run | default engine said | time to verdict | faster | "
-        "extension's warning after |", "|---|---|---|---|---|---|---|", *rows, "",
+    return "\n".join(_section(
+        f"Long crash/fix pairs (the long part sized to {LONG_S:g} s for real)",
+        ["pair", "variant", "real run", "default engine said", "time to verdict", "faster",
+         "extension's warning after"], rows,
         f"Default engine (rules + dry run): {len(results) - len(decided)} of {len(results)} "
         f"inconclusive ({(len(results) - len(decided)) / len(results):.0%}; goal <= 2%), "
         f"accuracy {right / len(results):.3f} (inconclusive counts as wrong), precision "
@@ -569,8 +574,7 @@ def long_pairs() -> str:
         f"{statistics.median(speed):.0f}x faster (goal >= 20x).",
         f"Extension beside the cell: warned on {warned} of {crashes} crashes, "
         f"{statistics.median(ahead) if ahead else 0:.0f}x sooner than the crash (median; goal "
-        f">= 20x); false warnings on fixed cells: {false_warnings}.",
-    ])
+        f">= 20x); false warnings on fixed cells: {false_warnings}."))
 
 
 # ---- 3. the JunoBench sample, in the notebook ---------------------------------------------
@@ -650,15 +654,13 @@ def junobench_sample() -> str:
                         f"{'warned ' + format(real['warned'] * 1000, '.0f') + ' ms after the start' if warned else 'no warning'}"
                         f"{' (before the error)' if crashed and before else ''} | "
                         f"{real['wall'] * 1000:.0f} ms |")
-    return "\n".join([
-        "### The JunoBench sample in the notebook (default settings, a user's pause before "
-        "the target)", "",
-        "| case | version | the target raised | the extension | target's wall time |",
-        "|---|---|---|---|---|", *rows, "",
+    return "\n".join(_section(
+        "The JunoBench sample in the notebook (default settings, a user's pause before the "
+        "target)", ["case", "version", "the target raised", "the extension",
+                    "target's wall time"], rows,
         _warnings_scored(outcomes, "fixed targets") + " These are the examples the rules were "
         "written beside, not unseen cases: a check of the notebook path, not an accuracy "
-        "claim.",
-    ])
+        "claim."))
 
 
 # ---- 4. the own crash/fix pairs, in the notebook, back to back -----------------------------
@@ -693,15 +695,14 @@ def own_pairs_back_to_back() -> str:
             dry = status.split("last dry run: ", 1)[-1].strip().split(": the cell writes")[0]
             rows.append(f"| {name} | {variant} | {real['error'] or 'no error'} | {said} | "
                         f"{dry[:110]} |")
-    return "\n".join([
-        "### The own crash/fix pairs in the notebook, back to back (as Run All sends them; "
-        "default settings)", "",
-        "| pair | variant | the cell raised | the extension | its last dry run |",
-        "|---|---|---|---|---|", *rows, "",
+    return "\n".join(_section(
+        "The own crash/fix pairs in the notebook, back to back (as Run All sends them; "
+        "default settings)",
+        ["pair", "variant", "the cell raised", "the extension", "its last dry run"], rows,
         _warnings_scored(outcomes, "fixed cells") + " Back to back no child is ready before "
         "a cell: one that loops or fits gets a child forked as it starts, one that does not "
         "gets one where a fork of the kernel takes at most 8 ms, and its warning can come "
-        "only before an error that is slow to show."])
+        "only before an error that is slow to show."))
 
 
 def main() -> str:
