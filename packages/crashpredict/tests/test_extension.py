@@ -388,6 +388,39 @@ def test_strict_interrupts_the_cell_with_the_diagnosis(no_new_children, shell) -
     _extension._GUARD.settle()
 
 
+SLOW_TO_SHOW = """
+import os, time
+_PARENT = os.getpid()
+class SlowToShow(Exception):
+    def __str__(self):  # the kernel takes 2 s to show it (a traceback through big sources)
+        if os.getpid() == _PARENT:
+            time.sleep(2.0)
+        return 'slow to show'
+def work():
+    if os.getpid() != _PARENT:  # the dry run raises after the kernel
+        time.sleep(0.5)
+    raise SlowToShow()
+"""
+
+
+def test_strict_leaves_a_traceback_being_shown_whole(no_new_children, shell) -> None:
+    """The cell raised first and IPython is still showing its traceback when the dry run
+    beside it answers: strict mode's interrupt must not land in that formatting (it showed
+    the message as ``<class 'str'>: (CellRefused, ...)``); the user sees the real error."""
+    shell.run_cell(SLOW_TO_SHOW)
+    shell.run_cell("%crashpredict strict")
+    _ready_standby()
+    with capture_output() as cap:
+        result = shell.run_cell("work()")
+    assert type(result.error_in_exec).__name__ == "SlowToShow"
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", cap.stdout + cap.stderr)
+    assert "SlowToShow: slow to show" in shown, shown
+    assert "CellRefused" not in shown
+    assert _extension._GUARD.last_dry_run.startswith("raised SlowToShow at line 1")
+    assert shell.run_cell("ok = 1").success
+    _extension._GUARD.settle()
+
+
 def test_a_cell_that_ends_first_ends_its_dry_run(no_new_children, shell) -> None:
     shell.run_cell("import time")
     assert shell.run_cell("for _ in range(20):\n    time.sleep(0.0005)").success

@@ -87,6 +87,27 @@ class CellRefused(CrashPredictError, RuntimeError):
                 for i, line in enumerate(str(self).splitlines())]
 
 
+def _traceback_codes(shell: Any) -> frozenset[Any]:
+    """The code of the shell's methods that show an exception the cell raised."""
+    codes = set()
+    for klass in type(shell).__mro__:
+        for name in ("showtraceback", "_showtraceback", "showsyntaxerror",
+                     "showindentationerror"):
+            code = getattr(klass.__dict__.get(name), "__code__", None)
+            if code is not None:
+                codes.add(code)
+    return frozenset(codes)
+
+
+def _within(frame: Any, codes: frozenset[Any]) -> bool:
+    """Whether ``frame`` runs inside one of ``codes`` (a walk up its callers)."""
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class Guard:
     """The extension's state: mode, engines, and the hooks registered on one shell."""
 
@@ -517,13 +538,16 @@ class Guard:
             return
         previous = signal.getsignal(signal.SIGINT)
 
+        showing = _traceback_codes(self.shell)
+
         def handler(signum: int, frame: Any) -> None:
             if self._signal_sent:  # ours: the diagnosis, or nothing when the cell ended
                 self._signal_sent = False
                 message, self._interrupt_with = self._interrupt_with, None
-                if message is not None:
+                if message is not None and not _within(frame, showing):
                     raise CellRefused(message)
-                return
+                return  # the cell has raised already and IPython shows its traceback
+                # (0.1-2 s through pandas' sources): the warning is out, the error is real
             if callable(previous):
                 previous(signum, frame)
             else:
