@@ -392,9 +392,9 @@ SLOW_TO_SHOW = """
 import os, time
 _PARENT = os.getpid()
 class SlowToShow(Exception):
-    def __str__(self):  # the kernel takes 2 s to show it (a traceback through big sources)
+    def __str__(self):  # the kernel takes 3 s to show it (a traceback through big sources)
         if os.getpid() == _PARENT:
-            time.sleep(2.0)
+            time.sleep(3.0)
         return 'slow to show'
 def work():
     if os.getpid() != _PARENT:  # the dry run raises after the kernel
@@ -405,8 +405,9 @@ def work():
 
 def test_strict_leaves_a_traceback_being_shown_whole(no_new_children, shell) -> None:
     """The cell raised first and IPython is still showing its traceback when the dry run
-    beside it answers: strict mode's interrupt must not land in that formatting (it showed
-    the message as ``<class 'str'>: (CellRefused, ...)``); the user sees the real error."""
+    beside it answers (0.5 s in): strict mode's interrupt must not land in that formatting
+    (it showed the message as ``<class 'str'>: (CellRefused, ...)``); the user sees the
+    real error."""
     shell.run_cell(SLOW_TO_SHOW)
     shell.run_cell("%crashpredict strict")
     _ready_standby()
