@@ -216,6 +216,32 @@ def test_a_cell_likely_long_may_copy_more_before_the_dry_run_steps_aside() -> No
     assert short() and not long()
 
 
+def test_once_the_cell_has_raised_its_copies_may_reach_the_larger_floor() -> None:
+    """The kernel showing an error its cell raised (``raised()``) writes memory the child
+    shares (IPython's first traceback): those copies delay only the error's showing, so the
+    watch lets them reach `COW_FLOOR_LONG_S`; ``raised`` is asked only past the floor, and
+    one that fails counts as no."""
+    cost = 0.05 / _beside._COPY_S  # pages whose copies cost 50 ms
+    asked: list[bool] = []
+
+    def raised() -> bool:
+        asked.append(True)
+        return True
+
+    def broken() -> bool:
+        raise RuntimeError("a hostile shell")
+
+    watches = {answer: _beside._CopyWatch(shared_pages=10**9, raised=answer)
+               for answer in (raised, lambda: False, broken)}
+    assert not watches[raised]() and not asked  # under the floor: not asked
+    for watch in watches.values():
+        watch.faults -= int(cost)  # as if the kernel had taken that many copy faults
+    assert not watches[raised]() and asked
+    assert [watch() for answer, watch in watches.items() if answer is not raised] == [True, True]
+    watches[raised].faults -= int(cost * 2)  # 150 ms in all: past the larger floor too
+    assert watches[raised]()
+
+
 def test_the_head_start_is_not_paced_while_the_kernel_waits_for_it(
         no_new_children, monkeypatch) -> None:
     """The kernel's threads keep every CPU busy as the cell is handed over (here: its CPU

@@ -276,6 +276,49 @@ def test_back_to_back_a_plain_cell_gets_a_child_forked_as_it_starts_where_forks_
     guard.settle()
 
 
+SHOWN_SLOWLY = """
+import os, time
+import numpy as np
+_PARENT = os.getpid()
+pad = np.ones(8 << 20)  # 64 MB that any dry-run child shares
+class ShownSlowly(Exception):
+    def __str__(self):  # showing it writes the 64 MB, as a first traceback through big
+        if os.getpid() == _PARENT:  # sources writes the kernel's objects
+            for i in range(8):
+                pad[i << 20:(i + 1) << 20] += 1
+                time.sleep(0.15)
+        return 'shown slowly'
+def crunch():
+    if os.getpid() != _PARENT:  # the dry run raises after the kernel
+        time.sleep(0.3)
+    raise ShownSlowly()
+"""
+
+
+def test_back_to_back_a_crash_shown_slowly_is_warned_about_before_it_shows(
+        shell, cold_forks, monkeypatch) -> None:
+    """The cell raises at once; IPython takes 1.2 s to show the error and writes 64 MB the
+    child shares meanwhile (40 ms of copies). Those copies delay only an error that is
+    certain: the dry run does not step aside for them (it did, at the 10 ms floor), and
+    its warning comes before the error shows."""
+    guard, forks = _extension._GUARD, cold_forks
+    shell.run_cell(SHOWN_SLOWLY)
+    guard.settle()
+    forks.clear()
+    monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S / 2)
+    assert not guard._showing_error()
+    with capture_output() as cap:
+        result = shell.run_cell("crunch()")
+    assert type(result.error_in_exec).__name__ == "ShownSlowly" and len(forks) == 1
+    assert guard.last_dry_run.startswith("raised ShownSlowly at line 1"), guard.last_dry_run
+    (shown,) = cap.outputs
+    assert shown.data["text/plain"].startswith(
+        "crashpredict: this cell will likely raise ShownSlowly at line 1")
+    assert "ShownSlowly: shown slowly" in re.sub(r"\x1b\[[0-9;]*m", "", cap.stdout)
+    shell.user_ns.pop("pad")
+    guard.settle()
+
+
 def test_status_says_the_rules_answered_first_and_no_stale_dry_run(shell, cold_forks) -> None:
     """A cell whose crash the rules predict gets no dry run: `status` says so, not what the
     last cell's dry run did; and a standby child that stepped back for such a cell does

@@ -126,6 +126,8 @@ class Guard:
         self._interrupt_with: str | None = None
         self._signal_sent = False
         self._sigint: Any = None
+        #: the code of the shell's methods that show a cell's error (`_traceback_codes`)
+        self._traceback_codes: frozenset[Any] | None = None
         self._ending: Beside | None = None
         #: the child forked when the last cell ended, ready for the next one (or why none)
         self._standby: Standby | DryRun | None = None
@@ -278,7 +280,7 @@ class Guard:
         try:
             beside = standby.start(source, on_result=on_result, meanwhile=rules,
                                    head_start_s=head if armed else 0.0,
-                                   likely_long=likely_long)
+                                   likely_long=likely_long, raised=self._showing_error)
             holder.append(beside)
             with self._lock:  # current at once: an answer may come before pre_run_cell
                 self._beside = beside if beside.running else None
@@ -487,7 +489,8 @@ class Guard:
             self._install_sigint()
         try:
             beside = dry_run_beside(source, self.shell.user_ns, on_result=on_result,
-                                    budget_s=self.budget_s, likely_long=likely_long)
+                                    budget_s=self.budget_s, likely_long=likely_long,
+                                    raised=self._showing_error)
             holder.append(beside)
             with self._lock:
                 self._beside = beside if beside.running else None
@@ -531,6 +534,15 @@ class Guard:
                     except OSError:
                         self._signal_sent = False
 
+    def _showing_error(self) -> bool:
+        """Whether the kernel's main thread is showing an error its cell raised (asked from
+        the dry run's thread: the cell's own work is over, the copies it makes now only
+        delay that traceback)."""
+        if self._traceback_codes is None:
+            self._traceback_codes = _traceback_codes(self.shell)
+        frame = sys._current_frames().get(threading.main_thread().ident or -1)
+        return _within(frame, self._traceback_codes)
+
     def _install_sigint(self) -> None:
         """Strict mode: an interrupt sent by the dry run's thread raises `CellRefused` with
         the diagnosis; any other interrupt is the user's (KeyboardInterrupt as ever)."""
@@ -538,7 +550,9 @@ class Guard:
             return
         previous = signal.getsignal(signal.SIGINT)
 
-        showing = _traceback_codes(self.shell)
+        if self._traceback_codes is None:
+            self._traceback_codes = _traceback_codes(self.shell)
+        showing = self._traceback_codes
 
         def handler(signum: int, frame: Any) -> None:
             if self._signal_sent:  # ours: the diagnosis, or nothing when the cell ended

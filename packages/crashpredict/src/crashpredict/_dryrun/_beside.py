@@ -200,11 +200,20 @@ class _CopyWatch:
     Faults that are not copies (first touches of new memory) are told apart by the growth
     of the kernel's anonymous memory, summed tick by tick; copies never exceed the
     anonymous memory the kernel had when the child was forked.
+
+    ``raised()`` (asked only when the copies pass the floor): whether the cell has raised
+    already and the kernel is showing its error. Its copies then delay only the showing
+    of an error that is certain (IPython's first traceback through pandas' or
+    matplotlib's sources takes 0.1-2 s and writes some 16 MB while a child shares them):
+    the floor becomes `COW_FLOOR_LONG_S`, and the child's answer, on its way, can still
+    come before the error shows.
     """
 
-    def __init__(self, shared_pages: int, floor_s: float = COW_FLOOR_S) -> None:
+    def __init__(self, shared_pages: int, floor_s: float = COW_FLOOR_S,
+                 raised: Callable[[], bool] | None = None) -> None:
         self.began = time.perf_counter()
         self.floor_s = floor_s
+        self.raised = raised
         self.faults = _minor_faults()
         self.anon = _anon_pages()
         self.grown = 0
@@ -218,8 +227,20 @@ class _CopyWatch:
         self.anon = anon
         self.copied = min(self.shared, max(0, _minor_faults() - self.faults - self.grown))
         cost = self.copied * _COPY_S
-        self.tripped = cost > max(self.floor_s, COW_SHARE * (time.perf_counter() - self.began))
+        share = COW_SHARE * (time.perf_counter() - self.began)
+        floor = self.floor_s
+        if cost > max(floor, share) and floor < COW_FLOOR_LONG_S and self._raised():
+            floor = COW_FLOOR_LONG_S
+        self.tripped = cost > max(floor, share)
         return self.tripped
+
+    def _raised(self) -> bool:
+        if self.raised is None:
+            return False
+        try:
+            return bool(self.raised())
+        except Exception:  # noqa: BLE001 - the pacer's thread: nothing may stop it here
+            return False
 
 
 class _Pacer:
@@ -535,7 +556,8 @@ class Standby:
     def start(self, source: str, *, on_result: Callable[[DryRun], object] | None = None,
               watch_copies: bool = True, head_start_s: float = 0.0,
               likely_long: bool = False,
-              meanwhile: Callable[[], object] | None = None) -> Beside:
+              meanwhile: Callable[[], object] | None = None,
+              raised: Callable[[], bool] | None = None) -> Beside:
         """Hand the child its cell; wait up to ``head_start_s`` for its answer, in this
         thread. An answer in that time comes back in a finished `Beside` (``head_start``
         True; ``on_result`` is not called); ``meanwhile()`` runs in this thread once the
@@ -543,7 +565,8 @@ class Standby:
         report reaches ``on_result`` from a thread (unless `Beside.cancel` was called
         first). A cell the child cannot take returns a finished `Beside` (``on_result`` is
         not called). ``likely_long`` (the cell loops or fits): the copy watch lets its
-        copies reach `COW_FLOOR_LONG_S` before it steps aside."""
+        copies reach `COW_FLOOR_LONG_S` before it steps aside; so does ``raised()`` (see
+        `_CopyWatch`) once the cell has raised."""
         if self._used:
             raise DryRunError("a standby child runs one cell")
         self._used = True
@@ -561,7 +584,7 @@ class Standby:
         return _watch(self._child, self._private_dir, bytes(self._prefix), self._budget_s,
                       self._shared if watch_copies else None, on_result,
                       cow_floor_s=COW_FLOOR_LONG_S if likely_long else COW_FLOOR_S,
-                      fast_forwarded=self._fast_forward,
+                      raised=raised, fast_forwarded=self._fast_forward,
                       head_until=until if head_start_s > 0 else None)
 
     def settle(self, timeout: float | None = None) -> bool:
@@ -645,14 +668,15 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
                    on_result: Callable[[DryRun], object] | None = None,
                    budget_s: float = BESIDE_BUDGET_S, filename: str = "<cell>",
                    fast_forward: bool = True, watch_copies: bool = True,
-                   likely_long: bool = False) -> Beside:
+                   likely_long: bool = False,
+                   raised: Callable[[], bool] | None = None) -> Beside:
     """Start a dry run of ``cell_source`` on a fork of this process and return at once.
 
     ``on_result(DryRun)`` is called from a thread of this process when the child's report
     is in, unless `Beside.cancel` was called first. A refused fork (see `fork_refusal`)
     returns a finished `Beside` whose ``result`` says so; ``on_result`` is not called for
     those. A cell that does not compile is left to the real run (inconclusive).
-    ``likely_long``: as for `Standby.start` (the copy watch's larger floor).
+    ``likely_long``, ``raised``: as for `Standby.start` (the copy watch's larger floor).
 
     Raises:
         DryRunError: a non-positive budget or a namespace that is no mapping.
@@ -667,16 +691,17 @@ def dry_run_beside(cell_source: str, namespace: Mapping[str, Any], *,
     if isinstance(standby, DryRun):
         return _finished(standby)
     return standby.start(cell_source, on_result=on_result, watch_copies=watch_copies,
-                         likely_long=likely_long)
+                         likely_long=likely_long, raised=raised)
 
 
 def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
            shared_pages: int | None, on_result: Callable[[DryRun], object] | None, *,
            fast_forwarded: bool, head_until: float | None = None,
-           cow_floor_s: float = COW_FLOOR_S) -> Beside:
+           cow_floor_s: float = COW_FLOOR_S,
+           raised: Callable[[], bool] | None = None) -> Beside:
     stop = _Stop()
     beside = Beside(started=child.started, fast_forwarded=fast_forwarded, _stop=stop)
-    copies = _CopyWatch(shared_pages, cow_floor_s) if shared_pages is not None else None
+    copies = _CopyWatch(shared_pages, cow_floor_s, raised) if shared_pages is not None else None
     pacer = _Pacer(child.pid, copies, time.perf_counter(),
                    on_run=lambda: _fork.open_gate(child))
     # during the head start the kernel waits for the child: it runs unpaced (a pacer would
