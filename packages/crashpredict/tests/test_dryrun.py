@@ -771,6 +771,15 @@ def test_dry_run_matches_a_real_run(exprs, a, b, s):
     ("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (500x3 and 4x2)", "torch", False),
     ("IndexError", "index 600 is out of bounds for axis 0 with size 500", "numpy", False),
     ("AttributeError", "'DataFrame' object has no attribute 'nope'", "pandas", True),
+    # a dtype survives the cut: float64 rows cut to 500 are still float64
+    ("RuntimeError", "mat1 and mat2 must have the same dtype, but got Double and Float",
+     "torch", True),
+    ("RuntimeError", "expected scalar type Float but found Double", "torch", True),
+    ("RuntimeError", "Found dtype Double but expected Float", "torch", True),
+    ("InvalidArgumentError", "cannot compute MatMul as input #1(zero-based) was expected to "
+     "be a double tensor but is a float tensor [Op:MatMul]", "tensorflow", True),
+    ("RuntimeError", "The size of tensor a (500) must match the size of tensor b (3)",
+     "torch", False),
 ])
 def test_a_crash_on_shrunk_data_counts_only_when_the_cut_cannot_cause_it(exception, message,
                                                                          library, counts):

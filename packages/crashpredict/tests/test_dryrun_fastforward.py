@@ -387,3 +387,27 @@ def test_a_cut_training_call_says_how_much_longer_the_whole_fit_takes():
                     setattr(module, key, getattr(value, "__wrapped__", value))
     assert cutter.library_cuts == ["XGBoost train: num_boost_round cut to 2 of 200"]
     assert cutter.library_extra_s > 0
+
+
+def test_a_dtype_mismatch_after_a_cut_training_loop_counts():
+    """Fewer epochs leave every tensor's dtype as it was: a float64 frame fed to a float32
+    model after a cut training loop is the cell's crash, not the cut's (no shape or size
+    is involved), so it is reported, not left inconclusive."""
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    torch.manual_seed(0)
+    ns = {"torch": torch, "time": time,
+          "X": torch.randn(64, 4), "Y": torch.randint(0, 2, (64,)),
+          "test": np.random.default_rng(0).random((8, 4)),
+          "model": torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(),
+                                       torch.nn.Linear(8, 2))}
+    ns["opt"] = torch.optim.SGD(ns["model"].parameters(), lr=0.1)
+    cell = ("for epoch in range(400):\n"
+            "    loss = torch.nn.functional.cross_entropy(model(X), Y)\n"
+            "    opt.zero_grad(); loss.backward(); opt.step()\n"
+            "    time.sleep(0.01)\n"
+            "preds = model(torch.tensor(test)).argmax(1)\n")
+    result, verdict = _predict(cell, ns)
+    assert result.fast_forwarded and result.cut_before_crash and not result.cut_may_cause
+    assert "same dtype" in result.message
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 5)

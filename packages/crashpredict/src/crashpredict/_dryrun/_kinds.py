@@ -22,17 +22,24 @@ SHRUNK_CAN_CLEAR = frozenset({
 _VALUE_WORDS = ("nan", "infinity", "could not convert", "invalid literal", "unseen",
                 "new labels", "unknown categor", "not in list")
 
+#: Words of a mismatch of element types (torch's, TensorFlow's): rows cut or iterations
+#: cut keep each array's and tensor's dtype, so neither makes a float64 meet a float32.
+_DTYPE_WORDS = ("must have the same dtype", "to have the same dtype", "expected scalar type",
+                "but got scalar type", "found dtype", "and weight type",
+                "does not match type", "was expected to be a")
+
 
 def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
     """Whether a crash seen on data cut to its first rows is the data's, not the cut's.
 
-    Names, attributes, types, fitted state, files, columns and the values kept (NaN, text,
-    unseen labels) survive shrinking. A size or shape mismatch, an index past the end, a
-    missing row label or a value error about sizes may be the shrinking's own doing (two
-    objects cut differently, a fixed reshape or model input), so such a crash proves nothing.
+    Names, attributes, types (a tensor's dtype too), fitted state, files, columns and the
+    values kept (NaN, text, unseen labels) survive shrinking. A size or shape mismatch, an
+    index past the end, a missing row label or a value error about sizes may be the
+    shrinking's own doing (two objects cut differently, a fixed reshape or model input), so
+    such a crash proves nothing.
     """
     text = message.strip().lower()
-    if crash_type in SHRUNK_CAN_CLEAR:
+    if crash_type in SHRUNK_CAN_CLEAR or any(word in text for word in _DTYPE_WORDS):
         return True
     if crash_type == "key error":  # a column name survives the cut; a row label may not
         return text[:1] in ("'", '"')  # KeyError: 'b', "None of [Index(['b'])] are in ..."
