@@ -376,6 +376,13 @@ def test_a_cut_training_call_says_how_much_longer_the_whole_fit_takes():
     np, X, y = _sklearn_data()
     cutter = _fastforward.Cutter({})
     original = xgb.training.train
+    missing = object()
+    # cap_libraries patches what is imported here (scikit-learn's parameter check, Keras'
+    # fit): put back every one of them, or later dry runs inherit a cutter of this test's
+    patched = [(owner, name, vars(owner).get(name, missing)) for owner, name in (
+        (getattr(sys.modules.get("sklearn.base"), "BaseEstimator", None), "_validate_params"),
+        *((getattr(sys.modules.get(k), "Model", None), "fit") for k in ("keras", "tf_keras")))
+        if owner is not None]
     try:
         _fastforward.cap_libraries(cutter, {})
         xgb.train({"max_depth": 2}, xgb.DMatrix(X, y), num_boost_round=200)
@@ -385,6 +392,12 @@ def test_a_cut_training_call_says_how_much_longer_the_whole_fit_takes():
                 if getattr(value, "__wrapped__", None) is original or \
                         getattr(value, "_crashpredict_capped", False):
                     setattr(module, key, getattr(value, "__wrapped__", value))
+        for owner, name, value in patched:
+            if value is missing:
+                if name in vars(owner):
+                    delattr(owner, name)
+            else:
+                setattr(owner, name, value)
     assert cutter.library_cuts == ["XGBoost train: num_boost_round cut to 2 of 200"]
     assert cutter.library_extra_s > 0
 
@@ -411,3 +424,59 @@ def test_a_dtype_mismatch_after_a_cut_training_loop_counts():
     assert result.fast_forwarded and result.cut_before_crash and not result.cut_may_cause
     assert "same dtype" in result.message
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 5)
+
+
+def test_a_size_error_after_fits_cut_to_fewer_trees_is_the_cells_own():
+    """Every loop ran whole; only the forests were cut to fewer trees. Fewer trees change
+    no group's size, so a group too small for 5 folds is the cell's crash, reported (it
+    was left inconclusive by the kind test made for cut rows)."""
+    pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import cross_val_score
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.random(300), "label": rng.integers(0, 2, 300),
+                       "group": ["a"] * 150 + ["b"] * 147 + ["c"] * 3})
+    cell = ("scores = {}\nfor group, g in df.groupby('group'):\n"
+            "    clf = RandomForestClassifier(n_estimators=400, random_state=0)\n"
+            "    scores[group] = cross_val_score(clf, g[['x']], g['label'], cv=5).mean()\n")
+    result, verdict = _predict(cell, {"df": df, "RandomForestClassifier": RandomForestClassifier,
+                                      "cross_val_score": cross_val_score})
+    assert result.cut_only_library and not result.cut_may_cause, result
+    assert "n_estimators cut to 2 of 400" in " ".join(result.cuts)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 4)
+
+
+@pytest.mark.parametrize(("cell", "error", "counts"), [
+    # what counts the epochs or trees: the cut's doing, maybe
+    ("history = model.fit(X, y, epochs=50)\nhistory.history['loss'][49]", IndexError, False),
+    ("history = model.fit(X, y, epochs=50)\nlosses = history.history['loss']\nlosses[49]",
+     IndexError, False),
+    ("history = model.fit(X, y, epochs=50)\nlast = len(history.epoch)\nnp.zeros(last).reshape(10, 5)",
+     ValueError, False),
+    ("model.fit(X, y)\nscore = model.score(X, y)\nassert score > 0.9", AssertionError, False),
+    ("model.fit(X, y, epochs=50)\nmodel.load_weights('ckpt/epoch_50.h5')", FileNotFoundError, False),
+    ("model.fit(X, y)\nbooster.predict(X, iteration_range=(0, 300))", ValueError, False),
+    # what fewer iterations leave as it was: the cell's own
+    ("model.fit(X, y, epochs=50)\nmodel.predict(X[:, :3])", ValueError, True),
+    ("history = model.fit(X, y, epochs=50)\nhistory.history['val_loss']", KeyError, True),
+    ("model.fit(X, y)\nmodel.transform(X)", AttributeError, True),
+])
+def test_after_library_cuts_only_what_counts_iterations_is_doubtful(cell, error, counts):
+    import ast
+
+    from crashpredict._dryrun._fastforward import Cutter
+
+    history = type("History", (), {})()
+    history.history = {"loss": [0.5]}
+    history.epoch = [0]
+    cutter = Cutter({}, cell_tree=ast.parse(cell), library_cuts=["Keras fit: ran 1 of 50 "
+                                                                  "epochs, 2 steps"])
+    cutter.cut_outputs.append(history)
+    namespace = {"history": history, "losses": history.history["loss"], "last": 1}
+    messages = {KeyError: "val_loss", ValueError: "cannot reshape array of size 1 into shape "
+                "(10,5)", FileNotFoundError: "No such file or directory"}
+    exc = error(messages.get(error, "boom"))
+    line = len(cell.splitlines())
+    assert cutter.judge_library(exc, line, namespace) is (not counts)

@@ -34,6 +34,9 @@ from typing import Any
 
 from nbdeps import ipython_to_python
 
+from .._model import crash_type_of
+from ._kinds import shrinking_cannot_cause
+
 __all__ = ["CUT_AFTER_S", "HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
            "BOOSTING_ROUNDS", "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
 
@@ -313,6 +316,8 @@ class Cutter:
     library_extra_s: float = 0.0
     #: the fewest iterations a run of each cut loop kept (the scale's denominator)
     kept: dict[int, int] = field(default_factory=dict)
+    #: what the cut Keras fits returned (their History: one epoch where the cell asked more)
+    cut_outputs: list[Any] = field(default_factory=list)
     began: float = field(default_factory=time.perf_counter)
 
     def _may_cut(self, done: int) -> bool:
@@ -372,6 +377,53 @@ class Cutter:
             lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
         return lines + self.library_cuts
 
+    def judge_library(self, exc: BaseException, line: int | None,
+                      namespace: Mapping[str, Any]) -> bool:
+        """Whether a crash after library cuts only (Keras epochs, trees, boosting rounds;
+        no loop was cut) may be the cut's doing. Fewer iterations change no data, no
+        size, no shape and no type: only what counts the iterations (a History's lists,
+        ``estimators_``, ``n_iter_``, ``evals_result()``, ``best_iteration``, staged
+        predictions), a score compared to a threshold, and the checkpoints written per
+        epoch. So it may when the crashing statement reads such a thing (by its name, or
+        from a name the cell bound from it), asserts, or misses a file after a cut Keras
+        fit; a shape, size or value error elsewhere is the cell's own, and so is a kind
+        that fewer rows cannot cause either (a name, an attribute, a type, a key by name:
+        `shrinking_cannot_cause`), wherever it is read."""
+        if _missing_file(exc):
+            return any(note.startswith("Keras fit") for note in self.library_cuts)
+        if isinstance(exc, AssertionError):
+            return True
+        try:
+            message = str(exc)
+        except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+            message = ""
+        if shrinking_cannot_cause(crash_type_of(type(exc).__name__, message), message):
+            return False  # a name, an attribute, a type, a key by name: not a count
+        statement = _statement_at(self.cell_tree, line)
+        if statement is None:
+            return True
+        if _reads_iterations(statement):
+            return True
+        names = _names_in(self.cell_tree)
+        seeds = {name for name in names if self._made_by_cut(namespace.get(name))}
+        for node in ast.walk(self.cell_tree) if self.cell_tree is not None else ():
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and \
+                    node.value is not None and _reads_iterations(node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                seeds |= set().union(*(_stored(target) for target in targets))
+        return bool(_names_in(statement) & _propagate(self.cell_tree, seeds))
+
+    def _made_by_cut(self, value: Any) -> bool:
+        """``value`` is what a cut fit returned, its ``history`` dict, or one of its lists."""
+        if value is None:
+            return False
+        for output in self.cut_outputs:
+            record = getattr(output, "history", None)
+            if value is output or value is record or (
+                    isinstance(record, dict) and any(value is v for v in record.values())):
+                return True
+        return False
+
     def judge(self, exc: BaseException, line: int | None, filename: str) -> bool:
         """Whether a crash after a cut may be the cut's own doing (see the module doc)."""
         if not self.cut:
@@ -399,6 +451,26 @@ class Cutter:
         tainted = _propagate(self.cell_tree, tainted)
         read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
         return bool(read & tainted) or bool(read & cut_functions)
+
+
+#: Attributes, methods and keyword arguments that count a fit's epochs, trees or rounds.
+ITERATION_WORDS = frozenset({
+    "history", "epoch", "estimators_", "estimator_weights_", "estimator_errors_",
+    "n_iter_", "n_estimators_", "loss_curve_", "validation_scores_", "train_score_",
+    "oob_improvement_", "oob_scores_", "staged_predict", "staged_predict_proba",
+    "staged_decision_function", "staged_score", "evals_result", "evals_result_",
+    "best_iteration", "best_iteration_", "best_ntree_limit", "best_score", "best_score_",
+    "iteration_range", "ntree_limit", "num_iteration", "start_iteration", "num_trees",
+    "num_boosted_rounds", "get_booster", "booster_", "trees_to_dataframe", "get_dump",
+    "tree_count_", "get_best_iteration", "get_evals_result",
+})
+
+
+def _reads_iterations(node: ast.AST) -> bool:
+    """Whether ``node`` reads an attribute or passes a keyword of `ITERATION_WORDS`."""
+    return any(isinstance(n, ast.Attribute) and n.attr in ITERATION_WORDS
+               or isinstance(n, ast.keyword) and n.arg in ITERATION_WORDS
+               for n in ast.walk(node))
 
 
 def _missing_file(exc: BaseException) -> bool:
@@ -527,6 +599,9 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
                 steps = arguments.get("steps_per_epoch", extra.get("steps_per_epoch"))
                 if steps is None and not _is_generator(arguments.get("x")):
                     extra["steps_per_epoch"] = 2
+                result = _original(*bound.args, **bound.kwargs)
+                cutter.cut_outputs.append(result)
+                return result
             return _original(*bound.args, **bound.kwargs)
 
         fit._crashpredict_capped = True  # type: ignore[attr-defined]

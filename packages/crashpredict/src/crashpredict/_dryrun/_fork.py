@@ -76,8 +76,10 @@ class DryRun:
     fork to the child's first signal of life. A run over budget is retried
     fast-forwarded (`_fastforward`): ``fast_forwarded``, ``cuts`` (what was cut, e.g.
     "for epoch in range(50) (line 3 of the cell): ran 3 iterations of 50 in all"),
-    ``cut_before_crash`` (a cut had taken effect when the cell raised) and
-    ``cut_may_cause`` (the crashing statement reads what a cut loop makes).
+    ``cut_before_crash`` (a cut had taken effect when the cell raised),
+    ``cut_may_cause`` (the crashing statement reads what a cut loop makes, or, after
+    ``cut_only_library`` cuts (fewer epochs, trees or rounds, no loop cut), what counts
+    the iterations: `_fastforward.Cutter.judge_library`).
     """
 
     outcome: str
@@ -100,6 +102,7 @@ class DryRun:
     cuts: tuple[str, ...] = ()
     cut_before_crash: bool = False
     cut_may_cause: bool = False
+    cut_only_library: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
@@ -667,7 +670,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "exception": str, "message": str, "line": int, "library": str, "blocked": str,
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
-    "cut_may_cause": bool, "scale": float, "extra_s": float,
+    "cut_may_cause": bool, "cut_only_library": bool, "scale": float, "extra_s": float,
 }
 _LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers", "cuts")
 
@@ -809,6 +812,8 @@ def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
     """A fast-forwarded crash that the cut may have caused (the verdict will not count it)."""
     if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash"):
         return False
+    if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type
+        return bool(fields.get("cut_may_cause"))
     kind = crash_type_of(fields.get("exception"), fields.get("message", ""), fields.get("library"))
     return bool(fields.get("cut_may_cause")) or \
         not shrinking_cannot_cause(kind, fields.get("message", ""))

@@ -42,9 +42,12 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     extra = _evidence_of(result)
     crash_type = crash_type_of(result.exception, result.message, result.library)
     if result.outcome == "crashed" and result.cut_before_crash and (
-            result.cut_may_cause or not shrinking_cannot_cause(crash_type, result.message)):
+            result.cut_may_cause or not result.cut_only_library
+            and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
             "is of a kind the cut itself can cause"
+        if result.cut_only_library:
+            why = "reads what counts a fit's epochs, trees or rounds, which were cut"
         return Verdict(crash=None, confidence=0.0,
                        explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
                                    f"was raised after a loop was cut short, and the failing "
