@@ -473,6 +473,20 @@ def test_a_cell_that_ends_first_ends_its_dry_run(no_new_children, shell) -> None
     _extension._GUARD.settle()  # the waiting thread reaps the killed child
 
 
+def test_status_says_when_a_crash_the_dry_run_saw_was_not_warned_about() -> None:
+    """A crash the cut may have caused is no warning; `status` must not read as one."""
+    from crashpredict._dryrun import DryRun
+
+    doubtful = DryRun(outcome="crashed", exception="IndexError", message="index 49 is out of "
+                      "bounds", line=5, cuts=("for epoch in range(50): ran 3 of 50",),
+                      fast_forwarded=True, cut_before_crash=True, cut_may_cause=True)
+    assert _extension._describe(doubtful, 1.2) == (
+        "raised IndexError at line 5 after 1.2 s (fast-forwarded), not warned about: a loop "
+        "cut short may have caused it")
+    counted = DryRun(outcome="crashed", exception="KeyError", message="'b'", line=2)
+    assert _extension._describe(counted, 0.3) == "raised KeyError at line 2 after 0.3 s"
+
+
 def test_a_fine_cell_shows_nothing_and_the_dry_run_says_what_it_did(shell) -> None:
     shell.run_cell("import time")
     with capture_output() as cap:

@@ -46,7 +46,7 @@ from ._dryrun._beside import (BESIDE_BUDGET_S, CHORES, LATER, Beside, Standby, d
                               prepare_standby)
 from ._dryrun._fastforward import compile_cell, loop_tree
 from ._dryrun._fork import HEAD_START_S, HEAD_START_WARN_S, DryRun, fork_cost, fork_refusal
-from ._dryrun._verdict import combine_with_rules
+from ._dryrun._verdict import combine_with_rules, dryrun_verdict
 from ._engines import predict
 from ._model import Verdict
 from ._render import warning_html, warning_text
@@ -699,7 +699,12 @@ def _describe(dry: Any, after: float) -> str:
     if dry.outcome == "crashed":
         where = f" at line {dry.line}" if dry.line else ""
         cut = " (fast-forwarded)" if dry.cuts else ""
-        return f"raised {dry.exception}{where} after {after:.1f} s{cut}"
+        said = f"raised {dry.exception}{where} after {after:.1f} s{cut}"
+        if dryrun_verdict(dry).crash is True:
+            return said
+        cause = ("a fit cut to fewer iterations" if dry.cut_only_library else
+                 "a loop cut short" if dry.cut_before_crash else "the rows cut")
+        return f"{said}, not warned about: {cause} may have caused it"
     if dry.outcome == "completed":
         cut = f", with {len(dry.cuts)} loop(s) cut short" if dry.cuts else ""
         return f"ran to its end in {after:.1f} s{cut}"
