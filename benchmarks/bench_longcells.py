@@ -705,9 +705,9 @@ def new_pairs(think_s: float = 1.0) -> str:
             for mode, pause in (("back to back", 0.0), ("after a pause", think_s)):
                 real, dry = _pair_in_a_kernel(setup, cell, pause)
                 crashed = real["error"] is not None
-                warned, _, said_right = _in_time(real, crashed)
-                modes[mode].append((crashed, said_right))
-                shown.append(_said(real, crashed) + ("" if said_right else f" ({dry[:90]})"))
+                said = _in_time(real, crashed)[2]
+                modes[mode].append((crashed, said))
+                shown.append(_said(real, crashed) + ("" if said == crashed else f" ({dry[:90]})"))
             rows.append(f"| {name} | {variant} | {real['error'] or 'no error'} | "
                         f"{shown[0]} | {shown[1]} |")
     return "\n".join(_section(
