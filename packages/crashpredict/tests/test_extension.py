@@ -319,6 +319,25 @@ def test_back_to_back_a_crash_shown_slowly_is_warned_about_before_it_shows(
     guard.settle()
 
 
+def test_the_rules_try_in_full_where_no_dry_run_follows(shell, cold_forks, counted,
+                                                        monkeypatch) -> None:
+    """With a dry run to follow, the rules' trials (library calls on live values) get a few
+    milliseconds: the dry run executes the cell anyway. Where none follows (back to back,
+    a fork too slow for a plain cell), the rules are alone: their trials run in full (a
+    first `train_test_split` with `stratify` took 300-400 ms there, and its crash went
+    unsaid)."""
+    guard = _extension._GUARD
+    monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S * 2)
+    assert shell.run_cell("z_trial = 1").success and cold_forks == []
+    assert counted[-1][1]["options"] == {}
+    monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S / 2)
+    assert shell.run_cell("z_trial = 2").success and len(cold_forks) == 1
+    assert counted[-1][1]["options"] == {
+        "rules": {"trial_budget_s": _extension.RULES_TRIALS_BESIDE_S}}
+    shell.user_ns.pop("z_trial")
+    guard.settle()
+
+
 def test_status_says_the_rules_answered_first_and_no_stale_dry_run(shell, cold_forks) -> None:
     """A cell whose crash the rules predict gets no dry run: `status` says so, not what the
     last cell's dry run did; and a standby child that stepped back for such a cell does

@@ -134,6 +134,8 @@ class Guard:
         # IPython may transform one cell more than once before running it; analyse it once
         # (the memo is dropped when a cell has run)
         self._memo: tuple[str, tuple[Verdict | None, str | None]] | None = None
+        #: for the memoised cell: why no child would be forked as it starts (`_cold_child`)
+        self._cold: tuple[str, tuple[str | None, str | None, bool]] | None = None
         #: the dry run started for the memoised cell, not yet handed to pre_run_cell
         self._started: Beside | None = None
         self._in_cell = False
@@ -196,6 +198,10 @@ class Guard:
         except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
             self.last_dry_run = f"not started: {type(exc).__name__}: {exc}"[:200]
         if not outcome:
+            if self._started is None and self.dryrun and _worth_a_dry_run(source):
+                why, refusal, _ = self._cold_child(source)
+                if why is not None or refusal is not None:
+                    self._trials_s = None  # no dry run will run this cell: the rules in full
             rules()
         verdict, stopped = outcome[0]
         beside = self._started
@@ -314,41 +320,57 @@ class Guard:
             self.last_dry_run = _rules_first(stopped)
         if verdict is None and stopped is None and self.dryrun and \
                 _worth_a_dry_run(source):
-            took = self._took.get(source.rstrip("\n"))
-            if took is not None and took < BESIDE_WORTH_S:
-                # as a ready child steps back for it (`_safe_predict`): its crash would come
-                # about when a child forked now could answer, and the fork and the pages the
-                # cell writes beside it would cost it (a 0.3 s matmul loop: +25-40%)
-                self.last_dry_run = (f"not run: no child was ready for this cell (it came "
-                                     f"right after the last one), and it took {took:.2f} s "
-                                     f"last time: a child forked now would not get ahead")
+            why, refusal, likely_long = self._cold_child(source)
+            if refusal is not None:  # said now, once, as a fork would have said it
+                self._note_refusal(refusal)
                 return
-            likely_long = _likely_long(source, self.shell.user_ns)
-            if not likely_long:
-                # a cell with no loop or fit to cut short: a child forked now runs its code at
-                # its speed, so it gets ahead only of an error that is slow to show (IPython
-                # takes 0.1-1 s to format a traceback), while the fork and the pages the cell
-                # writes beside it cost the cell; worth that where forks are cheap, and a
-                # refusal (strict mode) could only interrupt the traceback: warn mode only
-                refusal = fork_refusal()
-                if refusal is not None:  # said now, once, as a fork would have said it
-                    self._note_refusal(refusal)
-                    return
-                cost = fork_cost()
-                if self.mode != "warn" or (cost is not None and cost > COLD_FORK_MOST_S):
-                    why = ("strict mode could only interrupt its traceback" if
-                           self.mode != "warn" else
-                           f"a fork of this kernel takes {cost * 1000:.0f} ms, more than the "
-                           f"{COLD_FORK_MOST_S * 1000:.0f} ms a cell with no loop or fit to cut "
-                           f"short may pay for one")
-                    self.last_dry_run = ("not run: no child was ready for this cell (it came "
-                                         "right after the last one, or the state changed), "
-                                         f"and one forked now would answer after it: {why}")
-                    return
+            if why is not None:
+                self.last_dry_run = why
+                return
             try:
                 self._start_cold(source, likely_long)
             except BaseException as exc:  # noqa: BLE001 - the cell must run whatever happens
                 self.last_dry_run = f"not started: {type(exc).__name__}: {exc}"[:200]
+
+    def _cold_child(self, source: str) -> tuple[str | None, str | None, bool]:
+        """With no child ready for this cell: (why none is forked as it starts, what `status`
+        says; or None when one is), the fork's refusal, and whether the cell loops or fits
+        (the copy watch's larger floor). Kept for the cell: asked before the rules run (their
+        trials get a few milliseconds only where a dry run follows) and as the cell starts."""
+        key = source.rstrip("\n")
+        if self._cold is not None and self._cold[0] == key:
+            return self._cold[1]
+        took = self._took.get(key)
+        if took is not None and took < BESIDE_WORTH_S:
+            # as a ready child steps back for it (`_safe_predict`): its crash would come
+            # about when a child forked now could answer, and the fork and the pages the
+            # cell writes beside it would cost it (a 0.3 s matmul loop: +25-40%)
+            answer: tuple[str | None, str | None, bool] = (
+                f"not run: no child was ready for this cell (it came right after the last "
+                f"one), and it took {took:.2f} s last time: a child forked now would not get "
+                f"ahead", None, False)
+        elif _likely_long(source, self.shell.user_ns):
+            answer = (None, None, True)
+        else:
+            # a cell with no loop or fit to cut short: a child forked now runs its code at
+            # its speed, so it gets ahead only of an error that is slow to show (IPython
+            # takes 0.1-1 s to format a traceback), while the fork and the pages the cell
+            # writes beside it cost the cell; worth that where forks are cheap, and a
+            # refusal (strict mode) could only interrupt the traceback: warn mode only
+            refusal, cost = fork_refusal(), fork_cost()
+            answer = (None, refusal, False)
+            if refusal is None and (self.mode != "warn" or (
+                    cost is not None and cost > COLD_FORK_MOST_S)):
+                why = ("strict mode could only interrupt its traceback" if
+                       self.mode != "warn" else
+                       f"a fork of this kernel takes {cost * 1000:.0f} ms, more than the "
+                       f"{COLD_FORK_MOST_S * 1000:.0f} ms a cell with no loop or fit to cut "
+                       f"short may pay for one")
+                answer = ("not run: no child was ready for this cell (it came right after the "
+                          "last one, or the state changed), and one forked now would answer "
+                          f"after it: {why}", None, False)
+        self._cold = (key, answer)
+        return answer
 
     def post_run_cell(self, result: Any = None) -> None:
         """A cell ran: its dry run ends, the next cell is analysed afresh, and a standby
@@ -360,7 +382,7 @@ class Guard:
             while len(self._took) > 1000:
                 self._took.pop(next(iter(self._took)))
             self._cell = None
-        self._memo = None
+        self._memo = self._cold = None
         self._started = None
         self._handed = False
         with self._lock:
@@ -400,7 +422,7 @@ class Guard:
         started, self._started = self._started, None
         if started is None:
             return
-        self._memo = None
+        self._memo = self._cold = None
         started.cancel()
         with self._lock:
             if self._beside is started:
