@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 import threading
 import time
 
@@ -276,23 +277,23 @@ def test_back_to_back_a_plain_cell_gets_a_child_forked_as_it_starts_where_forks_
     guard.settle()
 
 
-SHOWN_SLOWLY = """
-import os, time
-import numpy as np
-_PARENT = os.getpid()
-pad = np.ones(8 << 20)  # 64 MB that any dry-run child shares
-class ShownSlowly(Exception):
-    def __str__(self):  # showing it writes the 64 MB, as a first traceback through big
-        if os.getpid() == _PARENT:  # sources writes the kernel's objects
-            for i in range(8):
-                pad[i << 20:(i + 1) << 20] += 1
-                time.sleep(0.15)
-        return 'shown slowly'
-def crunch():
-    if os.getpid() != _PARENT:  # the dry run raises after the kernel
-        time.sleep(0.3)
-    raise ShownSlowly()
-"""
+def _raised_at_once_shown_slowly(name: str, showing: str, child_after_s: float) -> str:
+    """A set-up: exception ``name``, whose showing in the kernel first runs ``showing`` (as a
+    first traceback through big sources takes long), and ``raise_it()``, which raises it at
+    once in the kernel and after ``child_after_s`` in a dry-run child."""
+    body = textwrap.indent(textwrap.dedent(showing), " " * 12)
+    return (f"import os, time\n_PARENT = os.getpid()\nclass {name}(Exception):\n"
+            f"    def __str__(self):\n        if os.getpid() == _PARENT:\n{body}\n"
+            f"        return 'shown slowly'\ndef raise_it():\n"
+            f"    if os.getpid() != _PARENT:\n        time.sleep({child_after_s})\n"
+            f"    raise {name}()\n")
+
+
+# showing it writes 64 MB that any dry-run child shares, as a first traceback through big
+# sources writes the kernel's objects
+SHOWN_SLOWLY = "import numpy as np\npad = np.ones(8 << 20)\n" + _raised_at_once_shown_slowly(
+    "ShownSlowly", "for i in range(8):\n    pad[i << 20:(i + 1) << 20] += 1\n"
+    "    time.sleep(0.15)", 0.3)
 
 
 def test_back_to_back_a_crash_shown_slowly_is_warned_about_before_it_shows(
@@ -308,7 +309,7 @@ def test_back_to_back_a_crash_shown_slowly_is_warned_about_before_it_shows(
     monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S / 2)
     assert not guard._showing_error()
     with capture_output() as cap:
-        result = shell.run_cell("crunch()")
+        result = shell.run_cell("raise_it()")
     assert type(result.error_in_exec).__name__ == "ShownSlowly" and len(forks) == 1
     assert guard.last_dry_run.startswith("raised ShownSlowly at line 1"), guard.last_dry_run
     (shown,) = cap.outputs
@@ -450,19 +451,7 @@ def test_strict_interrupts_the_cell_with_the_diagnosis(no_new_children, shell) -
     _extension._GUARD.settle()
 
 
-SLOW_TO_SHOW = """
-import os, time
-_PARENT = os.getpid()
-class SlowToShow(Exception):
-    def __str__(self):  # the kernel takes 3 s to show it (a traceback through big sources)
-        if os.getpid() == _PARENT:
-            time.sleep(3.0)
-        return 'slow to show'
-def work():
-    if os.getpid() != _PARENT:  # the dry run raises after the kernel
-        time.sleep(0.5)
-    raise SlowToShow()
-"""
+SLOW_TO_SHOW = _raised_at_once_shown_slowly("SlowToShow", "time.sleep(3.0)", 0.5)
 
 
 def test_strict_leaves_a_traceback_being_shown_whole(no_new_children, shell) -> None:
@@ -474,10 +463,10 @@ def test_strict_leaves_a_traceback_being_shown_whole(no_new_children, shell) -> 
     shell.run_cell("%crashpredict strict")
     _ready_standby()
     with capture_output() as cap:
-        result = shell.run_cell("work()")
+        result = shell.run_cell("raise_it()")
     assert type(result.error_in_exec).__name__ == "SlowToShow"
     shown = re.sub(r"\x1b\[[0-9;]*m", "", cap.stdout + cap.stderr)
-    assert "SlowToShow: slow to show" in shown, shown
+    assert "SlowToShow: shown slowly" in shown, shown
     assert "CellRefused" not in shown
     assert _extension._GUARD.last_dry_run.startswith("raised SlowToShow at line 1")
     assert shell.run_cell("ok = 1").success
