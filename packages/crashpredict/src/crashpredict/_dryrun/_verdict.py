@@ -46,12 +46,13 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
             "is of a kind the cut itself can cause"
+        cut = "a loop was cut short"
         if result.cut_only_library:
-            why = "reads what counts a fit's epochs, trees or rounds, which were cut"
+            cut = "a fit was cut to fewer epochs, trees or rounds"
+            why = "reads what counts them (or asserts, or misses a checkpoint)"
         return Verdict(crash=None, confidence=0.0,
                        explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
-                                   f"was raised after a loop was cut short, and the failing "
-                                   f"statement {why}",
+                                   f"was raised after {cut}, and the failing statement {why}",
                        evidence=(f"fast-forwarded dry run raised {result.exception}: "
                                  f"{result.message[:300]}", *extra), engine="dryrun")
     if result.outcome == "crashed" and result.shrunk and \
