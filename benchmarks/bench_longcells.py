@@ -718,8 +718,8 @@ def new_pairs(think_s: float = 1.0) -> str:
             f"{mode.capitalize()}: " + _warnings_scored(outcomes, "fixed cells").lower(), "")),
         "A miss or a false warning shows what `%crashpredict status` said of the dry run. "
         "These pairs were written after the notebook path, to find where it misses "
-        "(`benchmarks/notebook_pairs.py`); two changes followed what they showed, so they "
-        "are a check of that path, not unseen cases."))
+        "(`benchmarks/notebook_pairs.py`); changes followed what they showed, so they are a "
+        "check of that path, not unseen cases."))
 
 
 # ---- the own crash/fix pairs, in the notebook, back to back ----------------------------------

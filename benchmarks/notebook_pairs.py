@@ -7,10 +7,11 @@ from names a reader could check. Small synthetic data built in each set-up; no n
 no GPU. The truth of each pair was decided by running set-up and cell in a fresh Python
 process: every crashing cell raises there, every fixed one runs clean.
 
-Unlike `bench_dryrun.PAIRS` these are not the rules' examples; two changes followed what
-they showed (the copy watch once a cell has raised, a dtype mismatch after a cut loop),
-so they are not unseen cases either: `bench_longcells.new_pairs` reports them as a check
-of the notebook path, back to back and after a pause.
+Unlike `bench_dryrun.PAIRS` these are not the rules' examples; changes followed what they
+showed (the copy watch once a cell has raised, a dtype mismatch after a cut loop, a crash
+after library cuts only, the rules' trials where no dry run follows), so they are not
+unseen cases either: `bench_longcells.new_pairs` reports them as a check of the notebook
+path, back to back and after a pause.
 """
 
 
