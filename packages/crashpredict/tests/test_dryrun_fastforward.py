@@ -480,3 +480,106 @@ def test_after_library_cuts_only_what_counts_iterations_is_doubtful(cell, error,
     exc = error(messages.get(error, "boom"))
     line = len(cell.splitlines())
     assert cutter.judge_library(exc, line, namespace) is (not counts)
+
+
+# ---- the last iteration of a cut range loop ---------------------------------------------
+
+#: An index one past the end: the real run fails in the loop's last iteration, which a cut
+#: run reaches only because it runs that iteration after the cut. Each cell is written over
+#: names sized in `_last_namespace` (`n`, `prices`, `frame`), so the truth below runs it for
+#: real on small data, and the dry run on data too large to run whole in its budget.
+PAST_THE_END = [
+    "returns = []\nfor i in range(len(prices)):\n    returns.append(prices[i + 1] / prices[i] - 1)",
+    "out = np.zeros(len(prices))\nfor i in range(len(prices)):\n    out[i] = prices[i + 1] - prices[i]",
+    "for i in range(len(frame)):\n    frame.loc[i, 'next'] = frame.loc[i + 1, 'price']",
+    "total = 0.0\nfor i in range(n):\n    if i % 2 == 1:\n        total += frame['price'].iloc[i + 1]",
+]
+
+
+def _last_namespace(n: int) -> dict:
+    import numpy as np
+    import pandas as pd
+
+    prices = 100 + np.cumsum(np.random.default_rng(0).normal(0, 1, n))
+    namespace = {"np": np, "pd": pd, "n": n, "prices": prices,
+                 "frame": pd.DataFrame({"price": prices}), "grown": pd.Series(prices)}
+    earlier = "def lookup(j):\n    return table[j]\n"  # a function of an earlier cell
+    exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def _raises_for_real(cell: str) -> bool:
+    try:
+        exec(cell, _last_namespace(40))  # noqa: S102 - the truth: the cell run for real
+    except (IndexError, KeyError):
+        return True
+    return False
+
+
+@pytest.mark.parametrize("cell", PAST_THE_END)
+def test_an_index_past_the_end_in_a_cut_loops_last_iteration_is_the_cells_crash(cell):
+    assert _raises_for_real(cell)
+    result, verdict = _predict(cell, _last_namespace(300_000))
+    assert result.cut_before_crash and result.last_iteration, result
+    assert verdict.crash is True and verdict.exception in ("IndexError", "KeyError"), verdict
+    assert any(c.endswith("iterations and the last") for c in result.cuts), result.cuts
+    assert any("last iteration" in e for e in verdict.evidence)
+    fixed = cell.replace("range(len(prices))", "range(len(prices) - 1)") \
+        .replace("range(len(frame))", "range(len(frame) - 1)").replace("range(n)", "range(n - 1)")
+    assert not _raises_for_real(fixed)
+    result, verdict = _predict(fixed, _last_namespace(300_000))
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+@pytest.mark.parametrize("cell", [
+    # the real run leaves the loop before its last iteration
+    "total = 0\nfor i in range(n):\n    total += 1\n    if total > n // 2:\n        break\n"
+    "    x = prices[i + 1]",
+    # the way to the statement reads what the loop counts: the real run skips it at the end
+    "count = 0\nfor i in range(n):\n    count += 1\n    if count < n // 2:\n        x = prices[i + 1]",
+    "seen = []\nfor i in range(n):\n    seen.append(i)\n    if len(seen) > 10:\n        continue\n"
+    "    x = prices[i + 1]",
+    # the notebook's own function reads what the loop builds
+    "table = []\nfor i in range(n):\n    table.append(prices[i])\n    x = lookup(i) + prices[i]",
+    # a container the loop grows by label: its size at the end is not the cut run's
+    "for i in range(n):\n    grown.loc[n + i] = 0.0\n    x = grown.iloc[n + i]",
+])
+def test_a_crash_in_the_last_iteration_that_the_cut_may_cause_is_not_the_cells(cell):
+    assert not _raises_for_real(cell)
+    result, verdict = _predict(cell, _last_namespace(300_000))
+    assert not result.last_iteration, result
+    assert verdict.crash is not True, verdict
+
+
+def test_beside_the_cell_a_loops_last_iteration_runs_soon():
+    """In the notebook's one run a short loop runs whole (`CUT_AFTER_S`), reaching its end no
+    sooner than the cell: one that indexes with its target is cut sooner and runs its last
+    iteration, so an index past the end is seen long before the cell gets there."""
+    from crashpredict._dryrun._beside import prepare_standby
+    from crashpredict._dryrun._fastforward import CUT_AFTER_S, CUT_LAST_AFTER_S
+
+    assert CUT_LAST_AFTER_S < CUT_AFTER_S
+    cell = "import time\nreturns = []\nfor i in range(len(prices)):\n" \
+           "    time.sleep(0.0001)\n    returns.append(prices[i + 1] / prices[i] - 1)"
+    standby = prepare_standby(_last_namespace(20_000))  # 2 s of sleeps and more, for real
+    deadline = time.perf_counter() + 10
+    while not standby.armed() and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    beside = standby.start(cell)
+    result = beside.wait(20)
+    assert beside.settle(10)
+    assert (result.outcome, result.exception, result.line) == ("crashed", "IndexError", 5), result
+    assert result.last_iteration and dryrun_verdict(result, cell).crash is True
+    assert re.search(r"ran [\d,]+ of 20,000 iterations and the last", result.cuts[0]), result.cuts
+
+
+def test_a_loop_with_a_last_iteration_to_run_is_cut_sooner_and_runs_it():
+    from crashpredict._dryrun._fastforward import CUT_LAST_AFTER_S, Cutter, LoopInfo
+
+    loops = {0: LoopInfo(0, 1, "for i in range(...)", "the cell", last=True)}
+    cutter = Cutter(loops, cut_after_s=10 * CUT_LAST_AFTER_S)
+    seen = [i for i in cutter.iterate(range(10**6), 0) if not time.sleep(0.002)]
+    took = time.perf_counter() - cutter.began
+    assert seen[-1] == 10**6 - 1 and KEEP_ITERATIONS < len(seen) - 1 < 10**6 - 1
+    assert cutter.ran_last == [0] and cutter.in_last == []  # it ended: no crash in it
+    assert took < 5 * CUT_LAST_AFTER_S, took  # not at the other loops' 10x

@@ -489,6 +489,8 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
             return {}
         # a library's cut (fewer epochs, trees) cannot cause what its input checks raise
         library = bool(cutter.library_cuts) and not _fastforward.raised_by_input_checks(exc)
+        if cutter.crashed_in_last_iteration(exc, line, namespace):  # an index past the end
+            return {"cut_before_crash": True, "cut_may_cause": False, "last_iteration": True}
         if library and not cutter.cut:  # fewer iterations, every loop whole
             return {"cut_before_crash": True, "cut_only_library": True,
                     "cut_may_cause": cutter.judge_library(exc, line, namespace)}

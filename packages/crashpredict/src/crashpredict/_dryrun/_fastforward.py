@@ -18,6 +18,13 @@ cut loop binds or grows (or that the cell bound from a call into a function whos
 cut), when it is raised inside such a function, or when a file is missing and a cut loop
 writes files. The parent adds the crash-kind test it uses for shrunk data
 (`shrinking_cannot_cause`: no shape, size, index or row-label errors).
+
+A ``for i in range(...)`` of the cell that indexes with ``i`` runs, once cut, its last
+iteration too (sooner beside the cell: `CUT_LAST_AFTER_S`): an index one past the end
+(``prices[i + 1]`` on the last ``i``) fails there. `Cutter.crashed_in_last_iteration`
+counts such a crash when the failing statement reads only the loop's targets and what no
+cut loop makes (or resizes), on a way to it no cut changed: the real run fails there the
+same way.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from nbdeps import ipython_to_python
 from .._model import crash_type_of
 from ._kinds import shrinking_cannot_cause
 
-__all__ = ["CUT_AFTER_S", "HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
+__all__ = ["CUT_AFTER_S", "CUT_LAST_AFTER_S", "HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
            "BOOSTING_ROUNDS", "cap_libraries", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
 
 #: Iterations each loop keeps in a fast-forwarded run, at least...
@@ -49,8 +56,14 @@ KEEP_ITERATIONS = 3
 #: then runs the whole cell when the budget allows (a cut that cost its first run half a
 #: second was measured to leave a 36-million-row cell without a verdict).
 CUT_AFTER_S = 0.5
+#: ...or this long for a loop whose last iteration runs after its cut (`LoopInfo.last`):
+#: beside the cell a whole run of it reaches its end no sooner than the cell does, while
+#: its last iteration, run early, finds an index one past the end at once.
+CUT_LAST_AFTER_S = 0.1
 #: The name the rewritten code calls the cutter by (in the child's namespace only).
 HELPER = "__crashpredict_fast_forward__"
+#: What a loop without a last iteration to run (`LoopInfo.last`) runs after its cut.
+_NO_LAST = object()
 #: Mutating methods: a name that receives one of these in a loop is grown by the loop.
 _GROWERS = frozenset({"append", "extend", "insert", "update", "add", "setdefault", "pop",
                       "remove", "clear", "popitem", "discard", "appendleft", "extendleft",
@@ -73,6 +86,9 @@ class LoopInfo:
     names: frozenset[str] = frozenset()
     writes_files: bool = False
     function: str | None = None  # the function of the cell the loop is in, if any
+    #: a ``for`` over ``range`` in the cell that indexes with its target: once cut, it also
+    #: runs its last iteration (`Cutter.crashed_in_last_iteration`)
+    last: bool = False
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
@@ -149,6 +165,8 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_For(self, node: ast.For) -> ast.For:
         loop_id = self._register(node)
+        self.loops[loop_id].last = self.where == "the cell" and not self.functions and \
+            _indexes_a_range(node)
         self.generic_visit(node)
         node.iter = self._call("iterate", [node.iter, ast.Constant(loop_id)], node.iter)
         return node
@@ -182,6 +200,37 @@ def _endless(node: ast.While) -> bool:
             continue
         stack.extend(ast.iter_child_nodes(child))
     return True
+
+
+def _indexes_a_range(node: ast.For) -> bool:
+    """``for i in range(...)`` whose body subscripts with ``i`` (``x[i + 1]``) and leaves
+    the loop only at its end (no ``break``, ``return`` or ``yield`` of its own): where an
+    index one past the end fails, in the last iteration."""
+    if not (isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"):
+        return False
+    target = node.target.id
+    if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await))
+           for n in _own_nodes(node.body)) or \
+            any(isinstance(n, ast.Break) for n in _own_nodes(node.body, loops=False)):
+        return False
+    return any(isinstance(n, ast.Subscript) and target in _names_in(n.slice)
+               for n in _own_nodes(node.body))
+
+
+def _own_nodes(body: list[ast.stmt], loops: bool = True) -> Iterator[ast.AST]:
+    """The nodes of ``body``, not those of the functions, classes and lambdas it defines,
+    nor (``loops=False``) those of its nested loops (where a ``break`` is theirs)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if not loops and isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
+            stack.extend(node.orelse)  # a break in a loop's else ends the outer loop
+            continue
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def has_loops(tree: ast.AST) -> bool:
@@ -318,21 +367,40 @@ class Cutter:
     kept: dict[int, int] = field(default_factory=dict)
     #: what the cut Keras fits returned (their History: one epoch where the cell asked more)
     cut_outputs: list[Any] = field(default_factory=list)
+    #: the cut loops whose last iteration ran after the cut (`LoopInfo.last`)...
+    ran_last: list[int] = field(default_factory=list)
+    #: ...and those in their last iteration now (innermost last): what a crash interrupts
+    in_last: list[int] = field(default_factory=list)
+    #: the ranges those loops ran over (their last entry's)
+    ranges: dict[int, range] = field(default_factory=dict)
     began: float = field(default_factory=time.perf_counter)
 
-    def _may_cut(self, done: int) -> bool:
-        return done >= self.keep and time.perf_counter() - self.began >= self.cut_after_s
+    def _may_cut(self, done: int, last: bool = False) -> bool:
+        after = min(self.cut_after_s, CUT_LAST_AFTER_S) if last else self.cut_after_s
+        return done >= self.keep and time.perf_counter() - self.began >= after
 
     def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
         self.totals.setdefault(loop_id, _total(iterable))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
-        return self._iterate(iter(iterable), loop_id)
+        if loop_id in self.in_last:  # entered again: that last iteration ended
+            self.in_last.remove(loop_id)
+        last = _NO_LAST
+        if self.loops[loop_id].last and type(iterable) is range and len(iterable):
+            last, self.ranges[loop_id] = iterable[-1], iterable
+        return self._iterate(iter(iterable), loop_id, last)
 
-    def _iterate(self, iterator: Iterator[Any], loop_id: int) -> Iterator[Any]:
+    def _iterate(self, iterator: Iterator[Any], loop_id: int,
+                 last: Any = _NO_LAST) -> Iterator[Any]:
         done = 0
         for item in iterator:
-            if self._may_cut(done):
+            if self._may_cut(done, last is not _NO_LAST):
                 self._cut(loop_id, done)
+                if last is not _NO_LAST:  # an index one past the end fails there
+                    if loop_id not in self.ran_last:
+                        self.ran_last.append(loop_id)
+                    self.in_last.append(loop_id)
+                    yield last  # a crash in its body leaves the loop here, marked
+                    self.in_last.remove(loop_id)
                 return
             done += 1
             self.counts[loop_id] = self.counts.get(loop_id, 0) + 1
@@ -373,6 +441,7 @@ class Cutter:
             runs = self.entries.get(loop_id, 1)
             done = self.counts.get(loop_id, 0)
             each = f"{self.kept.get(loop_id, min(done, self.keep)):,}{of} iterations" + (
+                " and the last" if loop_id in self.ran_last else "") + (
                 f", in each of its {runs:,} runs" if runs > 1 else "")
             lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
         return lines + self.library_cuts
@@ -413,6 +482,97 @@ class Cutter:
                 seeds |= set().union(*(_stored(target) for target in targets))
         return bool(_names_in(statement) & _propagate(self.cell_tree, seeds))
 
+    def crashed_in_last_iteration(self, exc: BaseException, line: int | None,
+                                  namespace: Mapping[str, Any]) -> bool:
+        """Whether a crash in the last iteration of a cut ``range`` loop (`LoopInfo.last`)
+        is the real run's: an ``IndexError`` or ``KeyError`` of a statement of that
+        iteration whose subscripts index with the loop's targets and what no cut loop
+        makes, into containers no cut loop makes or resizes. The real run reaches that
+        iteration (the loop has no ``break``), takes the same way to the statement (every
+        test on it reads only such names) and there finds the same sizes and the same
+        indices, so it fails the same way (``prices[i + 1]`` on the last ``i``)."""
+        if not self.in_last or not isinstance(exc, (IndexError, KeyError)):
+            return False
+        info = self.loops[self.in_last[-1]]
+        loop = next((n for n in ast.walk(self.cell_tree) if isinstance(n, ast.For)
+                     and n.lineno == info.line), None) if self.cell_tree is not None else None
+        statement = _statement_at(self.cell_tree, line)
+        if loop is None or statement is None or not _owns(loop.body, statement):
+            return False
+        made: set[str] = set()
+        for loop_id in self.cut:
+            made |= self.loops[loop_id].names
+        made = _propagate(self.cell_tree, made)
+        targets = _stored(loop.target)
+        path = _path_to(loop, statement)
+        for node in path:  # the inner loops' targets are set by their headers
+            if isinstance(node, ast.For):
+                targets |= _stored(node.target)
+        headers = {id(n) for node in ast.walk(loop) if isinstance(node, ast.For)
+                   for n in ast.walk(node.target)}
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
+               and n.id in targets and id(n) not in headers for n in ast.walk(loop)):
+            return False  # ``i += 2`` in the body: the index is not the header's
+
+        def clean(node: ast.AST) -> bool:
+            return not (_names_in(node) - targets) & made
+        for node in path:
+            tests = [node.test] if isinstance(node, (ast.If, ast.While)) else \
+                [node.iter] if isinstance(node, ast.For) else \
+                [item.context_expr for item in node.items] if isinstance(node, ast.With) else None
+            if tests is None or not all(clean(test) for test in tests):
+                return False  # a try, a match, or a test on what the cut changed
+        for node in _own_nodes(loop.body):  # a continue on what the cut changed: the real
+            if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
+                    isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
+                return False
+        sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(self.in_last[-1]))
+        return _reads_past_the_end(statement, targets, made, sized, namespace)
+
+    def _sized_as_ever(self, namespace: Mapping[str, Any], loop: ast.For, made: set[str],
+                       labels: range | None) -> set[str]:
+        """The names the cut loops change only item by item, in containers whose size an
+        item's store cannot change: a numpy array, a torch tensor, a list (``out[i] =
+        ...``), a frame or series stored into by position (``.iloc``, ``.iat``) or at the
+        loop's own row label (``df.loc[i, 'next'] = ...``, every label of its range there
+        already). The cut leaves their size as the real run has it, not their values."""
+        rebound: set[str] = set()
+        items: dict[str, list[ast.expr]] = {}
+        for loop_id in self.cut:
+            info = self.loops[loop_id]
+            if info.where != "the cell":
+                return set()
+            node = next((n for n in ast.walk(self.cell_tree) if isinstance(n, (ast.For, ast.While))
+                         and n.lineno == info.line), None) if self.cell_tree is not None else None
+            if node is None:
+                return set()
+            for child in ast.walk(node):
+                if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
+                    rebound.add(child.id)
+                elif isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Del):
+                    rebound |= _names_in(child.value)
+                elif isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Store):
+                    base = child.value
+                    while isinstance(base, (ast.Subscript, ast.Attribute)):
+                        base = base.value
+                    if isinstance(base, ast.Name):
+                        items.setdefault(base.id, []).append(child)
+                elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Store):
+                    rebound |= _names_in(child.value)
+                elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
+                    rebound |= _names_in(child.func.value)  # a method may resize it
+        target = loop.target.id if isinstance(loop.target, ast.Name) else None
+        sized = set()
+        for name, stores in items.items():
+            if name in rebound or _assigned_from(self.cell_tree, name, made):
+                continue
+            value = namespace.get(name)
+            if _fixed_size(value) or all(_store_keeps_rows(store, value, target, labels)
+                                         for store in stores):
+                sized.add(name)
+        return sized
+
+
     def _made_by_cut(self, value: Any) -> bool:
         """``value`` is what a cut fit returned, its ``history`` dict, or one of its lists."""
         if value is None:
@@ -451,6 +611,153 @@ class Cutter:
         tainted = _propagate(self.cell_tree, tainted)
         read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
         return bool(read & tainted) or bool(read & cut_functions)
+
+
+def _owns(body: list[ast.stmt], statement: ast.stmt) -> bool:
+    return any(node is statement for node in _own_nodes(body))
+
+
+def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
+    """The compound statements between ``loop`` and ``statement`` (outermost first)."""
+    def search(nodes: list[ast.AST], path: list[ast.AST]) -> list[ast.AST] | None:
+        for node in nodes:
+            if node is statement:
+                return path
+            if isinstance(node, ast.stmt):
+                inner = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)
+                         or isinstance(c, (ast.ExceptHandler, ast.match_case))]
+                found = search(inner, [*path, node])
+                if found is not None:
+                    return found
+            elif isinstance(node, (ast.ExceptHandler, ast.match_case)):
+                found = search(list(node.body), [*path, node])
+                if found is not None:
+                    return found
+        return None
+    return search(list(loop.body), []) or []
+
+
+def _reads_past_the_end(statement: ast.stmt, targets: set[str], made: set[str],
+                        sized: set[str], namespace: Mapping[str, Any]) -> bool:
+    """Whether ``statement`` indexes with ``targets`` (``x[i + 1]``) and each of its
+    subscripts and calls gives the same result in the real run's same iteration: every
+    subscript into a container no cut loop makes (or one `sized` as ever), at an index
+    of the targets and names no cut loop makes (calls there: `_INDEX_BUILTINS` only);
+    every call the notebook's own code (which may read what the cut changed) does not
+    define, on such names, or a method that grows a container (``out.append(...)``)."""
+    def free(node: ast.AST) -> bool:
+        return not (_names_in(node) - targets) & made
+
+    indexes = False
+    checked: set[int] = set()  # the names and calls of the subscripts' indices
+    roots: set[int] = set()  # the containers' names
+    for sub in (n for n in ast.walk(statement) if isinstance(n, ast.Subscript)):
+        base = sub.value
+        while isinstance(base, (ast.Subscript, ast.Attribute)):
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id in targets or \
+                (base.id in made and base.id not in sized):
+            return False  # a call's result, or a container the cut made or resized
+        roots.add(id(base))
+        if not free(sub.slice):
+            return False
+        for node in ast.walk(sub.slice):
+            checked.add(id(node))
+            if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Await)) or \
+                    isinstance(node, ast.Call) and not (
+                        isinstance(node.func, ast.Name) and node.func.id in _INDEX_BUILTINS
+                        and node.func.id not in namespace):
+                return False
+        indexes = indexes or bool(_names_in(sub.slice) & targets)
+    for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call) and id(n) not in checked):
+        func = call.func
+        grows = False
+        if isinstance(func, ast.Name):
+            value = namespace.get(func.id)
+            if func.id in made or isinstance(value, types.FunctionType) and \
+                    value.__globals__ is namespace:
+                return False  # the notebook's own function may read what the cut changed
+        elif isinstance(func, ast.Attribute):
+            base = func.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in made - sized - targets:
+                if func.attr not in _SAFE_GROWERS:
+                    return False
+                grows = True
+        if not grows and any(isinstance(n, ast.Name) and n.id in made - targets
+                             and id(n) not in roots
+                             for arg in [*call.args, *(k.value for k in call.keywords)]
+                             for n in ast.walk(arg)):
+            return False
+    return indexes
+
+
+def _assigned_from(tree: ast.Module | None, name: str, made: set[str]) -> bool:
+    """Whether the cell binds ``name`` itself (not an item of it) from what a cut loop made."""
+    def bound(target: ast.AST) -> set[str]:
+        if isinstance(target, ast.Name):
+            return {target.id}
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return set().union(*(bound(e) for e in target.elts))
+        return bound(target.value) if isinstance(target, ast.Starred) else set()
+
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            targets, value = [node.target], node.iter
+        elif isinstance(node, ast.NamedExpr):
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if name in set().union(*(bound(t) for t in targets)) and _names_in(value) & made:
+            return True
+    return False
+
+
+def _fixed_size(value: Any) -> bool:
+    """An item's store cannot resize it: a list, a numpy array, a torch tensor."""
+    if type(value) is list:
+        return True
+    module = type(value).__module__.partition(".")[0]
+    return (module == "numpy" and type(value).__name__ == "ndarray") or \
+        (module == "torch" and type(value).__name__ in ("Tensor", "Parameter"))
+
+
+def _store_keeps_rows(store: ast.Subscript, value: Any, target: str | None,
+                      labels: range | None) -> bool:
+    """A store into a pandas frame or series that adds no row: by position, or at the loop's
+    own row label where every label of the loop's ``range`` is in the index already."""
+    module = type(value).__module__.partition(".")[0]
+    if module != "pandas" or type(value).__name__ not in ("DataFrame", "Series") or \
+            not isinstance(store.value, ast.Attribute) or store.value.value is None or \
+            not isinstance(store.value.value, ast.Name):
+        return False
+    how = store.value.attr
+    if how in ("iloc", "iat"):
+        return True
+    if how not in ("loc", "at") or target is None or labels is None:
+        return False
+    key = store.slice.elts[0] if isinstance(store.slice, ast.Tuple) and store.slice.elts \
+        else store.slice
+    if not (isinstance(key, ast.Name) and key.id == target):
+        return False
+    try:
+        index = value.index
+        return bool(index.is_unique) and len(labels) <= len(index) and \
+            bool(index.isin(labels).sum() == len(labels))
+    except Exception:  # noqa: BLE001 - whatever the index is: not known to keep its rows
+        return False
+
+
+#: Methods that grow a container without reading past its end: a list a cut loop keeps
+#: shorter still takes them as the real run's does.
+_SAFE_GROWERS = frozenset({"append", "extend", "add", "update", "insert", "setdefault",
+                           "appendleft", "extendleft"})
+#: Calls an index may make and still read only what it is given.
+_INDEX_BUILTINS = frozenset({"len", "min", "max", "int", "abs", "round"})
 
 
 #: Attributes, methods and keyword arguments that count a fit's epochs, trees or rounds.

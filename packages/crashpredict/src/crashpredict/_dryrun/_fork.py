@@ -79,7 +79,9 @@ class DryRun:
     ``cut_before_crash`` (a cut had taken effect when the cell raised),
     ``cut_may_cause`` (the crashing statement reads what a cut loop makes, or, after
     ``cut_only_library`` cuts (fewer epochs, trees or rounds, no loop cut), what counts
-    the iterations: `_fastforward.Cutter.judge_library`).
+    the iterations: `_fastforward.Cutter.judge_library`); ``last_iteration`` (it raised in
+    the last iteration of a cut ``range`` loop, run after the cut, an index past the end
+    that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`).
     """
 
     outcome: str
@@ -103,6 +105,7 @@ class DryRun:
     cut_before_crash: bool = False
     cut_may_cause: bool = False
     cut_only_library: bool = False
+    last_iteration: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
@@ -670,7 +673,8 @@ _FIELD_TYPES: dict[str, Any] = {
     "exception": str, "message": str, "line": int, "library": str, "blocked": str,
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
-    "cut_may_cause": bool, "cut_only_library": bool, "scale": float, "extra_s": float,
+    "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "scale": float,
+    "extra_s": float,
 }
 _LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers", "cuts")
 
@@ -810,7 +814,8 @@ def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, f
 
 def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
     """A fast-forwarded crash that the cut may have caused (the verdict will not count it)."""
-    if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash"):
+    if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash") or \
+            fields.get("last_iteration"):
         return False
     if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type
         return bool(fields.get("cut_may_cause"))

@@ -41,7 +41,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
         shrunk += f"{' and' if shrunk else ''} with its loops cut short"
     extra = _evidence_of(result)
     crash_type = crash_type_of(result.exception, result.message, result.library)
-    if result.outcome == "crashed" and result.cut_before_crash and (
+    if result.outcome == "crashed" and result.cut_before_crash and not result.last_iteration and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -103,6 +103,9 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
     elif result.retry_reason and result.fast_forwarded:
         lines.append(f"retried fast-forwarded: the full run stopped ({result.retry_reason})")
     lines += [f"cut short: {c}" for c in result.cuts]
+    if result.last_iteration and result.outcome == "crashed":
+        lines.append("raised in the last iteration of a loop cut short (run after the cut), "
+                     "at an index that reads nothing the cut changed")
     lines += [f"would have: {w}" for w in result.writes]
     return tuple(lines)
 
