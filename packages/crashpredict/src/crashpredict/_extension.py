@@ -556,14 +556,19 @@ class Guard:
                     except OSError:
                         self._signal_sent = False
 
+    @property
+    def _showing_codes(self) -> frozenset[Any]:
+        """The code of the shell's methods that show a cell's error, found once."""
+        if self._traceback_codes is None:
+            self._traceback_codes = _traceback_codes(self.shell)
+        return self._traceback_codes
+
     def _showing_error(self) -> bool:
         """Whether the kernel's main thread is showing an error its cell raised (asked from
         the dry run's thread: the cell's own work is over, the copies it makes now only
         delay that traceback)."""
-        if self._traceback_codes is None:
-            self._traceback_codes = _traceback_codes(self.shell)
         frame = sys._current_frames().get(threading.main_thread().ident or -1)
-        return _within(frame, self._traceback_codes)
+        return _within(frame, self._showing_codes)
 
     def _install_sigint(self) -> None:
         """Strict mode: an interrupt sent by the dry run's thread raises `CellRefused` with
@@ -571,10 +576,7 @@ class Guard:
         if threading.current_thread() is not threading.main_thread() or self._sigint is not None:
             return
         previous = signal.getsignal(signal.SIGINT)
-
-        if self._traceback_codes is None:
-            self._traceback_codes = _traceback_codes(self.shell)
-        showing = self._traceback_codes
+        showing = self._showing_codes
 
         def handler(signum: int, frame: Any) -> None:
             if self._signal_sent:  # ours: the diagnosis, or nothing when the cell ended
