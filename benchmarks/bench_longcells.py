@@ -16,8 +16,9 @@
    time to the crash (goal >= 20x sooner).
 3. The JunoBench sample in the notebook, with a user's pause before the target.
 4. The dry-run benchmark's own crash/fix pairs in the notebook, back to back (as Run All
-   sends cells): warned before the error, false warnings; and a second set
-   (`notebook_pairs`), back to back and after a pause.
+   sends cells): warned before the error, false warnings; a second set
+   (`notebook_pairs`) and a third, written without reading the tool's code
+   (`notebook_pairs_third`), back to back and after a pause.
 
 ``CRASHPREDICT_BENCH_LONG_S`` sets the long part's length (a quick look: 10).
 """
@@ -697,9 +698,30 @@ def new_pairs(think_s: float = 1.0) -> str:
     crash counts as predicted when the warning came before the error."""
     from .notebook_pairs import PAIRS
 
+    return _pairs_in_the_notebook(
+        PAIRS, "A second set of crash/fix pairs", think_s,
+        "These pairs were written after the notebook path, to find where it misses "
+        "(`benchmarks/notebook_pairs.py`); changes followed what they showed, so they are a "
+        "check of that path, not unseen cases.")
+
+
+def third_pairs(think_s: float = 1.0) -> str:
+    """The third set (`notebook_pairs_third.PAIRS`, written by someone who had not read the
+    tool's code), as `new_pairs` runs the second."""
+    from .notebook_pairs_third import PAIRS
+
+    return _pairs_in_the_notebook(
+        PAIRS, "A third set of crash/fix pairs, written without reading the tool's code,",
+        think_s, "These pairs (`benchmarks/notebook_pairs_third.py`) were written by a helper "
+        "who read none of the tool's code, docs or tests; their first run, before any change "
+        "followed them, is a measure on unseen cases.")
+
+
+def _pairs_in_the_notebook(pairs: list[tuple[str, str, str, str]], title: str, think_s: float,
+                           note: str) -> str:
     rows: list[str] = []
     modes: dict[str, list[tuple[bool, bool]]] = {"back to back": [], "after a pause": []}
-    for name, setup, crash, fix in PAIRS:
+    for name, setup, crash, fix in pairs:
         for variant, cell in (("crash", crash), ("fix", fix)):
             shown = []
             for mode, pause in (("back to back", 0.0), ("after a pause", think_s)):
@@ -711,15 +733,12 @@ def new_pairs(think_s: float = 1.0) -> str:
             rows.append(f"| {name} | {variant} | {real['error'] or 'no error'} | "
                         f"{shown[0]} | {shown[1]} |")
     return "\n".join(_section(
-        f"A second set of crash/fix pairs in the notebook (default settings), back to back "
-        f"and after a {think_s:g} s pause",
+        f"{title} in the notebook (default settings), back to back and after a {think_s:g} s "
+        f"pause",
         ["pair", "variant", "the cell raised", "back to back", f"after a {think_s:g} s pause"],
         rows, *(line for mode, outcomes in modes.items() for line in (
             f"{mode.capitalize()}: " + _warnings_scored(outcomes, "fixed cells").lower(), "")),
-        "A miss or a false warning shows what `%crashpredict status` said of the dry run. "
-        "These pairs were written after the notebook path, to find where it misses "
-        "(`benchmarks/notebook_pairs.py`); changes followed what they showed, so they are a "
-        "check of that path, not unseen cases."))
+        f"A miss or a false warning shows what `%crashpredict status` said of the dry run. {note}"))
 
 
 # ---- the own crash/fix pairs, in the notebook, back to back ----------------------------------
@@ -754,7 +773,8 @@ def own_pairs_back_to_back() -> str:
 
 def main() -> str:
     section = "\n\n".join(["## longcells", fine_cells(), long_pairs(), junobench_sample(),
-                            own_pairs_back_to_back(), new_pairs()])
+                            own_pairs_back_to_back(), new_pairs(),
+                            third_pairs()])
     print(section)
     return section
 
