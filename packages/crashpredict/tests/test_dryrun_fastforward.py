@@ -31,6 +31,20 @@ for epoch in range(50):
 """
 
 
+def _beside_the_cell(namespace: dict, cell: str):
+    """The dry run of ``cell`` as the notebook's one run makes it: a standby child, armed."""
+    from crashpredict._dryrun._beside import prepare_standby
+
+    standby = prepare_standby(namespace)
+    deadline = time.perf_counter() + 10
+    while not standby.armed() and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    beside = standby.start(cell)
+    result = beside.wait(20)
+    assert beside.settle(10)
+    return result
+
+
 def _predict(cell: str, namespace: dict | None = None):
     started = time.perf_counter()
     result = dry_run(cell, namespace if namespace is not None else {}, budget_s=BUDGET,
@@ -101,15 +115,7 @@ def test_a_short_loop_runs_whole_so_its_later_iterations_crash_for_real():
     cell = ("import time\ntime.sleep(0.01)\nfor column in list(frame):\n"
             "    frame[column] = frame[column].astype('int')\n")
     # beside the cell (the notebook's one run): the loop runs whole
-    from crashpredict._dryrun._beside import prepare_standby
-
-    standby = prepare_standby({"frame": frame})
-    deadline = time.perf_counter() + 10
-    while not standby.armed() and time.perf_counter() < deadline:
-        time.sleep(0.01)
-    beside = standby.start(cell)
-    result = beside.wait(20)
-    assert beside.settle(10)
+    result = _beside_the_cell({"frame": frame}, cell)
     assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 4), result
     assert result.cuts == () and not result.cut_before_crash
     # the replay's dry run cuts it at once, then runs the whole cell: the same crash
@@ -555,19 +561,12 @@ def test_beside_the_cell_a_loops_last_iteration_runs_soon():
     """In the notebook's one run a short loop runs whole (`CUT_AFTER_S`), reaching its end no
     sooner than the cell: one that indexes with its target is cut sooner and runs its last
     iteration, so an index past the end is seen long before the cell gets there."""
-    from crashpredict._dryrun._beside import prepare_standby
     from crashpredict._dryrun._fastforward import CUT_AFTER_S, CUT_LAST_AFTER_S
 
     assert CUT_LAST_AFTER_S < CUT_AFTER_S
     cell = "import time\nreturns = []\nfor i in range(len(prices)):\n" \
            "    time.sleep(0.0001)\n    returns.append(prices[i + 1] / prices[i] - 1)"
-    standby = prepare_standby(_last_namespace(20_000))  # 2 s of sleeps and more, for real
-    deadline = time.perf_counter() + 10
-    while not standby.armed() and time.perf_counter() < deadline:
-        time.sleep(0.01)
-    beside = standby.start(cell)
-    result = beside.wait(20)
-    assert beside.settle(10)
+    result = _beside_the_cell(_last_namespace(20_000), cell)  # 2 s of sleeps, for real
     assert (result.outcome, result.exception, result.line) == ("crashed", "IndexError", 5), result
     assert result.last_iteration and dryrun_verdict(result, cell).crash is True
     assert re.search(r"ran [\d,]+ of 20,000 iterations and the last", result.cuts[0]), result.cuts
