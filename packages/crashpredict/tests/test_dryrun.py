@@ -780,6 +780,13 @@ def test_dry_run_matches_a_real_run(exprs, a, b, s):
      "be a double tensor but is a float tensor [Op:MatMul]", "tensorflow", True),
     ("RuntimeError", "The size of tensor a (500) must match the size of tensor b (3)",
      "torch", False),
+    # so does autograd's state: whether a tensor requires grad, whether its graph was freed
+    ("RuntimeError", "Can't call numpy() on Tensor that requires grad. Use "
+     "tensor.detach().numpy() instead.", "torch", True),
+    ("RuntimeError", "element 0 of tensors does not require grad and does not have a grad_fn",
+     "torch", True),
+    ("RuntimeError", "Trying to backward through the graph a second time (or directly access "
+     "saved tensors after they have already been freed).", "torch", True),
 ])
 def test_a_crash_on_shrunk_data_counts_only_when_the_cut_cannot_cause_it(exception, message,
                                                                          library, counts):

@@ -582,3 +582,50 @@ def test_a_loop_with_a_last_iteration_to_run_is_cut_sooner_and_runs_it():
     assert seen[-1] == 10**6 - 1 and KEEP_ITERATIONS < len(seen) - 1 < 10**6 - 1
     assert cutter.ran_last == [0] and cutter.in_last == []  # it ended: no crash in it
     assert took < 5 * CUT_LAST_AFTER_S, took  # not at the other loops' 10x
+
+
+def _torch_namespace(n: int, frozen: bool = False) -> dict:
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+    for parameter in model.parameters():
+        parameter.requires_grad_(not frozen)
+    return {"torch": torch, "model": model, "n": n, "X": torch.randn(64, 4),
+            "y": torch.randn(64, 1), "opt": torch.optim.SGD(model.parameters(), lr=0.01)}
+
+
+def _raised_for_real(cell: str, namespace: dict) -> str | None:
+    try:
+        exec(cell, namespace)  # noqa: S102 - the truth: the cell run for real
+    except RuntimeError as exc:
+        return str(exc)
+    return None
+
+
+def test_autograd_state_after_a_cut_training_loop_is_the_cells_own():
+    """What autograd rejects (numpy() of a tensor that requires grad) does not depend on
+    how many epochs ran: after a cut training loop it counts."""
+    train = ("for epoch in range(n):\n    opt.zero_grad()\n"
+             "    loss = torch.nn.functional.mse_loss(model(X), y)\n    loss.backward()\n"
+             "    opt.step()\n")
+    crash, fixed = train + "preds = model(X).numpy()", \
+        train + "with torch.no_grad():\n    preds = model(X).numpy()"
+    assert "requires grad" in _raised_for_real(crash, _torch_namespace(20))
+    result, verdict = _predict(crash, _torch_namespace(10**7))
+    assert result.cut_before_crash and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception) == (True, "RuntimeError"), verdict
+    assert _raised_for_real(fixed, _torch_namespace(20)) is None
+    result, verdict = _predict(fixed, _torch_namespace(10**7))
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+def test_autograd_state_after_a_cut_loop_that_unfreezes_tensors_is_doubtful():
+    cell = ("params = list(model.parameters())\nfor step in range(n):\n"
+            "    if step == n - 1:\n        for p in params:\n            p.requires_grad_(True)\n"
+            "model(X).sum().backward()")
+    assert _raised_for_real(cell, _torch_namespace(20, frozen=True)) is None
+    assert "does not require grad" in _raised_for_real(
+        cell.replace("p.requires_grad_(True)", "pass"), _torch_namespace(20, frozen=True))
+    result, verdict = _predict(cell, _torch_namespace(10**7, frozen=True))
+    assert result.outcome == "crashed" and result.cut_may_cause, result
+    assert verdict.crash is not True, verdict

@@ -86,6 +86,8 @@ class LoopInfo:
     names: frozenset[str] = frozenset()
     writes_files: bool = False
     function: str | None = None  # the function of the cell the loop is in, if any
+    #: it sets whether tensors require grad (``p.requires_grad = False``, ``requires_grad_``)
+    autograd: bool = False
     #: a ``for`` over ``range`` in the cell that indexes with its target: once cut, it also
     #: runs its last iteration (`Cutter.crashed_in_last_iteration`)
     last: bool = False
@@ -154,7 +156,8 @@ class _Rewrite(ast.NodeTransformer):
         names, writes = _bound_in(node.body, extra)
         self.loops[loop_id] = LoopInfo(loop_id, node.lineno, _loop_text(node), self.where,
                                        names, writes,
-                                       self.functions[0] if self.functions else None)
+                                       self.functions[0] if self.functions else None,
+                                       autograd=_sets_autograd(node))
         return loop_id
 
     def _call(self, method: str, args: list[ast.expr], at: ast.AST) -> ast.Call:
@@ -181,6 +184,18 @@ class _Rewrite(ast.NodeTransformer):
         node.test = ast.copy_location(ast.BoolOp(op=ast.And(), values=[node.test, tick]),
                                       node.test)
         return node
+
+
+def _sets_autograd(node: ast.AST) -> bool:
+    """Whether the loop freezes or unfreezes tensors: then what autograd raises after its
+    cut (``element 0 of tensors does not require grad``) may be the cut's doing."""
+    return any(isinstance(n, ast.Attribute) and n.attr in _AUTOGRAD_SETTERS and (
+        isinstance(n.ctx, ast.Store) or n.attr != "requires_grad") for n in ast.walk(node))
+
+
+#: What sets whether a tensor requires grad.
+_AUTOGRAD_SETTERS = frozenset({"requires_grad", "requires_grad_", "detach_", "freeze",
+                               "unfreeze", "trainable"})
 
 
 def _endless(node: ast.While) -> bool:
@@ -597,6 +612,8 @@ class Cutter:
             tainted |= self.loops[loop_id].names
         if _missing_file(exc):  # a folder or file a later iteration would have made?
             return any(self.loops[i].writes_files for i in self.cut)
+        if any(self.loops[i].autograd for i in self.cut) and _about_autograd(exc):
+            return True  # the loop froze or unfroze only some tensors
         tb = exc.__traceback__
         while tb is not None:  # raised inside a function whose loop was cut
             code = tb.tb_frame.f_code
@@ -778,6 +795,13 @@ def _reads_iterations(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr in ITERATION_WORDS
                or isinstance(n, ast.keyword) and n.arg in ITERATION_WORDS
                for n in ast.walk(node))
+
+
+def _about_autograd(exc: BaseException) -> bool:
+    try:
+        return "grad" in str(exc).lower()
+    except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+        return True
 
 
 def _missing_file(exc: BaseException) -> bool:

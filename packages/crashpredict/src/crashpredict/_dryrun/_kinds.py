@@ -27,19 +27,27 @@ _VALUE_WORDS = ("nan", "infinity", "could not convert", "invalid literal", "unse
 _DTYPE_WORDS = ("must have the same dtype", "to have the same dtype", "expected scalar type",
                 "but got scalar type", "found dtype", "and weight type",
                 "does not match type", "was expected to be a")
+#: Words of torch's autograd state: whether a tensor requires grad, whether a graph was
+#: freed by a backward. Rows cut keep a tensor's flag (a slice of one that requires grad
+#: requires grad); iterations cut run the same statements fewer times (a name a cut loop
+#: binds is judged apart, `_fastforward.Cutter.judge`).
+_AUTOGRAD_WORDS = ("requires grad", "does not require grad",
+                   "backward through the graph a second time")
 
 
 def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
     """Whether a crash seen on data cut to its first rows is the data's, not the cut's.
 
-    Names, attributes, types (a tensor's dtype too), fitted state, files, columns and the
+    Names, attributes, types (a tensor's dtype and autograd state too), fitted state, files,
+    columns and the
     values kept (NaN, text, unseen labels) survive shrinking. A size or shape mismatch, an
     index past the end, a missing row label or a value error about sizes may be the
     shrinking's own doing (two objects cut differently, a fixed reshape or model input), so
     such a crash proves nothing.
     """
     text = message.strip().lower()
-    if crash_type in SHRUNK_CAN_CLEAR or any(word in text for word in _DTYPE_WORDS):
+    if crash_type in SHRUNK_CAN_CLEAR or any(word in text for word in _DTYPE_WORDS) or \
+            any(word in text for word in _AUTOGRAD_WORDS):
         return True
     if crash_type == "key error":  # a column name survives the cut; a row label may not
         return text[:1] in ("'", '"')  # KeyError: 'b', "None of [Index(['b'])] are in ..."
