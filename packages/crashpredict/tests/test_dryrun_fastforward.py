@@ -499,7 +499,15 @@ PAST_THE_END = [
     "out = np.zeros(len(prices))\nfor i in range(len(prices)):\n    out[i] = prices[i + 1] - prices[i]",
     "for i in range(len(frame)):\n    frame.loc[i, 'next'] = frame.loc[i + 1, 'price']",
     "total = 0.0\nfor i in range(n):\n    if i % 2 == 1:\n        total += frame['price'].iloc[i + 1]",
+    # one more name than weights, panels or entries: the last one fails
+    "out = []\nfor i, name in enumerate(names):\n    out.append(weights[i] * len(name))",
+    "for i, name in enumerate(names, 1):\n    x = len(name) + grid.ravel()[i - 1]",
+    "total = 0\nfor name in names:\n    total += entries[name]",
 ]
+#: The same cells, fixed as their authors would.
+FIXED = {"range(len(prices))": "range(len(prices) - 1)", "range(len(frame))": "range(len(frame) - 1)",
+         "range(n)": "range(n - 1)", "in enumerate(names": "in enumerate(names[:-1]",
+         "for name in names:": "for name in names[:-1]:"}
 
 
 def _last_namespace(n: int) -> dict:
@@ -507,8 +515,13 @@ def _last_namespace(n: int) -> dict:
     import pandas as pd
 
     prices = 100 + np.cumsum(np.random.default_rng(0).normal(0, 1, n))
+    names = [f"c{i}" for i in range(n)]
     namespace = {"np": np, "pd": pd, "n": n, "prices": prices,
-                 "frame": pd.DataFrame({"price": prices}), "grown": pd.Series(prices)}
+                 "frame": pd.DataFrame({"price": prices}), "grown": pd.Series(prices),
+                 "names": names, "weights": prices[:-1].copy(),
+                 "grid": np.zeros((2, (n - 1) // 2)) if n % 2 else np.zeros((1, n - 1)),
+                 "entries": dict.fromkeys(names[:-1], 1), "buf": prices.copy(),
+                 "todo": list(names)}
     earlier = "def lookup(j):\n    return table[j]\n"  # a function of an earlier cell
     exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
     return namespace
@@ -530,8 +543,9 @@ def test_an_index_past_the_end_in_a_cut_loops_last_iteration_is_the_cells_crash(
     assert verdict.crash is True and verdict.exception in ("IndexError", "KeyError"), verdict
     assert any(c.endswith("iterations and the last") for c in result.cuts), result.cuts
     assert any("last iteration" in e for e in verdict.evidence)
-    fixed = cell.replace("range(len(prices))", "range(len(prices) - 1)") \
-        .replace("range(len(frame))", "range(len(frame) - 1)").replace("range(n)", "range(n - 1)")
+    fixed = cell
+    for old, new in FIXED.items():
+        fixed = fixed.replace(old, new)
     assert not _raises_for_real(fixed)
     result, verdict = _predict(fixed, _last_namespace(300_000))
     assert (result.outcome, verdict.crash) == ("completed", False), result
@@ -549,6 +563,11 @@ def test_an_index_past_the_end_in_a_cut_loops_last_iteration_is_the_cells_crash(
     "table = []\nfor i in range(n):\n    table.append(prices[i])\n    x = lookup(i) + prices[i]",
     # a container the loop grows by label: its size at the end is not the cut run's
     "for i in range(n):\n    grown.loc[n + i] = 0.0\n    x = grown.iloc[n + i]",
+    # a list the loop shortens as it goes: the real run never reaches the item it had last
+    "for name in todo:\n    if name == 'c0':\n        todo.pop()\n    total = entries[name]",
+    # ...or resizes in place, in an iteration the cut skips
+    "for i in range(n):\n    if i == n - 2:\n        buf.resize(n + 1, refcheck=False)\n"
+    "    x = buf[i + 1]",
 ])
 def test_a_crash_in_the_last_iteration_that_the_cut_may_cause_is_not_the_cells(cell):
     assert not _raises_for_real(cell)
@@ -575,7 +594,7 @@ def test_beside_the_cell_a_loops_last_iteration_runs_soon():
 def test_a_loop_with_a_last_iteration_to_run_is_cut_sooner_and_runs_it():
     from crashpredict._dryrun._fastforward import CUT_LAST_AFTER_S, Cutter, LoopInfo
 
-    loops = {0: LoopInfo(0, 1, "for i in range(...)", "the cell", last=True)}
+    loops = {0: LoopInfo(0, 1, "for i in range(...)", "the cell", last="range")}
     cutter = Cutter(loops, cut_after_s=10 * CUT_LAST_AFTER_S)
     seen = [i for i in cutter.iterate(range(10**6), 0) if not time.sleep(0.002)]
     took = time.perf_counter() - cutter.began

@@ -19,9 +19,10 @@ cut), when it is raised inside such a function, or when a file is missing and a 
 writes files. The parent adds the crash-kind test it uses for shrunk data
 (`shrinking_cannot_cause`: no shape, size, index or row-label errors).
 
-A ``for i in range(...)`` of the cell that indexes with ``i`` runs, once cut, its last
-iteration too (sooner beside the cell: `CUT_LAST_AFTER_S`): an index one past the end
-(``prices[i + 1]`` on the last ``i``) fails there. `Cutter.crashed_in_last_iteration`
+A ``for`` of the cell over a ``range``, an ``enumerate`` of a name or a name, that
+indexes with its target, runs, once cut, its last iteration too (sooner beside the cell:
+`CUT_LAST_AFTER_S`): an index one past the end (``prices[i + 1]`` on the last ``i``,
+``axes[i]`` on the last column) fails there. `Cutter.crashed_in_last_iteration`
 counts such a crash when the failing statement reads only the loop's targets and what no
 cut loop makes (or resizes), on a way to it no cut changed: the real run fails there the
 same way.
@@ -30,6 +31,7 @@ same way.
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import sys
 import textwrap
@@ -88,9 +90,10 @@ class LoopInfo:
     function: str | None = None  # the function of the cell the loop is in, if any
     #: it sets whether tensors require grad (``p.requires_grad = False``, ``requires_grad_``)
     autograd: bool = False
-    #: a ``for`` over ``range`` in the cell that indexes with its target: once cut, it also
-    #: runs its last iteration (`Cutter.crashed_in_last_iteration`)
-    last: bool = False
+    #: a ``for`` of the cell that indexes with its target, over a ``range`` ("range"), an
+    #: ``enumerate`` of a name ("enumerate") or a name ("sequence"): once cut, it also runs
+    #: its last iteration (`Cutter.crashed_in_last_iteration`); "" for the others
+    last: str = ""
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
@@ -168,10 +171,17 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_For(self, node: ast.For) -> ast.For:
         loop_id = self._register(node)
-        self.loops[loop_id].last = self.where == "the cell" and not self.functions and \
-            _indexes_a_range(node)
+        last = _last_kind(node) if self.where == "the cell" and not self.functions else ""
+        self.loops[loop_id].last = last
         self.generic_visit(node)
-        node.iter = self._call("iterate", [node.iter, ast.Constant(loop_id)], node.iter)
+        extra: list[ast.expr] = []
+        if last == "enumerate":  # what it enumerates, and from where it counts
+            call = node.iter
+            assert isinstance(call, ast.Call)
+            start = call.args[1] if len(call.args) > 1 else \
+                call.keywords[0].value if call.keywords else ast.Constant(0)
+            extra = [copy.deepcopy(call.args[0]), copy.deepcopy(start)]
+        node.iter = self._call("iterate", [node.iter, ast.Constant(loop_id), *extra], node.iter)
         return node
 
     def visit_While(self, node: ast.While) -> ast.While:
@@ -217,20 +227,41 @@ def _endless(node: ast.While) -> bool:
     return True
 
 
-def _indexes_a_range(node: ast.For) -> bool:
-    """``for i in range(...)`` whose body subscripts with ``i`` (``x[i + 1]``) and leaves
-    the loop only at its end (no ``break``, ``return`` or ``yield`` of its own): where an
-    index one past the end fails, in the last iteration."""
-    if not (isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)
-            and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"):
-        return False
-    target = node.target.id
+def _last_kind(node: ast.For) -> str:
+    """A loop whose body subscripts with its target (``x[i + 1]``, ``axes[i]``) and leaves
+    the loop only at its end (no ``break``, ``return`` or ``yield`` of its own), over what
+    tells its last item: ``range(...)`` ("range"), ``enumerate(NAME)`` with a constant
+    start ("enumerate"), or a name or attribute ("sequence"); else "". There an index one
+    past the end fails, in the last iteration."""
+    call = node.iter if isinstance(node.iter, ast.Call) else None
+    called = call.func.id if call is not None and isinstance(call.func, ast.Name) else None
+    if isinstance(node.target, ast.Name) and called == "range":
+        kind = "range"
+    elif called == "enumerate" and call is not None and isinstance(node.target, ast.Tuple) \
+            and len(node.target.elts) == 2 and _pure(call.args[0] if call.args else None) \
+            and len(call.args) + len(call.keywords) <= 2 \
+            and all(k.arg == "start" for k in call.keywords) \
+            and all(isinstance(a, ast.Constant) and type(a.value) is int
+                    for a in [*call.args[1:], *(k.value for k in call.keywords)]):
+        kind = "enumerate"
+    elif isinstance(node.target, ast.Name) and _pure(node.iter):
+        kind = "sequence"
+    else:
+        return ""
     if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await))
            for n in _own_nodes(node.body)) or \
             any(isinstance(n, ast.Break) for n in _own_nodes(node.body, loops=False)):
-        return False
-    return any(isinstance(n, ast.Subscript) and target in _names_in(n.slice)
-               for n in _own_nodes(node.body))
+        return ""
+    targets = _names_in(node.target)
+    return kind if any(isinstance(n, ast.Subscript) and targets & _names_in(n.slice)
+                       for n in _own_nodes(node.body)) else ""
+
+
+def _pure(node: ast.AST | None) -> bool:
+    """A name or a chain of attributes of one (``df.columns``): read again, it is the same."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _own_nodes(body: list[ast.stmt], loops: bool = True) -> Iterator[ast.AST]:
@@ -391,17 +422,28 @@ class Cutter:
     began: float = field(default_factory=time.perf_counter)
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
+        """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
+        iteration to run after its cut, `CUT_LAST_AFTER_S`)."""
         after = min(self.cut_after_s, CUT_LAST_AFTER_S) if last else self.cut_after_s
         return done >= self.keep and time.perf_counter() - self.began >= after
 
-    def iterate(self, iterable: Any, loop_id: int) -> Iterator[Any]:
-        self.totals.setdefault(loop_id, _total(iterable))
+    def iterate(self, iterable: Any, loop_id: int, source: Any = _NO_LAST,
+                start: Any = 0) -> Iterator[Any]:
+        """The loop's iterator, counted and cut; ``source`` and ``start`` are what an
+        ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts."""
+        self.totals.setdefault(loop_id, _total(iterable if source is _NO_LAST else source))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
         if loop_id in self.in_last:  # entered again: that last iteration ended
             self.in_last.remove(loop_id)
-        last = _NO_LAST
-        if self.loops[loop_id].last and type(iterable) is range and len(iterable):
+        last, kind = _NO_LAST, self.loops[loop_id].last
+        if kind == "range" and type(iterable) is range and len(iterable):
             last, self.ranges[loop_id] = iterable[-1], iterable
+        elif kind == "sequence":
+            last = _last_item(iterable)
+        elif kind == "enumerate" and source is not _NO_LAST and type(start) is int:
+            item = _last_item(source)
+            if item is not _NO_LAST:
+                last = (start + len(source) - 1, item)
         return self._iterate(iter(iterable), loop_id, last)
 
     def _iterate(self, iterator: Iterator[Any], loop_id: int,
@@ -499,13 +541,14 @@ class Cutter:
 
     def crashed_in_last_iteration(self, exc: BaseException, line: int | None,
                                   namespace: Mapping[str, Any]) -> bool:
-        """Whether a crash in the last iteration of a cut ``range`` loop (`LoopInfo.last`)
-        is the real run's: an ``IndexError`` or ``KeyError`` of a statement of that
-        iteration whose subscripts index with the loop's targets and what no cut loop
-        makes, into containers no cut loop makes or resizes. The real run reaches that
-        iteration (the loop has no ``break``), takes the same way to the statement (every
-        test on it reads only such names) and there finds the same sizes and the same
-        indices, so it fails the same way (``prices[i + 1]`` on the last ``i``)."""
+        """Whether a crash in the last iteration of a cut loop (`LoopInfo.last`) is the real
+        run's: an ``IndexError`` or ``KeyError`` of a statement of that iteration whose
+        subscripts index with the loop's targets and what no cut loop makes, into
+        containers no cut loop makes or resizes (``inplace=``, ``resize``). The real run
+        reaches that iteration (the loop has no ``break``; what it loops over no cut loop
+        makes), takes the same way to the statement (every test on it reads only such
+        names) and there finds the same sizes and the same indices, so it fails the same
+        way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column)."""
         if not self.in_last or not isinstance(exc, (IndexError, KeyError)):
             return False
         info = self.loops[self.in_last[-1]]
@@ -517,7 +560,15 @@ class Cutter:
         made: set[str] = set()
         for loop_id in self.cut:
             made |= self.loops[loop_id].names
-        made = _propagate(self.cell_tree, made)
+        cut_nodes = self._cut_nodes()
+        if cut_nodes is None:
+            return False  # a loop of the notebook's functions was cut: what it changed is unseen
+        made = _propagate(self.cell_tree, made | _resized_in(cut_nodes))
+        others = _propagate(self.cell_tree, set().union(
+            *(self.loops[i].names for i in self.cut if i != self.in_last[-1])) |
+            _resized_in([n for n in cut_nodes if n is not loop]))
+        if _names_in(loop.iter) & (others if info.last == "range" else made):
+            return False  # it loops over what a cut loop makes: its last item may differ
         targets = _stored(loop.target)
         path = _path_to(loop, statement)
         for node in path:  # the inner loops' targets are set by their headers
@@ -544,6 +595,19 @@ class Cutter:
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(self.in_last[-1]))
         return _reads_past_the_end(statement, targets, made, sized, namespace)
 
+    def _cut_nodes(self) -> list[ast.stmt] | None:
+        """The cut loops' statements in the cell, or None when one is not the cell's."""
+        nodes = []
+        for loop_id in self.cut:
+            info = self.loops[loop_id]
+            node = next((n for n in ast.walk(self.cell_tree) if isinstance(n, (ast.For, ast.While))
+                         and n.lineno == info.line), None) \
+                if self.cell_tree is not None and info.where == "the cell" else None
+            if node is None:
+                return None
+            nodes.append(node)
+        return nodes
+
     def _sized_as_ever(self, namespace: Mapping[str, Any], loop: ast.For, made: set[str],
                        labels: range | None) -> set[str]:
         """The names the cut loops change only item by item, in containers whose size an
@@ -553,14 +617,7 @@ class Cutter:
         already). The cut leaves their size as the real run has it, not their values."""
         rebound: set[str] = set()
         items: dict[str, list[ast.expr]] = {}
-        for loop_id in self.cut:
-            info = self.loops[loop_id]
-            if info.where != "the cell":
-                return set()
-            node = next((n for n in ast.walk(self.cell_tree) if isinstance(n, (ast.For, ast.While))
-                         and n.lineno == info.line), None) if self.cell_tree is not None else None
-            if node is None:
-                return set()
+        for node in self._cut_nodes() or ():
             for child in ast.walk(node):
                 if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
                     rebound.add(child.id)
@@ -630,6 +687,30 @@ class Cutter:
         return bool(read & tainted) or bool(read & cut_functions)
 
 
+def _last_item(value: Any) -> Any:
+    """The last item iterating ``value`` yields, where its type tells it without iterating
+    (a list, a tuple, a string, a dict's last key, a numpy array's last row, a pandas
+    index's last label, a series' last value, a frame's last column), else `_NO_LAST`."""
+    try:
+        if type(value) in (list, tuple, str):
+            return value[-1] if value else _NO_LAST
+        if type(value) is dict:
+            return next(reversed(value)) if value else _NO_LAST
+        module, name = type(value).__module__.partition(".")[0], type(value).__name__
+        if module == "numpy" and name == "ndarray" and value.ndim and len(value):
+            return value[-1]
+        if module == "pandas" and len(value):
+            if name == "Series":
+                return value.iloc[-1]
+            if name == "DataFrame":
+                return value.columns[-1]
+            if name.endswith("Index"):
+                return value[-1]
+    except Exception:  # noqa: BLE001 - a strange container: no last iteration
+        pass
+    return _NO_LAST
+
+
 def _owns(body: list[ast.stmt], statement: ast.stmt) -> bool:
     return any(node is statement for node in _own_nodes(body))
 
@@ -670,11 +751,12 @@ def _reads_past_the_end(statement: ast.stmt, targets: set[str], made: set[str],
     roots: set[int] = set()  # the containers' names
     for sub in (n for n in ast.walk(statement) if isinstance(n, ast.Subscript)):
         base = sub.value
-        while isinstance(base, (ast.Subscript, ast.Attribute)):
-            base = base.value
+        while isinstance(base, (ast.Subscript, ast.Attribute)) or (  # ``axes.flatten()[i]``
+                isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and free(base)):
+            base = base.func.value if isinstance(base, ast.Call) else base.value
         if not isinstance(base, ast.Name) or base.id in targets or \
                 (base.id in made and base.id not in sized):
-            return False  # a call's result, or a container the cut made or resized
+            return False  # a function's result, or a container the cut made or resized
         roots.add(id(base))
         if not free(sub.slice):
             return False
@@ -708,6 +790,18 @@ def _reads_past_the_end(statement: ast.stmt, targets: set[str], made: set[str],
                              for n in ast.walk(arg)):
             return False
     return indexes
+
+
+def _resized_in(nodes: list[ast.stmt]) -> set[str]:
+    """The names these loops resize by a method no grower list knows: a call with an
+    ``inplace`` argument (``df.drop(i, inplace=True)``), numpy's ``resize``."""
+    names = set()
+    for node in nodes:
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and (
+                    call.func.attr == "resize" or any(k.arg == "inplace" for k in call.keywords)):
+                names |= _names_in(call.func.value)
+    return names
 
 
 def _assigned_from(tree: ast.Module | None, name: str, made: set[str]) -> bool:

@@ -80,7 +80,7 @@ class DryRun:
     ``cut_may_cause`` (the crashing statement reads what a cut loop makes, or, after
     ``cut_only_library`` cuts (fewer epochs, trees or rounds, no loop cut), what counts
     the iterations: `_fastforward.Cutter.judge_library`); ``last_iteration`` (it raised in
-    the last iteration of a cut ``range`` loop, run after the cut, an index past the end
+    the last iteration of a cut loop, run after the cut, an index past the end
     that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`).
     """
 
