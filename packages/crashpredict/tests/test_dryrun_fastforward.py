@@ -648,3 +648,13 @@ def test_autograd_state_after_a_cut_loop_that_unfreezes_tensors_is_doubtful():
     result, verdict = _predict(cell, _torch_namespace(10**7, frozen=True))
     assert result.outcome == "crashed" and result.cut_may_cause, result
     assert verdict.crash is not True, verdict
+
+
+def test_a_strange_container_leaves_the_last_iteration_unbelieved_not_the_child_dead():
+    namespace = _last_namespace(300_000)
+    odd = type("Odd", (list,), {"__module__": None})  # type(...).__module__.partition fails
+    namespace["out"] = odd([0.0] * 300_000)
+    cell = "for i in range(len(prices)):\n    out[i] = prices[i + 1]"
+    result, verdict = _predict(cell, namespace)
+    assert (result.outcome, result.exception) == ("crashed", "IndexError"), result
+    assert not result.last_iteration and verdict.crash is not True

@@ -551,6 +551,12 @@ class Cutter:
         way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column)."""
         if not self.in_last or not isinstance(exc, (IndexError, KeyError)):
             return False
+        try:
+            return self._last_iteration_failed(line, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
+            return False
+
+    def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any]) -> bool:
         info = self.loops[self.in_last[-1]]
         loop = next((n for n in ast.walk(self.cell_tree) if isinstance(n, ast.For)
                      and n.lineno == info.line), None) if self.cell_tree is not None else None
