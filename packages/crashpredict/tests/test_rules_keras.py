@@ -46,6 +46,9 @@ CRASHES = [
     ("binary labels of the wrong rank", "binary.fit(x4, labels3)", ("ValueError", "value error")),
     ("DataFrame of the wrong width", "sparse.predict(frame5)",
      ("ValueError", "tensor shape mismatch")),
+    ("compiled in the cell for one-hot labels, fit on class indices",
+     "sparse.compile(optimizer='adam', loss='categorical_crossentropy')\nsparse.fit(x4, labels3)",
+     ("ValueError", "value error")),
 ]
 
 NEAR_MISSES = [
@@ -54,6 +57,10 @@ NEAR_MISSES = [
     ("one-hot labels", "model.fit(x_ok, y_onehot, epochs=1)"),
     ("sparse labels in range", "sparse.fit(x4, labels3)"),
     ("an attribute that exists", "model.summary()"),
+    # the loss the cell compiles with is the one fit uses, not the one compiled before
+    ("recompiled in the cell for class indices",
+     "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "model.fit(x_ok, y_int, epochs=1)"),
 ]
 
 

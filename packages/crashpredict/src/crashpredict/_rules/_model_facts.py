@@ -42,7 +42,7 @@ from ._values import (
 from ._walk._types import CallSite
 
 __all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator',
-           'split_arrays', 'keras_sequential', 'keras_compile', 'KerasFacts']
+           'split_arrays', 'keras_sequential', 'keras_compile', 'KerasFacts', 'COMPILED_IN_CELL']
 
 
 _SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
@@ -334,13 +334,24 @@ def keras_sequential(site: CallSite) -> Any:
 
 
 def keras_compile(site: CallSite) -> Any:
-    """``model.compile(loss=...)`` on a model built in the cell: remember the loss."""
+    """``model.compile(loss=...)``: remember the loss the rest of the cell fits with, on a
+    model built in the cell (its facts) or on a live one (by identity, in the walk's
+    scratch: the model itself is not touched); in a branch that may not run, or with a loss
+    that is not a name, the loss is unknown from there on."""
     model = site.receiver
-    if not is_abstract(model, "keras") or site.method != "compile" or site.starred:
+    if site.method != "compile" or site.starred:
         return None
     loss = site.kwargs.get("loss", site.args[1] if len(site.args) > 1 else None)
-    model.meta.loss = loss if not site.walker.uncertain and isinstance(loss, str) else None
+    known = loss if not site.walker.uncertain and isinstance(loss, str) else None
+    if is_abstract(model, "keras"):
+        model.meta.loss = known
+    elif is_known(model) and is_keras_model(model):
+        site.walker.scratch.setdefault(COMPILED_IN_CELL, {})[id(model)] = known
     return None
+
+
+#: The walk's scratch key of the losses live models were compiled with in the cell.
+COMPILED_IN_CELL = "keras compiled in the cell"
 
 
 def keras_predict(site: CallSite) -> Any:

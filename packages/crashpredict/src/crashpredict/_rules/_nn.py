@@ -10,6 +10,7 @@ import textwrap
 from typing import Any
 
 from ._finding import Finding
+from ._model_facts import COMPILED_IN_CELL
 from ._values import (
     is_abstract,
     is_frame,
@@ -257,7 +258,7 @@ def keras_call(site: CallSite) -> Finding | None:
                           f"shape {expected}, but {x_name} has shape {shape} (axis {axis}: "
                           f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
     if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
-        return _loss_labels(model, y)
+        return _loss_labels(model, y, site.walker.scratch.get(COMPILED_IN_CELL, {}))
     return None
 
 
@@ -347,12 +348,14 @@ def _loss_name(loss: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _loss_labels(model: Any, y: Any) -> Finding | None:
+def _loss_labels(model: Any, y: Any, compiled: dict[int, Any]) -> Finding | None:
     """The compiled loss against the labels and the last layer's units."""
-    # the facts of a Sequential built in the cell (our own class), or a live model: its
-    # `loss` read statically (a user model's property is not run)
+    # the facts of a Sequential built in the cell (our own class), or a live model: the loss
+    # the cell compiled it with, else its `loss` read statically (a user model's property is
+    # not run)
     facts = type(model).__name__ == "KerasFacts"
-    name = _loss_name(model.loss if facts else attr_or(model, "loss", None))
+    name = _loss_name(model.loss if facts else compiled[id(model)] if id(model) in compiled
+                      else attr_or(model, "loss", None))
     try:
         units = model.output_shape[-1]
     except Exception:

@@ -9,7 +9,15 @@ import textwrap
 import types
 from typing import Any
 
-from .._values import UNKNOWN, is_abstract, is_estimator, is_known, meta_attr, type_root
+from .._values import (
+    UNKNOWN,
+    is_abstract,
+    is_estimator,
+    is_keras_model,
+    is_known,
+    meta_attr,
+    type_root,
+)
 from ._types import CallSite, CellFunction
 
 __all__ = ["effects_of_call", "globals_mutated_by"]
@@ -50,8 +58,10 @@ def effects_of_call(site: CallSite) -> None:
         mutating = site.method not in _READ_ONLY_METHODS or site.kwargs.get("inplace") is True
         if is_estimator(receiver) and site.method.startswith("fit"):
             mutating = False  # the sklearn rules record the fit
-        if is_abstract(receiver, "keras") and site.method in ("compile", "summary"):
-            mutating = False  # the Keras facts record the compiled loss
+        if (is_abstract(receiver, "keras") or is_known(receiver) and is_keras_model(receiver)) \
+                and site.method in ("compile", "summary"):
+            mutating = False  # the compiled loss is recorded (`_model_facts.keras_compile`);
+            # compiling changes no layer, shape or weight the other rules read
         if mutating and not isinstance(receiver, types.ModuleType):
             walker.taint(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(
