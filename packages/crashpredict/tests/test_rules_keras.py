@@ -80,3 +80,16 @@ def test_keras_near_miss_is_not_flagged(ns: dict, source: str) -> None:
 def test_removed_method_advice(ns: dict) -> None:
     verdict = predict("model.predict_classes(x_ok)", ns)
     assert "np.argmax(model.predict(x), axis=-1)" in verdict.explanation
+
+
+@pytest.mark.parametrize("trials", [None, 0.0])
+def test_the_loss_compiled_in_the_cell_is_read_with_or_without_trials(ns: dict, trials) -> None:
+    """The extension gives the rules no trials where a dry run has the cell already: the
+    loss a cell compiles with is read by the Keras rule itself, not by a trial."""
+    options = {} if trials is None else {"rules": {"trial_budget_s": trials}}
+    crash = predict("sparse.compile(optimizer='adam', loss='categorical_crossentropy')\n"
+                    "sparse.fit(x4, labels3)", ns, engines=("rules",), options=options)
+    assert (crash.crash, crash.exception) == (True, "ValueError"), crash.explanation
+    fine = predict("model.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+                   "model.fit(x_ok, y_int, epochs=1)", ns, engines=("rules",), options=options)
+    assert fine.crash is not True, fine.explanation

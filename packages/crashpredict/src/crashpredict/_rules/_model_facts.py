@@ -39,10 +39,11 @@ from ._values import (
     size_of_array,
     type_root,
 )
-from ._walk._types import CallSite
+from ._walk._types import COMPILED_IN_CELL, CallSite
 
 __all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator',
-           'split_arrays', 'keras_sequential', 'keras_compile', 'KerasFacts', 'COMPILED_IN_CELL']
+           'split_arrays', 'keras_sequential', 'keras_compile', 'record_compiled_loss',
+           'KerasFacts']
 
 
 _SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
@@ -334,24 +335,27 @@ def keras_sequential(site: CallSite) -> Any:
 
 
 def keras_compile(site: CallSite) -> Any:
-    """``model.compile(loss=...)``: remember the loss the rest of the cell fits with, on a
-    model built in the cell (its facts) or on a live one (by identity, in the walk's
-    scratch: the model itself is not touched); in a branch that may not run, or with a loss
-    that is not a name, the loss is unknown from there on."""
+    """``model.compile(loss=...)`` on a model built in the cell: remember the loss."""
     model = site.receiver
-    if site.method != "compile" or site.starred:
+    if not is_abstract(model, "keras") or site.method != "compile" or site.starred:
         return None
-    loss = site.kwargs.get("loss", site.args[1] if len(site.args) > 1 else None)
-    known = loss if not site.walker.uncertain and isinstance(loss, str) else None
-    if is_abstract(model, "keras"):
-        model.meta.loss = known
-    elif is_known(model) and is_keras_model(model):
-        site.walker.scratch.setdefault(COMPILED_IN_CELL, {})[id(model)] = known
+    model.meta.loss = _compiled_loss(site)
     return None
 
 
-#: The walk's scratch key of the losses live models were compiled with in the cell.
-COMPILED_IN_CELL = "keras compiled in the cell"
+def record_compiled_loss(site: CallSite) -> None:
+    """``model.compile(loss=...)`` on a live Keras model: the loss the rest of the cell fits
+    with, kept by the model's identity in the walk's scratch (the model is not touched)."""
+    if not site.starred:
+        site.walker.scratch.setdefault(COMPILED_IN_CELL, {})[id(site.receiver)] = (
+            _compiled_loss(site), site.node)
+
+
+def _compiled_loss(site: CallSite) -> str | None:
+    """The loss a compile call names; None (unknown) in a branch that may not run, or for a
+    loss that is not a name."""
+    loss = site.kwargs.get("loss", site.args[1] if len(site.args) > 1 else None)
+    return loss if not site.walker.uncertain and isinstance(loss, str) else None
 
 
 def keras_predict(site: CallSite) -> Any:

@@ -10,7 +10,7 @@ import textwrap
 from typing import Any
 
 from ._finding import Finding
-from ._model_facts import COMPILED_IN_CELL
+from ._model_facts import record_compiled_loss
 from ._values import (
     is_abstract,
     is_frame,
@@ -26,7 +26,7 @@ from ._values import (
     shape_of,
     text_value,
 )
-from ._walk._types import CallSite
+from ._walk._types import COMPILED_IN_CELL, CallSite
 
 __all__ = ["torch_call", "keras_call"]
 
@@ -222,6 +222,7 @@ def keras_call(site: CallSite) -> Finding | None:
             return _compile_arguments(site)
         model = model.meta  # the facts of a Sequential built in this cell
     elif site.method == "compile" and is_known(model) and is_keras_model(model):
+        record_compiled_loss(site)  # what fit is checked against from here on
         return _compile_arguments(site)
     elif not is_known(model) or not is_keras_model(model):
         return None
@@ -348,13 +349,13 @@ def _loss_name(loss: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _loss_labels(model: Any, y: Any, compiled: dict[int, Any]) -> Finding | None:
+def _loss_labels(model: Any, y: Any, compiled: dict[int, tuple[Any, Any]]) -> Finding | None:
     """The compiled loss against the labels and the last layer's units."""
     # the facts of a Sequential built in the cell (our own class), or a live model: the loss
     # the cell compiled it with, else its `loss` read statically (a user model's property is
     # not run)
     facts = type(model).__name__ == "KerasFacts"
-    name = _loss_name(model.loss if facts else compiled[id(model)] if id(model) in compiled
+    name = _loss_name(model.loss if facts else compiled[id(model)][0] if id(model) in compiled
                       else attr_or(model, "loss", None))
     try:
         units = model.output_shape[-1]

@@ -18,7 +18,7 @@ from .._values import (
     meta_attr,
     type_root,
 )
-from ._types import CallSite, CellFunction
+from ._types import COMPILED_IN_CELL, CallSite, CellFunction
 
 __all__ = ["effects_of_call", "globals_mutated_by"]
 
@@ -58,10 +58,13 @@ def effects_of_call(site: CallSite) -> None:
         mutating = site.method not in _READ_ONLY_METHODS or site.kwargs.get("inplace") is True
         if is_estimator(receiver) and site.method.startswith("fit"):
             mutating = False  # the sklearn rules record the fit
-        if (is_abstract(receiver, "keras") or is_known(receiver) and is_keras_model(receiver)) \
-                and site.method in ("compile", "summary"):
-            mutating = False  # the compiled loss is recorded (`_model_facts.keras_compile`);
-            # compiling changes no layer, shape or weight the other rules read
+        if is_abstract(receiver, "keras") and site.method in ("compile", "summary"):
+            mutating = False  # the Keras facts record the compiled loss
+        if site.method == "compile" and is_known(receiver) and is_keras_model(receiver) and \
+                walker.scratch.get(COMPILED_IN_CELL, {}).get(id(receiver), (None, None))[1] \
+                is site.node:
+            mutating = False  # this call's loss is recorded (`_model_facts.record_compiled_loss`,
+            # by the Keras call rule); compiling changes no layer, shape or weight
         if mutating and not isinstance(receiver, types.ModuleType):
             walker.taint(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(

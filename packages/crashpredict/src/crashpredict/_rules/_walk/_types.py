@@ -14,7 +14,12 @@ from typing import Any, Protocol
 
 from .._finding import Finding
 
-__all__ = ["CallSite", "Located", "Stop", "FitState", "Rules", "CellFunction", "Walker"]
+__all__ = ["COMPILED_IN_CELL", "CallSite", "Located", "Stop", "FitState", "Rules", "CellFunction", "Walker"]
+
+
+#: The key of a walk's scratch under which `_model_facts.record_compiled_loss` keeps, by the
+#: identity of a live Keras model, (the loss the cell compiled it with or None, the call).
+COMPILED_IN_CELL = "keras compiled in the cell"
 
 
 @dataclass(slots=True)
