@@ -650,7 +650,6 @@ class Cutter:
                 sized.add(name)
         return sized
 
-
     def _made_by_cut(self, value: Any) -> bool:
         """``value`` is what a cut fit returned, its ``history`` dict, or one of its lists."""
         if value is None:

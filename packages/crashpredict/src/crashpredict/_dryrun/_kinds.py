@@ -39,11 +39,10 @@ def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
     """Whether a crash seen on data cut to its first rows is the data's, not the cut's.
 
     Names, attributes, types (a tensor's dtype and autograd state too), fitted state, files,
-    columns and the
-    values kept (NaN, text, unseen labels) survive shrinking. A size or shape mismatch, an
-    index past the end, a missing row label or a value error about sizes may be the
-    shrinking's own doing (two objects cut differently, a fixed reshape or model input), so
-    such a crash proves nothing.
+    columns and the values kept (NaN, text, unseen labels) survive shrinking. A size or
+    shape mismatch, an index past the end, a missing row label or a value error about sizes
+    may be the shrinking's own doing (two objects cut differently, a fixed reshape or model
+    input), so such a crash proves nothing.
     """
     text = message.strip().lower()
     if crash_type in SHRUNK_CAN_CLEAR or any(word in text for word in _DTYPE_WORDS) or \
