@@ -495,18 +495,19 @@ def test_policy_decisions(tmp_path, event, args, blocked):
 # ---- the budget ----------------------------------------------------------------------------
 
 def test_endless_loop_returns_within_budget_and_names_the_line():
-    result = dry_run("x = 0\nwhile True:\n    x += 1", {}, budget_s=0.5)
+    # 1.5 s: a fork of this large process on a loaded machine may take most of half a second
+    result = dry_run("x = 0\nwhile True:\n    x += 1", {}, budget_s=1.5)
     assert result.outcome == "inconclusive" and result.line in (2, 3), result.reason
-    assert "still running after the 0.5 s budget" in result.reason
+    assert "still running after the 1.5 s budget" in result.reason
     # A bound on correctness, not a speed figure: the parent must not wait for the loop.
-    assert result.elapsed_s < 0.5 + KILL_MARGIN_S + 2.0
+    assert result.elapsed_s < 1.5 + KILL_MARGIN_S + 2.0
 
 
 def test_a_cell_that_ignores_the_alarm_is_killed():
     cell = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass"
-    result = dry_run(cell, {}, budget_s=0.5)
-    assert result.outcome == "inconclusive" and "was killed" in result.reason
-    assert result.elapsed_s < 0.5 + KILL_MARGIN_S + 2.0
+    result = dry_run(cell, {}, budget_s=1.5)
+    assert result.outcome == "inconclusive" and "was killed" in result.reason, result.reason
+    assert result.elapsed_s < 1.5 + KILL_MARGIN_S + 2.0
 
 
 def test_a_lock_held_by_a_parent_thread_cannot_hang_the_call():
