@@ -72,4 +72,9 @@ PAIRS = [
      "                      keras.layers.Dense(3, activation='softmax')])\n"
      "m.compile(optimizer='adam', loss='categorical_crossentropy')\n"
      "m.fit(X, keras.utils.to_categorical(y, 3), epochs=1, verbose=0)"),
+    ("predict_classes after a fit in the same cell",
+     "history = model.fit(X, y, epochs=1, verbose=0)\n"
+     "classes = model.predict_classes(X)",
+     "history = model.fit(X, y, epochs=1, verbose=0)\n"
+     "classes = np.argmax(model.predict(X, verbose=0), axis=1)"),
 ]

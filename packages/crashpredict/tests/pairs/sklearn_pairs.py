@@ -173,4 +173,12 @@ PAIRS = [
      "pred = clf_city.predict(X3)",
      "enc3 = OneHotEncoder(sparse_output=False).fit(df[['city']])\n"
      "X3 = enc3.transform(test_df[['city']])\npred = clf_city.predict(X3)"),
+    ("get_feature_names after fitting the encoder in the cell",
+     "enc2 = OneHotEncoder(handle_unknown='ignore')\nenc2.fit(df[['city']])\n"
+     "names = enc2.get_feature_names()",
+     "enc2 = OneHotEncoder(handle_unknown='ignore')\nenc2.fit(df[['city']])\n"
+     "names = enc2.get_feature_names_out()"),
+    ("get_feature_names of a scaler fitted in the cell (its fitted scale_ is read clean)",
+     "scaler = StandardScaler()\nscaler.fit(df[['age', 'score']])\nscaler.get_feature_names()",
+     "scaler = StandardScaler()\nscaler.fit(df[['age', 'score']])\nscale = scaler.scale_"),
 ]

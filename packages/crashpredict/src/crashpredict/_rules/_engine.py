@@ -20,7 +20,7 @@ from ._misc import (
     plot_call,
     seaborn_call,
 )
-from ._names import missing_attribute, undefined_name
+from ._names import missing_attribute, removed_attribute, undefined_name
 from ._propagate import (
     propagate_attribute,
     propagate_binop,
@@ -50,6 +50,7 @@ __all__ = ["RULES", "rules_engine"]
 RULES = Rules(
     name=[undefined_name],
     attribute=[missing_attribute, bad_accessor],
+    changed_attribute=[removed_attribute],
     subscript=[not_subscriptable, missing_key],
     call=[not_callable, sklearn_call, torch_call, keras_call, array_call, plot_call,
           seaborn_call, frame_plot_call, missing_file, bad_arguments],

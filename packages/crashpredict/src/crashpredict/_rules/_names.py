@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 from typing import Any
 
 from ._finding import Finding
 from ._values import (
+    _getattr_hook,
     is_estimator,
     is_frame,
     is_keras_model,
@@ -18,7 +20,7 @@ from ._values import (
 )
 from ._walk._types import Walker
 
-__all__ = ["undefined_name", "missing_attribute", "REMOVED"]
+__all__ = ["undefined_name", "missing_attribute", "removed_attribute", "REMOVED"]
 
 # (library root, type name or "module:<name>", attribute) -> advice. Used only to explain
 # an attribute that is already absent, so no version check is needed.
@@ -111,8 +113,9 @@ def missing_attribute(obj: Any, name: str, walker: Walker) -> Finding | None:
         else:
             similar = sorted(k for k in vars(obj) if k.endswith("_") and not k.startswith("_"))
             extra = f" (the fitted {type(obj).__name__} has {', '.join(similar[:6])})"
-    if is_estimator(obj) and walker.fit_state(obj) is not None:
-        return None  # fitted in this cell: fitted attributes will exist
+    if is_estimator(obj) and walker.fit_state(obj) is not None and not advice:
+        return None  # fitted in this cell: fitted attributes will exist (a removed method
+        # will not)
     if is_frame(obj) and not extra:
         extra = f" (and '{name}' is not a column)"
     if is_keras_model(obj) and not extra:
@@ -121,6 +124,32 @@ def missing_attribute(obj: Any, name: str, walker: Walker) -> Finding | None:
         exception="AttributeError", crash_type=crash_type, library=library,
         explanation=f"{owner} has no attribute '{name}'{extra}",
         evidence=tuple(evidence), confidence=0.96, rule="missing-attribute")
+
+
+def removed_attribute(obj: Any, name: str, walker: Walker) -> Finding | None:
+    """``obj.name`` on a live object a call earlier in the cell may have changed
+    (``model.fit(...)`` then ``model.predict_classes(...)``): what it holds is unknown, its
+    class is not. Only a name its library removed counts (`REMOVED`): no call puts one of
+    those back on an instance, as ``fit`` puts ``coef_``. The class must lack it and
+    customise no attribute lookup."""
+    advice = _removed_advice(obj, name)
+    if advice is None:
+        return None
+    cls = type(obj)
+    if _getattr_hook(cls):
+        return None
+    try:
+        inspect.getattr_static(cls, name)
+        return None
+    except AttributeError:
+        pass
+    subject = walker.subject or "the object"
+    return Finding(
+        exception="AttributeError", crash_type="attribute error", library=library_of(obj),
+        explanation=f"'{cls.__name__}' object has no attribute '{name}' ({advice})",
+        evidence=(f"type: {cls.__module__}.{cls.__qualname__}",
+                  f"{subject} may have changed earlier in the cell; its class has not"),
+        confidence=0.96, rule="removed-attribute")
 
 
 def _estimator_fitted(obj: Any, walker: Walker) -> bool | None:

@@ -14,7 +14,8 @@ from typing import Any
 import rtextract
 
 __all__ = [
-    "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "Abstract", "is_known",
+    "UNKNOWN", "DELETED", "MISSING", "Partial", "SizedUnknown", "Changed", "Abstract",
+    "is_known",
     "is_hostile", "unsafe_reason", "attr_or", "size_of_array", "safe_message", "safe_repr",
     "text_value", "label_text",
     "library_of", "shape_of", "is_abstract", "array_kind",
@@ -47,6 +48,20 @@ class SizedUnknown(_Marker):
     def __init__(self, length: int) -> None:
         super().__init__(f"UNKNOWN(len={length})")
         self.length = length
+
+
+class Changed(_Marker):
+    """A live object that a method call earlier in the cell may have changed
+    (``model.fit(...)``): what it holds is unknown, but it is the same object, so its class
+    is certain. Like UNKNOWN it is not `is_known`; only the rules that read a class alone
+    (``Rules.changed_attribute``) read it, through ``obj``'s type, never its state.
+    """
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        super().__init__("UNKNOWN(changed)")
+        self.obj = obj
 
 
 class Abstract(_Marker):

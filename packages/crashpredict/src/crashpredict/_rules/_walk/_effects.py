@@ -66,7 +66,7 @@ def effects_of_call(site: CallSite) -> None:
             mutating = False  # this call's loss is recorded (`_model_facts.record_compiled_loss`,
             # by the Keras call rule); compiling changes no layer, shape or weight
         if mutating and not isinstance(receiver, types.ModuleType):
-            walker.taint(site.node.func.value)
+            walker.changed_by_call(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(
                 receiver, types.ModuleType):
             user = False

@@ -13,6 +13,7 @@ from .._values import (
     DELETED,
     MISSING,
     UNKNOWN,
+    Changed,
     Partial,
     SizedUnknown,
     is_frame,
@@ -414,6 +415,18 @@ class StatementWalker:
         self.env[root] = UNKNOWN
         if is_known(value) and not isinstance(value, (str, int, float, bool, tuple)):
             self._forget_aliases(value, keep=root)
+
+    def changed_by_call(self, node: ast.AST) -> None:
+        """``node`` is the receiver of a call that may change it: forget what it holds,
+        keep its class when ``node`` is a name (`Changed`): a call changes what an object
+        holds, not the object its name is bound to."""
+        before = self.lookup(node.id) if isinstance(node, ast.Name) else UNKNOWN
+        self.taint(node)
+        if isinstance(before, Changed):
+            self.env[node.id] = before
+        elif is_known(before) and not stable(before) and \
+                not isinstance(before, (str, int, float, bool, tuple)):
+            self.env[node.id] = Changed(before)
 
     def _forget_aliases(self, obj: Any, keep: str) -> None:
         """Other names bound to the same object see its change too (``X = df``)."""

@@ -75,6 +75,9 @@ class Rules:
     name: list[Callable[[str, Walker], Finding | None]] = field(default_factory=list)
     attribute: list[Callable[[Any, str, Walker], Finding | None]] = field(
         default_factory=list)
+    # ``obj.name`` where obj is a `Changed` live object: what its class alone tells
+    changed_attribute: list[Callable[[Any, str, Walker], Finding | None]] = field(
+        default_factory=list)
     subscript: list[Callable[[Any, Any, Walker], Finding | None]] = field(
         default_factory=list)
     call: list[Callable[[CallSite], Finding | None]] = field(default_factory=list)
@@ -145,3 +148,7 @@ class Walker(Protocol):
 
     def taint(self, node: ast.AST) -> None:
         """Forget what is known of the names ``node`` refers to (it was changed)."""
+
+    def changed_by_call(self, node: ast.AST) -> None:
+        """``node`` is the receiver of a call that may change it: forget what it holds,
+        keep its class when ``node`` is a name (`Changed`)."""

@@ -25,6 +25,7 @@ from .._values import (
     MISSING,
     UNKNOWN,
     Abstract,
+    Changed,
     Partial,
     is_known,
     is_ndarray,
@@ -265,6 +266,9 @@ class CellWalker(StatementWalker):
         base = self.ev(node.value)
         if isinstance(base, Abstract):
             return self._propagate(self.rules.propagate_attribute, base, node.attr, node, self)
+        if isinstance(base, Changed):
+            self.subject = self.text(node.value)
+            self._apply(self.rules.changed_attribute, node, base.obj, node.attr, self)
         if not is_known(base):
             return UNKNOWN
         self.subject = self.text(node.value)
@@ -518,6 +522,10 @@ class CellWalker(StatementWalker):
             if isinstance(receiver, Abstract):  # its class must have the method
                 self._propagate(self.rules.propagate_attribute, receiver, method, node.func,
                                 self)
+            if isinstance(receiver, Changed):  # so must a changed object's
+                self.subject = self.text(node.func.value)
+                self._apply(self.rules.changed_attribute, node.func, receiver.obj, method,
+                            self)
             if is_known(receiver):
                 self.subject = self.text(node.func.value)
                 self._apply(self.rules.attribute, node.func, receiver, method, self)
