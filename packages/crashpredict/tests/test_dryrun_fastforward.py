@@ -360,7 +360,7 @@ def test_a_crash_that_fewer_trees_may_cause_is_not_trusted():
 
 
 def test_a_training_function_imported_by_name_is_cut_and_a_short_one_runs_whole():
-    xgb = pytest.importorskip("xgboost")
+    pytest.importorskip("xgboost")
     from xgboost import DMatrix, train
     np, X, y = _sklearn_data()
     ns = {"train": train, "DMatrix": DMatrix, "X": X, "y": y}
