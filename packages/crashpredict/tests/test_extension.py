@@ -330,7 +330,10 @@ def test_the_rules_try_in_full_where_no_dry_run_follows(shell, cold_forks, count
     guard = _extension._GUARD
     monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S * 2)
     assert shell.run_cell("z_trial = 1").success and cold_forks == []
-    assert counted[-1][1]["options"] == {}
+    # the rules' own default, given so that they never ready torch's meta device as a cell
+    # waits (`_warm_meta_later` does it between cells)
+    assert counted[-1][1]["options"] == {
+        "rules": {"trial_budget_s": _extension.RULES_TRIALS_ALONE_S}}
     monkeypatch.setattr(_extension, "fork_cost", lambda: _extension.COLD_FORK_MOST_S / 2)
     assert shell.run_cell("z_trial = 2").success and len(cold_forks) == 1
     assert counted[-1][1]["options"] == {

@@ -163,4 +163,18 @@ PAIRS = [
     ("a numpy method on a layer's output tensor",
      "out = nn.Linear(20, 2)(feats)\nhalf = out.astype('float16')",
      "out = nn.Linear(20, 2)(feats)\nhalf = out.half()"),
+    ("numpy() of a model's predictions with autograd on",
+     "preds = cnn(images).argmax(1)\nprobs = F.softmax(cnn(images), dim=1).numpy()",
+     "preds = cnn(images).argmax(1)\nwith torch.no_grad():\n"
+     "    probs = F.softmax(cnn(images), dim=1).numpy()"),
+    ("numpy() of the outputs after a backward step",
+     "out = net(images)\nloss = F.cross_entropy(out, labels)\nloss.backward()\n"
+     "scores = out.numpy()",
+     "out = net(images)\nloss = F.cross_entropy(out, labels)\nloss.backward()\n"
+     "scores = out.detach().numpy()"),
+    ("view of a normalised channels-last batch",
+     "x = images.repeat(1, 3, 1, 1).permute(0, 2, 3, 1)\nx = (x - x.mean()) / x.std()\n"
+     "flat = x.view(16, -1)",
+     "x = images.repeat(1, 3, 1, 1).permute(0, 2, 3, 1)\nx = (x - x.mean()) / x.std()\n"
+     "flat = x.reshape(16, -1)"),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ from ._misc import (
     plot_call,
     seaborn_call,
 )
+from ._meta import warm_meta
 from ._names import missing_attribute, removed_attribute, undefined_name
 from ._propagate import (
     propagate_attribute,
@@ -99,7 +101,9 @@ def rules_engine(source: str, namespace: Mapping[str, Any], *,
     """Predict with the rules; never raises for any source or namespace.
 
     ``trial_budget_s``: how long the walk's trials (library calls on live values) may take
-    in all (default 1 s); 0 runs none.
+    in all (default 1 s); 0 runs none. With the default, torch's meta device is made ready
+    first where torch is imported (`_meta.warm_meta`: seconds, once per process); with a
+    budget given, the caller does that between cells, and until then no layer is run.
     """
     code = ipython_to_python(source)
     try:
@@ -108,6 +112,8 @@ def rules_engine(source: str, namespace: Mapping[str, Any], *,
         return _syntax_verdict(exc)
     except (ValueError, RecursionError, MemoryError) as exc:
         return Verdict(crash=None, confidence=0.0, explanation=f"cannot parse: {exc}")
+    if trial_budget_s is None and "torch" in sys.modules:
+        warm_meta()  # the full rules (not the notebook's, which warm it between cells)
     walker = CellWalker(code, namespace, RULES) if trial_budget_s is None else \
         CellWalker(code, namespace, RULES, trial_budget_s=max(0.0, float(trial_budget_s)))
     walker.original = source

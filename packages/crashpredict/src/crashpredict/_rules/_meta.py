@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import sys
+import threading
 import types
 import warnings
 import weakref
@@ -22,13 +23,46 @@ from ._values import Abstract, is_abstract, is_tensor, is_torch_module, meta_att
 
 __all__ = ["meta_tensor", "abstract_tensor", "meta_module", "module_device", "run_module",
            "run_function", "builtin_module_class", "make_module", "wrap_output",
-           "MetaFailure", "meta_failure_finding", "torch_math", "TORCH_MATH"]
+           "MetaFailure", "meta_failure_finding", "torch_math", "TORCH_MATH", "meta_warm",
+           "warm_meta"]
 
 _WEIGHTED = ("Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
              "ConvTranspose3d", "LSTM", "GRU", "RNN", "Bilinear")
 # Errors that only say the meta device lacks a kernel: never a prediction.
 _META_WORDS = ("meta", "data-dependent", "not implemented", "NotImplemented", "fake",
                "Cannot copy out", "item()", "symbolic")
+
+
+#: torch's meta device imports what it runs on (``torch._decomp``, ``torch._dynamo``) the
+#: first time it computes a layer: 1-5 s, once per process. The rules run layers and ops on
+#: it only once that is done (`warm_meta`), never as a cell waits for them.
+_WARM = threading.Event()
+_WARMING = threading.Lock()
+
+
+def meta_warm() -> bool:
+    """Whether torch's meta device has run once in this process (`warm_meta`)."""
+    return _WARM.is_set()
+
+
+def warm_meta() -> bool:
+    """Run a layer on torch's meta device once, so that its imports are done; whether it is
+    warm. Returns at once while another thread does it; never raises."""
+    torch = _torch()
+    if _WARM.is_set() or torch is None or not _WARMING.acquire(blocking=False):
+        return _WARM.is_set()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = torch.empty(2, 3, device="meta")
+            torch.nn.functional.linear(x, torch.empty(4, 3, device="meta"),
+                                       torch.empty(4, device="meta"))
+    except Exception:  # noqa: BLE001 - whatever torch does (an interrupt still interrupts)
+        pass
+    finally:
+        _WARM.set()  # tried: a second try would not be quicker
+        _WARMING.release()
+    return True
 
 
 class MetaFailure(Exception):
@@ -124,13 +158,23 @@ def _plain_value(value: Any, torch: Any, depth: int) -> bool:
 
 
 def meta_tensor(value: Any) -> Any:
-    """A meta tensor of a live tensor's shape and dtype, or an Abstract tensor's; else None."""
+    """A meta tensor of a live tensor's shape, strides, dtype and ``requires_grad`` (so
+    ``view`` after ``permute`` and ``numpy()`` with autograd on fail as they will), or an
+    Abstract tensor's; else None."""
     if is_abstract(value, "tensor"):
         return value.meta
     torch = _torch()
     if torch is not None and is_tensor(value):
         try:
-            return torch.empty(tuple(value.shape), dtype=value.dtype, device="meta")
+            shape = tuple(value.shape)
+            try:  # a strided (dense) tensor; a sparse or nested one has no strides
+                meta = torch.empty_strided(shape, tuple(value.stride()), dtype=value.dtype,
+                                           device="meta")
+            except Exception:
+                meta = torch.empty(shape, dtype=value.dtype, device="meta")
+            if value.requires_grad is True:
+                meta.requires_grad_(True)
+            return meta
         except Exception:
             return None
     return None
@@ -275,7 +319,8 @@ def run_module(module: Any, args: list[Any], name: str) -> Any:
     Raises MetaFailure when torch rejects the input; returns the meta output, or None when
     the meta device cannot tell.
     """
-    torch = _torch()
+    if not _WARM.is_set():
+        return None
     kind = type(module).__name__
     if kind == "Sequential" and len(args) == 1:
         x = args[0]
@@ -286,8 +331,8 @@ def run_module(module: Any, args: list[Any], name: str) -> Any:
         return x
     if args:
         _check_leaf(module, args[0], name)
-    try:
-        with warnings.catch_warnings(), torch.no_grad():
+    try:  # in this thread's autograd mode: the walk's, the cell's (`CellWalker.grad_certain`)
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return module(*args)
     except Exception as exc:
@@ -297,10 +342,12 @@ def run_module(module: Any, args: list[Any], name: str) -> Any:
 
 
 def run_function(func: Any, args: list[Any], kwargs: dict[str, Any], name: str) -> Any:
-    """Run a torch function or tensor method on meta tensors (MetaFailure when rejected)."""
-    torch = _torch()
-    try:
-        with warnings.catch_warnings(), torch.no_grad():
+    """Run a torch function or tensor method on meta tensors (MetaFailure when rejected);
+    None before `warm_meta` has run."""
+    if not _WARM.is_set():
+        return None
+    try:  # in this thread's autograd mode, as `run_module`
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return func(*args, **kwargs)
     except Exception as exc:

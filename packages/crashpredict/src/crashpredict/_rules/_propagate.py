@@ -48,6 +48,7 @@ from ._meta import (
     device_of,
     meta_failure_finding,
     meta_tensor,
+    meta_warm,
     run_function,
     wrap_output,
 )
@@ -264,6 +265,8 @@ def propagate_binop(op: ast.operator, left: Any, right: Any, node: ast.AST,
         return None
     np = np_module()
     tensor = "tensor" in (lk, rk)
+    if tensor and not meta_warm():
+        return None
     if not tensor and not result_fits(op, ls, rs):
         return None  # stand-ins would allocate the whole (huge) result
     sliced = _sliced_matmul(ls, rs) if not tensor and fn is operator.matmul else None

@@ -9,6 +9,7 @@ Devices are tracked beside the meta tensors and compared before a layer or op ru
 
 from __future__ import annotations
 
+import ast
 import sys
 import types
 from typing import Any
@@ -233,6 +234,9 @@ def _abstract_tensor_method(site: CallSite, x: Abstract) -> Any:
             target = "cuda:0"
         return abstract_tensor(meta, target or x.device)
     if method == "numpy":
+        if site.walker.grad_certain and getattr(x.meta, "requires_grad", False) is True:
+            _numpy_of_grad(site)
+            return None
         np = np_module()
         try:
             dtype = torch.empty(0, dtype=x.dtype).numpy().dtype
@@ -244,6 +248,21 @@ def _abstract_tensor_method(site: CallSite, x: Abstract) -> Any:
     return _torch_function(site, None, x)
 
 
+def _numpy_of_grad(site: CallSite) -> None:
+    """``t.numpy()`` where ``t`` requires grad: autograd was on where it was computed from
+    weights or tensors that require grad (no ``torch.no_grad()``, no ``detach()``)."""
+    receiver = site.node.func.value if isinstance(site.node.func, ast.Attribute) else None
+    text = short(site.text(receiver)) if receiver is not None else "the tensor"
+    site.walker.report(Finding(
+        exception="RuntimeError", crash_type="invalid argument", library="torch",
+        confidence=0.95, rule="torch-numpy-grad",
+        evidence=(f"{text}: requires grad (computed with autograd on, from weights or "
+                  f"tensors that require grad)",),
+        explanation=f"Can't call numpy() on Tensor that requires grad: `{text}` is part of "
+                    f"autograd's graph. Use `{text}.detach().numpy()`, or compute it under "
+                    f"`with torch.no_grad():`"), site.node)
+
+
 def torch_call(site: CallSite) -> Any:
     torch = sys.modules.get("torch")
     if torch is None:
@@ -251,6 +270,15 @@ def torch_call(site: CallSite) -> Any:
     func, receiver, method = site.func, site.receiver, site.method
     if is_abstract(receiver, "tensor"):
         return _abstract_tensor_method(site, receiver)
+    if method and is_known(receiver) and is_tensor(receiver) and isinstance(
+            site.node.func, ast.Attribute) and not any(is_abstract(a) for a in site.args):
+        # a method no trial ran (``std``; any on a large tensor): on a meta tensor of the
+        # live one's shape, strides, dtype and requires_grad
+        meta, device = meta_tensor(receiver), device_of(receiver)
+        if meta is None or device is None:
+            return None
+        return _abstract_tensor_method(site, abstract_tensor(
+            meta, device, short(site.text(site.node.func.value))))
     if is_abstract(receiver, "module") or (is_known(receiver) and is_torch_module(receiver)):
         if method in ("train", "eval", "float", "cpu"):
             return receiver if is_abstract(receiver) or method in ("train", "eval") else None

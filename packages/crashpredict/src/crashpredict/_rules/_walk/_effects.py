@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import sys
 import textwrap
 import types
 from typing import Any
@@ -32,6 +33,7 @@ _READ_ONLY_METHODS = frozenset({
     "std", "min", "max", "value_counts", "unique", "nunique", "isnull", "isna", "notna",
     "corr", "groupby", "to_numpy", "numpy", "size", "dim", "parameters", "named_parameters",
     "state_dict", "__len__", "astype", "reshape", "view", "item", "tolist",
+    "backward",  # torch: gradients go to the graph's leaves, the tensor itself is unchanged
 })
 _LIBRARIES = frozenset({"pandas", "numpy", "sklearn", "torch", "torchvision", "keras",
                         "tensorflow", "matplotlib", "seaborn", "scipy", "builtins", "math",
@@ -51,6 +53,8 @@ def effects_of_call(site: CallSite) -> None:
     """Taint what a call may change in the walker's environment."""
     walker = site.walker
     func = site.func
+    if _sets_grad_mode(func):
+        walker.grad_lost = True  # torch's autograd mode from here on is not the walk's
     user = isinstance(func, CellFunction) or (
         is_known(func) and not _is_library_callable(func)) or not is_known(func)
     if site.method is not None and isinstance(site.node.func, ast.Attribute):
@@ -84,6 +88,36 @@ def effects_of_call(site: CallSite) -> None:
         else:
             for name in changed:
                 walker.env[name] = UNKNOWN
+
+
+#: Names of torch's calls that set the autograd mode for what follows them.
+_GRAD_SETTERS = frozenset({"set_grad_enabled", "_set_grad_enabled"})
+
+
+def _sets_grad_mode(func: Any) -> bool:
+    """``torch.set_grad_enabled(...)`` called outside a ``with`` (it sets the mode for the
+    rest of the cell), or a function of the notebook that names it."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    if isinstance(func, CellFunction):
+        return any(isinstance(node, ast.Attribute) and node.attr in _GRAD_SETTERS or
+                   isinstance(node, ast.Name) and node.id in _GRAD_SETTERS
+                   for node in ast.walk(func.node))
+    if not is_known(func):
+        return False
+    if any(func is getattr(owner, name, None) for owner in (torch, getattr(torch, "_C", None))
+           for name in _GRAD_SETTERS):
+        return True
+    if type(func) is types.FunctionType:  # the notebook's (or a module's) own function
+        stack, seen = [func.__code__], 0
+        while stack and seen < 200:
+            code = stack.pop()
+            seen += 1
+            if _GRAD_SETTERS & set(code.co_names):
+                return True
+            stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return False
 
 
 def globals_mutated_by(func: Any, namespace: Any) -> set[str] | None:

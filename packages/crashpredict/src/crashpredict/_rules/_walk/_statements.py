@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import sys
 from typing import Any
 
@@ -22,6 +23,7 @@ from .._values import (
     safe_getattr,
     safe_message,
 )
+from ._effects import _is_library_callable
 from ._types import CellFunction, Stop
 from ._util import (
     as_load,
@@ -50,6 +52,12 @@ def exact_item(container: Any, value: Any) -> bool:
     if type(container) is dict:
         return True
     return is_frame(container) and is_series(value) and value.index.equals(container.index)
+
+
+#: torch's grad-mode managers, by their name on the ``torch`` module
+_GRAD_MANAGERS = ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled")
+#: What `StatementWalker._grad_manager` gives for a manager that is not one of them.
+_NOT_GRAD = object()
 
 
 class StatementWalker:
@@ -258,17 +266,62 @@ class StatementWalker:
     _s_AsyncFor = _opaque
 
     def _s_With(self, stmt: ast.With) -> None:
-        suppresses = False
+        suppresses = unsure = False
+        grad: bool | None = None  # the autograd mode a torch manager sets for the body
         for item in stmt.items:
-            manager = self.ev(item.context_expr)
-            if not is_known(manager) or may_suppress(manager, item.context_expr):
-                suppresses = True
+            mode = self._grad_manager(item.context_expr)
+            if mode is _NOT_GRAD:
+                manager = self.ev(item.context_expr)
+                if not is_known(manager) or may_suppress(manager, item.context_expr):
+                    suppresses = True
+                # a manager of user code may change the autograd mode for its body
+                unsure |= not is_known(manager) or not _is_library_callable(manager)
+            elif mode is None:
+                unsure = True
+            else:
+                grad = mode
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, UNKNOWN)
-        if suppresses:
-            self._uncertain_blocks(stmt.body)
-        else:
-            self.block(stmt.body)
+        torch = sys.modules.get("torch")
+        self.grad_unsure += unsure
+        try:  # this thread's mode is set while the body is walked, as it will be while it
+            # runs: meta tensors computed there require grad as the real ones will
+            with torch.set_grad_enabled(grad) if grad is not None else \
+                    contextlib.nullcontext():
+                if suppresses:
+                    self._uncertain_blocks(stmt.body)
+                else:
+                    self.block(stmt.body)
+        finally:
+            self.grad_unsure -= unsure
+
+    def _grad_manager(self, expr: ast.expr) -> Any:
+        """The autograd mode ``expr`` sets for a ``with`` body when it is one of torch's
+        grad-mode managers (``no_grad()``, ``enable_grad()``, ``inference_mode(...)``,
+        ``set_grad_enabled(...)``, which never suppress an exception): True or False, None
+        when its flag is unknown; `_NOT_GRAD` for anything else (then not evaluated)."""
+        torch = sys.modules.get("torch")
+        if torch is None or not isinstance(expr, ast.Call) or not isinstance(
+                expr.func, (ast.Name, ast.Attribute)):
+            return _NOT_GRAD
+        func = self.value_of(expr.func)
+        kind = next((name for name in _GRAD_MANAGERS if is_known(func) and
+                     func is getattr(torch, name, None)), None)
+        if kind is None:
+            return _NOT_GRAD
+        args = [self.ev(a) for a in expr.args] + [self.ev(k.value) for k in expr.keywords]
+        if any(isinstance(a, ast.Starred) for a in expr.args) or len(args) > 1:
+            return None
+        flag = args[0] if args else kind != "set_grad_enabled" or None
+        if flag is None or not is_known(flag) or type(flag) is not bool:
+            return None
+        if kind == "no_grad":
+            return False
+        if kind == "enable_grad":
+            return True
+        if kind == "inference_mode":  # inference tensors never require grad
+            return False if flag else bool(torch.is_grad_enabled())
+        return flag
 
     def _s_Try(self, stmt: ast.Try) -> None:
         self._uncertain_blocks(stmt.body, *[h.body for h in stmt.handlers], stmt.orelse)

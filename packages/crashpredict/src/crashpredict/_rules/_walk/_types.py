@@ -124,6 +124,9 @@ class Walker(Protocol):
     env: dict[str, Any]  # names the cell bound so far, to real values or UNKNOWN
     notes: list[str]
     subject: str  # source text of the object the current rule looks at
+    grad_certain: bool  # torch's autograd mode in the walk is the cell's (`CellWalker`)
+    grad_lost: bool  # a call set torch's autograd mode for the rest of the cell
+    grad_unsure: int  # inside the bodies of this many managers that may set it
     uncertain: int  # > 0 inside branches that may not run
     fitted: dict[int, FitState]
     namespace_dirty: bool

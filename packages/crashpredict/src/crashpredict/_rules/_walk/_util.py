@@ -39,6 +39,10 @@ _NAME_MAKERS = frozenset({"exec", "eval", "globals", "locals", "vars", "setattr"
 _MAX_UNROLL = 64
 # Trial evaluations stop after this long, so a big unrolled loop cannot stall the user.
 _TRIAL_BUDGET_S = 1.0
+# Propagation (facts of values the walk cannot compute: meta tensors, small stand-ins) gets
+# at least this long, also where trials get none (the notebook, where a dry run has the
+# cell): a torch model's forward on the meta device takes a millisecond or a few.
+_PROPAGATION_FLOOR_S = 0.02
 
 
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -49,6 +50,7 @@ from ._util import (
     _NAME_MAKERS,
     _PLAIN,
     _SHELL_CALLS,
+    _PROPAGATION_FLOOR_S,
     _TRIAL_BUDGET_S,
     global_declarations,
     hashable,
@@ -91,6 +93,8 @@ class CellWalker(StatementWalker):
         self.names_unreliable = False  # exec/globals()/star-import seen: names may appear
         self.namespace_dirty = False  # a user function with unknown effects ran
         self.deadline = time.perf_counter() + trial_budget_s
+        self.propagation_deadline = time.perf_counter() + max(trial_budget_s,
+                                                              _PROPAGATION_FLOOR_S)
         self.modules_changed = False  # a new module was imported: it may patch others
         self.environment_changed = False  # a shell command or magic ran (pip, cd, ...)
         self.fitted: dict[int, FitState] = {}
@@ -104,6 +108,18 @@ class CellWalker(StatementWalker):
         # user code runs under it; without one, values holding user code are unknown
         self.bounded = rtextract.can_bound()
         self._checked: dict[int, tuple[Any, str | None]] = {}
+        # torch's autograd mode in the walk is this thread's, as the cell's will be (the
+        # kernel's main thread), and each ``with torch.no_grad():`` is entered while its
+        # body is walked, so meta tensors require grad as the real ones will. Lost for good
+        # by ``torch.set_grad_enabled(...)`` outside a ``with``; unsure inside the body of
+        # a manager of user code or an unknown flag (`grad_certain`).
+        self.grad_lost = threading.current_thread() is not threading.main_thread()
+        self.grad_unsure = 0
+
+    @property
+    def grad_certain(self) -> bool:
+        """Whether torch's autograd mode in the walk is certainly the cell's."""
+        return not self.grad_lost and not self.grad_unsure
 
     # ----- entry -------------------------------------------------------------------
     def run(self, tree: ast.Module) -> Located | None:
@@ -157,14 +173,15 @@ class CellWalker(StatementWalker):
                 self.notes.append(f"{what or 'a value'} not read: {checked[1]}")
         return UNKNOWN if checked[1] is not None else value
 
-    def guarded(self, fn: Any, at_least_ms: float = 0.0) -> Any:
+    def guarded(self, fn: Any, at_least_ms: float = 0.0, deadline: float | None = None) -> Any:
         """Run library code on live values (a trial, a propagation step): where a real
-        time bound is possible it stops at the trial budget (or after ``at_least_ms``),
-        since the values' data may reach user code (a user ExtensionArray, cells of user
-        objects)."""
+        time bound is possible it stops at the trial budget, or at ``deadline`` (or after
+        ``at_least_ms``), since the values' data may reach user code (a user
+        ExtensionArray, cells of user objects)."""
         if not self.bounded:
             return fn()
-        left_ms = max((self.deadline - time.perf_counter()) * 1000.0, at_least_ms)
+        end = self.deadline if deadline is None else deadline
+        left_ms = max((end - time.perf_counter()) * 1000.0, at_least_ms)
         return rtextract.bounded_call(fn, rtextract.Deadline(left_ms, _TRIAL_BUDGET_S * 1000))
 
     def _getitem(self, base: Any, key: Any) -> Any:
@@ -218,10 +235,10 @@ class CellWalker(StatementWalker):
 
     def _propagate(self, hook: Any, *args: Any) -> Any:
         """Ask a propagation hook for the facts of a value; UNKNOWN when it has none."""
-        if hook is None or time.perf_counter() > self.deadline:
+        if hook is None or time.perf_counter() > self.propagation_deadline:
             return UNKNOWN
         try:
-            value = self.guarded(lambda: hook(*args))
+            value = self.guarded(lambda: hook(*args), deadline=self.propagation_deadline)
         except Stop:
             raise
         except Exception as exc:  # propagation must never break the user's kernel
