@@ -119,3 +119,29 @@ def test_pid_1_of_the_jail_reaps_orphans(kernel: KernelSession) -> None:
         "          for p in glob.glob('/proc/[0-9]*/stat')]\n"
         "assert 'Z' not in states, states")
     assert run.ok, run.evalue
+
+
+def test_the_extension_readies_torch_between_cells_and_its_rules_see_autograd(
+        tmp_path) -> None:
+    """Torch's meta device is made ready from the extension's own thread after the cell
+    that imported torch (never as a cell waits); from then on the rules run the user's
+    model on it and see autograd's state: strict mode refuses a ``numpy()`` of predictions
+    that require grad, and lets the same under ``torch.no_grad()`` run."""
+    import time
+
+    with KernelSession(tmp_path, timeout=300) as session:
+        assert session.run("%load_ext crashpredict\n%crashpredict dryrun off").ok
+        assert session.run("%crashpredict strict").ok
+        assert session.run("import torch\ntorch.manual_seed(0)\nmodel = torch.nn.Linear(4, 2)\n"
+                           "X = torch.randn(3, 4)\ntouched = []").ok
+        ready = "from crashpredict._rules._meta import meta_warm as _w\nprint(_w())\ndel _w"
+        deadline = time.monotonic() + 120
+        while session.run(ready).stdout.strip() != "True":
+            assert time.monotonic() < deadline, "the meta device was never made ready"
+            time.sleep(0.5)
+        refused = session.run("touched.append(1)\npreds = model(X).numpy()")
+        assert refused.ename == "CellRefused", refused
+        assert "RuntimeError predicted at line 2" in refused.evalue
+        assert "requires grad" in refused.evalue
+        assert session.run("assert touched == []").ok
+        assert session.run("with torch.no_grad():\n    preds = model(X).numpy()").ok
