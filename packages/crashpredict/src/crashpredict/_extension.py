@@ -50,7 +50,6 @@ from ._dryrun._verdict import combine_with_rules, dryrun_verdict
 from ._engines import predict
 from ._model import Verdict
 from ._render import warning_html, warning_text
-from ._rules._meta import meta_warm, warm_meta
 from .errors import CrashPredictError
 
 __all__ = ["load_ipython_extension", "unload_ipython_extension", "CellRefused", "Guard"]
@@ -67,7 +66,7 @@ DRYRUN_BUDGET_S = BESIDE_BUDGET_S
 #: long in all (the dry run executes the cell anyway); none when a ready child has the cell.
 RULES_TRIALS_BESIDE_S = 0.05
 #: With none, they take at most this long (the rules' own default: given, so that the rules
-#: never make torch's meta device ready as a cell waits; `_warm_meta_later` does it)
+#: never make torch's meta device ready as a cell waits: see `_rules._meta.meta_warm`)
 RULES_TRIALS_ALONE_S = 1.0
 #: A cell that took less than this last time gets the head start only (no child beside).
 BESIDE_WORTH_S = 1.0
@@ -412,8 +411,6 @@ class Guard:
         if not in_flight:
             self._restore_sigint()
         self._drop_standby()
-        if self.mode != "off":
-            _warm_meta_later()  # before the standby's fork, in the same thread
         if self.mode != "off" and self.dryrun:
             self._schedule_standby()  # which reaps the children killed meanwhile first
         else:
@@ -794,20 +791,8 @@ def _warm_up() -> None:
         predict("_ = 0\n", {}, engines=("rules",), options={
             "rules": {"trial_budget_s": RULES_TRIALS_ALONE_S}})
         _jail.fork_hooks_found()
-        _warm_meta_later()
     except BaseException:  # noqa: BLE001 - never raise in the user's kernel
         pass
-
-
-def _warm_meta_later() -> None:
-    """Once torch is imported, its meta device (on which the rules run the user's layers
-    and tensor ops) is run once from the chores thread, while the kernel waits for the next
-    cell: its first run imports what it runs on (1-5 s of a CPU, once per process). Until
-    it is done, the rules run no layer. A standby fork queued after it waits for it (a
-    child forked as a cell starts meanwhile may inherit an import half done: its watchdog
-    ends it if it waits on one)."""
-    if "torch" in sys.modules and not meta_warm():
-        CHORES.submit(warm_meta)
 
 
 def unload_ipython_extension(ipython: Any) -> None:

@@ -103,7 +103,8 @@ def rules_engine(source: str, namespace: Mapping[str, Any], *,
     ``trial_budget_s``: how long the walk's trials (library calls on live values) may take
     in all (default 1 s); 0 runs none. With the default, torch's meta device is made ready
     first where torch is imported (`_meta.warm_meta`: seconds, once per process); with a
-    budget given, the caller does that between cells, and until then no layer is run.
+    budget given (the notebook's), layers run on it only once the notebook's own code has
+    imported what it runs on (`_meta.meta_warm`: constructing an optimizer does).
     """
     code = ipython_to_python(source)
     try:

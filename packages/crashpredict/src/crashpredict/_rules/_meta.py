@@ -33,15 +33,24 @@ _META_WORDS = ("meta", "data-dependent", "not implemented", "NotImplemented", "f
                "Cannot copy out", "item()", "symbolic")
 
 
-#: torch's meta device imports what it runs on (``torch._decomp``, ``torch._dynamo``) the
-#: first time it computes a layer: 1-5 s, once per process. The rules run layers and ops on
-#: it only once that is done (`warm_meta`), never as a cell waits for them.
+#: torch's meta device imports what it runs on (``torch._dynamo``) the first time it
+#: computes a layer: 1-5 s, once per process. The rules run layers and ops on it only once
+#: that is done, never as a cell waits for it: by the notebook's own code (constructing an
+#: optimizer imports it) or by `warm_meta` (the full rules, before they walk). Never from a
+#: thread of a notebook's kernel: a dry run's fork would copy that import's locks held, and
+#: a child that imports the same module waits on them forever.
 _WARM = threading.Event()
 _WARMING = threading.Lock()
 
 
 def meta_warm() -> bool:
-    """Whether torch's meta device has run once in this process (`warm_meta`)."""
+    """Whether torch's meta device runs a layer without importing what it runs on."""
+    if _WARM.is_set():
+        return True
+    dynamo = sys.modules.get("torch._dynamo")
+    if dynamo is not None and not getattr(getattr(dynamo, "__spec__", None), "_initializing",
+                                          True):
+        _WARM.set()  # imported whole (not half, by a thread importing it now)
     return _WARM.is_set()
 
 
@@ -319,7 +328,7 @@ def run_module(module: Any, args: list[Any], name: str) -> Any:
     Raises MetaFailure when torch rejects the input; returns the meta output, or None when
     the meta device cannot tell.
     """
-    if not _WARM.is_set():
+    if not meta_warm():
         return None
     kind = type(module).__name__
     if kind == "Sequential" and len(args) == 1:
@@ -343,8 +352,8 @@ def run_module(module: Any, args: list[Any], name: str) -> Any:
 
 def run_function(func: Any, args: list[Any], kwargs: dict[str, Any], name: str) -> Any:
     """Run a torch function or tensor method on meta tensors (MetaFailure when rejected);
-    None before `warm_meta` has run."""
-    if not _WARM.is_set():
+    None before torch's meta device is ready (`meta_warm`)."""
+    if not meta_warm():
         return None
     try:  # in this thread's autograd mode, as `run_module`
         with warnings.catch_warnings():
