@@ -24,7 +24,7 @@ from ._values import Abstract, is_abstract, is_tensor, is_torch_module, meta_att
 __all__ = ["meta_tensor", "abstract_tensor", "meta_module", "module_device", "run_module",
            "run_function", "builtin_module_class", "make_module", "wrap_output",
            "MetaFailure", "meta_failure_finding", "torch_math", "TORCH_MATH", "meta_warm",
-           "warm_meta"]
+           "warm_meta", "submodules"]
 
 _WEIGHTED = ("Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
              "ConvTranspose3d", "LSTM", "GRU", "RNN", "Bilinear")
@@ -87,7 +87,7 @@ def _torch() -> Any:
     return sys.modules.get("torch")
 
 
-def _submodules(module: Any) -> list[Any]:
+def submodules(module: Any) -> list[Any]:
     """``module.modules()`` read from the ``_modules`` dicts: ``Module.modules`` (even
     called unbound) asks ``self.named_modules``, which a user subclass may override."""
     found: list[Any] = []
@@ -109,7 +109,7 @@ def _tensors(module: Any, store: str) -> list[Any]:
     """Each parameter (``"_parameters"``) or buffer (``"_buffers"``) of a module tree once."""
     found: list[Any] = []
     seen: set[int] = set()
-    for sub in _submodules(module):
+    for sub in submodules(module):
         values = _state(sub).get(store)
         for tensor in (values.values() if type(values) is dict else ()):
             if tensor is not None and id(tensor) not in seen:
@@ -134,7 +134,7 @@ def _plain_state(module: Any) -> bool:
     """Every value in the module tree's instance dicts is a tensor, a layer, a hook dict or
     plain data: deep-copying it runs no ``__deepcopy__`` of a user object."""
     torch = _torch()
-    for sub in _submodules(module):
+    for sub in submodules(module):
         for value in _state(sub).values():
             if not _plain_value(value, torch, 0):
                 return False
@@ -237,7 +237,7 @@ def _no_hooks(module: Any) -> bool:
                  "_global_module_registration_hooks"):
         if getattr(hooks, name, None):
             return False
-    for sub in _submodules(module):
+    for sub in submodules(module):
         state = _state(sub)
         if state.get("_forward_hooks") or state.get("_forward_pre_hooks") or state.get(
                 "_forward_hooks_with_kwargs"):
@@ -247,7 +247,7 @@ def _no_hooks(module: Any) -> bool:
 
 def _builtin_tree(module: Any) -> bool:
     try:
-        return all(builtin_module_class(type(sub)) for sub in _submodules(module)) and \
+        return all(builtin_module_class(type(sub)) for sub in submodules(module)) and \
             _no_hooks(module) and _plain_state(module)
     except Exception:
         return False

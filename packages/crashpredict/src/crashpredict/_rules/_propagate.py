@@ -101,8 +101,9 @@ def propagate_call(site: CallSite) -> Any:
     return None
 
 
-def propagate_iter(value: Any) -> tuple[Any, int] | None:
-    """(first item, number of items) of a loop's iterable, when certain (DataLoaders)."""
+def propagate_iter(value: Any) -> tuple[Any, int, Any] | None:
+    """(first item, number of items, last item or None when like the first) of a loop's
+    iterable, when certain (DataLoaders)."""
     return loader_batches(value)
 
 

@@ -30,6 +30,7 @@ from ._meta import (
     module_device,
     run_function,
     run_module,
+    submodules,
     torch_function_ok,
     wrap_output,
 )
@@ -43,7 +44,7 @@ from ._values import (
     meta_attr,
     type_root,
 )
-from ._walk._types import CallSite
+from ._walk._types import MODULE_MODES, CallSite
 
 __all__ = ['torch_call', 'tensor_devices', 'loader_batches']
 
@@ -132,9 +133,30 @@ def tensor_devices(values: list[Any]) -> set[str]:
     return found
 
 
+#: A mode the cell set on a module inside or around the one called (`_mode_in_cell`).
+_RELATED = object()
+
+
+def _mode_in_cell(module: Any, walker: Any) -> Any:
+    """The training mode the cell last put ``module`` in (``model.eval()``): True or False;
+    None when it set none; `_RELATED` when it later set that of a module inside it or
+    around it (what each layer's mode is then is not followed: no layer runs)."""
+    records = walker.scratch.get(MODULE_MODES) if is_known(module) else None
+    for recorded, mode in reversed(records or ()):
+        if recorded is module:
+            return mode
+        if any(sub is module for sub in submodules(recorded)) or any(
+                sub is recorded for sub in submodules(module)):
+            return _RELATED
+    return None
+
+
 def _module_call(site: CallSite, module: Any) -> Any:
     walker = site.walker
     if site.kwargs or not site.args:
+        return None
+    mode = _mode_in_cell(module, walker)
+    if mode is _RELATED:
         return None
     args = list(site.args)
     if any(is_ndarray(a) for a in args):
@@ -149,9 +171,11 @@ def _module_call(site: CallSite, module: Any) -> Any:
     meta = meta_module(module, cache)
     if meta is None:
         if is_torch_module(module) and not builtin_module_class(type(module)) and \
-                len(args) == 1:
+                len(args) == 1 and mode is None:
             return follow_forward(module, args[0], site, cache)
         return None
+    if mode is not None:
+        meta.train(mode)  # the walk's own copy: as the cell left the module
     where = module_device(module)
     if where is not None and devices and devices != {where}:
         walker.report(Finding(
@@ -328,12 +352,14 @@ def torch_call(site: CallSite) -> Any:
     return _torch_function(site, func, None)
 
 
-def loader_batches(value: Any) -> tuple[Any, int] | None:
-    """(first batch, number of batches) of a DataLoader over a TensorDataset.
+def loader_batches(value: Any) -> tuple[Any, int, Any] | None:
+    """(first batch, number of batches, last batch) of a DataLoader over a TensorDataset;
+    the last batch is None when it has the first one's size.
 
     Only the plain case: torch's own DataLoader and TensorDataset classes, the default
     collate function and batch sampler, a fixed batch size. The first batch stacks
-    ``min(batch_size, n)`` rows of each tensor; nothing is iterated.
+    ``min(batch_size, n)`` rows of each tensor, the last the rows left over (``n %
+    batch_size``, in any order of the sampler) unless ``drop_last``; nothing is iterated.
     """
     data = sys.modules.get("torch.utils.data")
     collate = sys.modules.get("torch.utils.data._utils.collate")
@@ -357,9 +383,13 @@ def loader_batches(value: Any) -> tuple[Any, int] | None:
     drop_last = bool(attrs.get("drop_last"))
     count = rows // batch_size if drop_last else -(-rows // batch_size)
     if count < 1:
-        return None, 0
-    first = min(batch_size, rows)
+        return None, 0, None
     torch = sys.modules["torch"]
-    batch = [abstract_tensor(torch.empty((first, *t.shape[1:]), dtype=t.dtype, device="meta"),
-                             str(t.device)) for t in tensors]
-    return batch, count
+
+    def batch_of(size: int) -> list[Any]:
+        return [abstract_tensor(torch.empty((size, *t.shape[1:]), dtype=t.dtype,
+                                            device="meta"), str(t.device)) for t in tensors]
+
+    left = rows % batch_size
+    last = batch_of(left) if left and not drop_last and count > 1 else None
+    return batch_of(min(batch_size, rows)), count, last

@@ -16,10 +16,11 @@ from .._values import (
     is_estimator,
     is_keras_model,
     is_known,
+    is_torch_module,
     meta_attr,
     type_root,
 )
-from ._types import COMPILED_IN_CELL, CallSite, CellFunction
+from ._types import COMPILED_IN_CELL, MODULE_MODES, CallSite, CellFunction
 
 __all__ = ["effects_of_call", "globals_mutated_by"]
 
@@ -69,6 +70,10 @@ def effects_of_call(site: CallSite) -> None:
                 is site.node:
             mutating = False  # this call's loss is recorded (`_model_facts.record_compiled_loss`,
             # by the Keras call rule); compiling changes no layer, shape or weight
+        mode = _mode_set(site)
+        if mode is not None:
+            mutating = False  # only the training flags change: the rules apply them
+            walker.scratch.setdefault(MODULE_MODES, []).append((receiver, mode))
         if mutating and not isinstance(receiver, types.ModuleType):
             walker.changed_by_call(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(
@@ -88,6 +93,28 @@ def effects_of_call(site: CallSite) -> None:
         else:
             for name in changed:
                 walker.env[name] = UNKNOWN
+
+
+def _mode_set(site: CallSite) -> bool | None:
+    """The mode ``module.train()``, ``module.train(False)`` or ``module.eval()`` puts a live
+    torch module in, when those are torch's own (a subclass may override them); else None."""
+    receiver, method = site.receiver, site.method
+    if method not in ("train", "eval") or not is_known(receiver) or \
+            not is_torch_module(receiver) or site.starred or site.kwargs:
+        return None
+    torch = sys.modules.get("torch")
+    try:
+        own = inspect.getattr_static(type(receiver), method) is getattr(torch.nn.Module, method)
+    except AttributeError:
+        return None
+    if not own:
+        return None
+    if method == "eval":
+        return False if not site.args else None
+    if not site.args:
+        return True
+    flag = site.args[0]
+    return flag if len(site.args) == 1 and is_known(flag) and type(flag) is bool else None
 
 
 #: Names of torch's calls that set the autograd mode for what follows them.

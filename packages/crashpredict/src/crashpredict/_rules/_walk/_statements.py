@@ -205,7 +205,10 @@ class StatementWalker:
 
     def _first_item(self, stmt: ast.For, iterable: Any, bound: set[str]) -> bool:
         """A loop over a DataLoader (or ``enumerate`` of one) whose first batch is known:
-        the body runs certainly, first on that batch. Returns False when not known."""
+        the body runs certainly, first on that batch; then, where the last batch is
+        smaller (the rows left over), on that one too, with what the body binds forgotten
+        (it holds what the passes between made of it), and not certainly when the body may
+        leave the loop first. Returns False when not known."""
         hook = self.rules.propagate_iter
         if hook is None:
             return False
@@ -229,6 +232,16 @@ class StatementWalker:
         # The first iteration starts from the values before the loop: walked straight.
         self.bind(stmt.target, first)
         self.block(stmt.body)
+        if found[2] is not None:
+            # what the first pass stored; what its calls changed, it tainted as it went
+            self._forget(bound_names(stmt.body, receivers=False) | target_names(stmt.target))
+            self.bind(stmt.target, (found[1] - 1, found[2]) if counter else found[2])
+            exits = may_exit_loop(stmt.body)
+            self.uncertain += exits
+            try:
+                self.block(stmt.body)
+            finally:
+                self.uncertain -= exits
         self._uncertain_blocks(stmt.orelse)
         return True
 

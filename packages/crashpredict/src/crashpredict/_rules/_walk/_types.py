@@ -14,12 +14,15 @@ from typing import Any, Protocol
 
 from .._finding import Finding
 
-__all__ = ["COMPILED_IN_CELL", "CallSite", "Located", "Stop", "FitState", "Rules", "CellFunction", "Walker"]
+__all__ = ["COMPILED_IN_CELL", "MODULE_MODES", "CallSite", "Located", "Stop", "FitState", "Rules", "CellFunction", "Walker"]
 
 
 #: The key of a walk's scratch under which `_model_facts.record_compiled_loss` keeps, by the
 #: identity of a live Keras model, (the loss the cell compiled it with or None, the call).
 COMPILED_IN_CELL = "keras compiled in the cell"
+#: ...and under which `_effects.effects_of_call` lists, in order, the torch modules the cell
+#: puts in training or evaluation mode (``model.train()``, ``model.eval()``): (module, mode).
+MODULE_MODES = "torch modes set in the cell"
 
 
 @dataclass(slots=True)
@@ -100,8 +103,9 @@ class Rules:
     propagate_subscript: Callable[[Any, Any, ast.AST, Walker], Any] | None = None
     propagate_binop: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
     propagate_compare: Callable[[Any, Any, Any, ast.AST, Walker], Any] | None = None
-    # (first item, number of items) of what a for loop iterates, when both are certain
-    propagate_iter: Callable[[Any], tuple[Any, int] | None] | None = None
+    # (first item, number of items, last item or None when like the first) of what a for
+    # loop iterates, when all are certain
+    propagate_iter: Callable[[Any], tuple[Any, int, Any] | None] | None = None
 
 
 

@@ -102,8 +102,9 @@ def target_names(target: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
-def bound_names(body: list[ast.stmt]) -> set[str]:
-    """Names any statement of ``body`` may bind (nested defs excluded)."""
+def bound_names(body: list[ast.stmt], receivers: bool = True) -> set[str]:
+    """Names any statement of ``body`` may bind (nested defs excluded); with
+    ``receivers``, also the roots of method calls (the call may change them)."""
     names: set[str] = set()
     stack: list[ast.AST] = list(body)
     while stack:
@@ -125,7 +126,7 @@ def bound_names(body: list[ast.stmt]) -> set[str]:
             root = root_name(node)
             if root:
                 names.add(root)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        elif receivers and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             root = root_name(node.func.value)
             if root:
                 names.add(root)
