@@ -77,4 +77,11 @@ PAIRS = [
      "classes = model.predict_classes(X)",
      "history = model.fit(X, y, epochs=1, verbose=0)\n"
      "classes = np.argmax(model.predict(X, verbose=0), axis=1)"),
+    ("predict_classes of a model built and fitted in the cell",
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)\nclasses = m.predict_classes(X)",
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+     "m.fit(X, y, epochs=1, verbose=0)\nclasses = m.predict(X, verbose=0).argmax(axis=1)"),
 ]

@@ -274,13 +274,15 @@ class KerasFacts:
     """What a Keras ``Sequential([...])`` built in the cell will be, read from its layer
     arguments without building it (building draws weights and names layers)."""
 
-    __slots__ = ("input_shape", "output_shape", "loss", "name")
+    __slots__ = ("input_shape", "output_shape", "loss", "name", "cls")
 
-    def __init__(self, input_shape: tuple | None, units: int | None) -> None:
+    def __init__(self, input_shape: tuple | None, units: int | None,
+                 cls: type | None = None) -> None:
         self.input_shape = input_shape
         self.output_shape = (None, units) if units is not None else None
         self.loss: Any = None
         self.name = "Sequential"
+        self.cls = cls  # the class called (keras.Sequential, or tf_keras's)
 
 
 def _keras_class(value: Any, *names: str) -> bool:
@@ -330,7 +332,8 @@ def keras_sequential(site: CallSite) -> Any:
         units = value if type(value) is int else None
     if shape is None and units is None:
         return None
-    return Abstract("keras", meta=KerasFacts((None, *shape) if shape else None, units),
+    return Abstract("keras", meta=KerasFacts((None, *shape) if shape else None, units,
+                                             site.func if isinstance(site.func, type) else None),
                     origin=site.text(site.node))
 
 

@@ -20,7 +20,8 @@ from ._values import (
 )
 from ._walk._types import Walker
 
-__all__ = ["undefined_name", "missing_attribute", "removed_attribute", "REMOVED"]
+__all__ = ["undefined_name", "missing_attribute", "removed_attribute", "removed_from_class",
+           "REMOVED"]
 
 # (library root, type name or "module:<name>", attribute) -> advice. Used only to explain
 # an attribute that is already absent, so no version check is needed.
@@ -72,6 +73,24 @@ def undefined_name(name: str, walker: Walker) -> Finding | None:
                     f"of this cell assigns it",
         evidence=(f"'{name}' is absent from the kernel namespace",), confidence=0.97,
         rule="undefined-name")
+
+
+def removed_from_class(cls: type, name: str) -> str | None:
+    """The advice for ``name`` when ``cls`` (a library's class) lacks it because its library
+    removed it (`REMOVED`), with no attribute hook that could supply it; else None."""
+    if not isinstance(cls, type) or _getattr_hook(cls):
+        return None
+    try:
+        inspect.getattr_static(cls, name)
+        return None
+    except AttributeError:
+        pass
+    root = str(type.__getattribute__(cls, "__module__") or "").partition(".")[0]
+    lib = "keras" if root in ("keras", "tf_keras", "tensorflow") else root
+    for (rlib, rtype, attr), advice in REMOVED.items():
+        if attr == name and rlib == lib and rtype in ("*", cls.__name__):
+            return advice
+    return None
 
 
 def _removed_advice(obj: Any, name: str) -> str | None:

@@ -60,6 +60,7 @@ from ._model_facts import (
     split_arrays,
     subplots_call,
 )
+from ._names import removed_from_class
 from ._numpy_facts import numpy_call, numpy_random_call
 from ._torch_facts import loader_batches, tensor_devices, torch_call
 from ._values import (
@@ -116,6 +117,9 @@ def _missing_attribute(base: Abstract, name: str, node: ast.AST, walker: Walker)
         owner, label = getattr(np_module(), "ndarray", None), "numpy.ndarray"
     elif base.kind == "tensor":
         owner, label = getattr(sys.modules.get("torch"), "Tensor", None), "Tensor"
+    elif base.kind == "keras":  # a Sequential built in the cell: a method Keras removed
+        _removed_keras_method(base, name, node, walker)
+        return
     else:
         return
     if owner is None or "__getattr__" in vars(owner) or hasattr(owner, name):
@@ -131,6 +135,21 @@ def _missing_attribute(base: Abstract, name: str, node: ast.AST, walker: Walker)
                           explanation=f"'{label}' object has no attribute '{name}': {subject} "
                                       f"is a {label} ({base.origin or 'computed in the cell'})"
                                       f"{hint}"), node)
+
+
+def _removed_keras_method(base: Abstract, name: str, node: ast.AST, walker: Walker) -> None:
+    cls = getattr(base.meta, "cls", None)
+    advice = removed_from_class(cls, name) if cls is not None else None
+    if advice is None:
+        return
+    what = getattr(node, "value", None)
+    subject = walker.text(what) if isinstance(what, ast.AST) else "the model"
+    walker.report(Finding(exception="AttributeError", crash_type="attribute error",
+                          library="tensorflow", confidence=0.96, rule="removed-attribute",
+                          evidence=(f"{subject}: a {cls.__name__} built in the cell "
+                                    f"({base.origin or 'keras'})",),
+                          explanation=f"'{cls.__name__}' object has no attribute '{name}' "
+                                      f"({advice})"), node)
 
 
 _FRAME_WORDS = frozenset({"head", "tail", "values", "iloc", "loc", "columns", "index",

@@ -63,8 +63,10 @@ def effects_of_call(site: CallSite) -> None:
         mutating = site.method not in _READ_ONLY_METHODS or site.kwargs.get("inplace") is True
         if is_estimator(receiver) and site.method.startswith("fit"):
             mutating = False  # the sklearn rules record the fit
-        if is_abstract(receiver, "keras") and site.method in ("compile", "summary"):
-            mutating = False  # the Keras facts record the compiled loss
+        if is_abstract(receiver, "keras") and site.method in ("compile", "summary", "fit",
+                                                              "evaluate", "predict"):
+            mutating = False  # the Keras facts record the compiled loss; a fit changes
+            # weights, not the shapes, loss or class the facts hold
         if site.method == "compile" and is_known(receiver) and is_keras_model(receiver) and \
                 walker.scratch.get(COMPILED_IN_CELL, {}).get(id(receiver), (None, None))[1] \
                 is site.node:
