@@ -43,14 +43,13 @@ def namespace() -> dict:
             "weights": torch.zeros(3, requires_grad=True)}
 
 
-def truth(cell: str) -> str | None:
-    """What the cell raises when it runs (None: it runs clean)."""
+def truth(cell: str, grad: bool = True) -> str | None:
+    """What the cell raises when it runs (None: it runs clean), in autograd mode ``grad``."""
     try:
-        exec(cell, namespace())
+        with torch.set_grad_enabled(grad):  # restored after: a cell may turn it off
+            exec(cell, namespace())
     except Exception as exc:
         return type(exc).__name__
-    finally:
-        torch.set_grad_enabled(True)  # a cell may have turned it off for what follows
     return None
 
 
@@ -119,17 +118,9 @@ def test_the_explanation_names_the_value_and_the_fix() -> None:
 
 
 def test_a_kernel_with_autograd_off_draws_no_warning() -> None:
+    assert truth("preds = model(X).numpy()", grad=False) is None
     with torch.no_grad():  # an earlier cell ran torch.set_grad_enabled(False)
-        assert truth_here("preds = model(X).numpy()") is None
         assert rules_engine("preds = model(X).numpy()", namespace()).crash is False
-
-
-def truth_here(cell: str) -> str | None:
-    try:
-        exec(cell, namespace())
-    except Exception as exc:
-        return type(exc).__name__
-    return None
 
 
 def test_from_another_thread_the_mode_is_not_trusted() -> None:

@@ -29,9 +29,10 @@ def namespace() -> dict:
     }
 
 
-def truth(cell: str) -> str | None:
+def truth(cell: str, ns: dict | None = None) -> str | None:
+    """What the cell raises when it runs (None: it runs clean), on a copy of ``ns``."""
     try:
-        exec(cell, namespace())
+        exec(cell, dict(ns) if ns is not None else namespace())
     except Exception as exc:
         return type(exc).__name__
     return None
@@ -95,13 +96,6 @@ def test_a_module_whose_class_overrides_train_is_not_followed() -> None:
     ns = namespace()
     ns["frozen"] = Frozen(nn.Linear(20, 8), nn.BatchNorm1d(8))
     cell = "frozen.train()\nfor xb, yb in loader:\n    out = frozen(xb)"
-    assert truth_in(cell, ns) is None
+    assert truth(cell, ns) is None
     assert rules_engine(cell, ns).crash is False
 
-
-def truth_in(cell: str, ns: dict) -> str | None:
-    try:
-        exec(cell, dict(ns))
-    except Exception as exc:
-        return type(exc).__name__
-    return None

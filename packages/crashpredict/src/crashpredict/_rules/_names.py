@@ -151,17 +151,10 @@ def removed_attribute(obj: Any, name: str, walker: Walker) -> Finding | None:
     class is not. Only a name its library removed counts (`REMOVED`): no call puts one of
     those back on an instance, as ``fit`` puts ``coef_``. The class must lack it and
     customise no attribute lookup."""
-    advice = _removed_advice(obj, name)
+    cls = type(obj)
+    advice = removed_from_class(cls, name)
     if advice is None:
         return None
-    cls = type(obj)
-    if _getattr_hook(cls):
-        return None
-    try:
-        inspect.getattr_static(cls, name)
-        return None
-    except AttributeError:
-        pass
     subject = walker.subject or "the object"
     return Finding(
         exception="AttributeError", crash_type="attribute error", library=library_of(obj),
