@@ -114,7 +114,7 @@ def rules_engine(source: str, namespace: Mapping[str, Any], *,
     except (ValueError, RecursionError, MemoryError) as exc:
         return Verdict(crash=None, confidence=0.0, explanation=f"cannot parse: {exc}")
     if trial_budget_s is None and "torch" in sys.modules:
-        warm_meta()  # the full rules (not the notebook's, which warm it between cells)
+        warm_meta()  # the full rules only: the notebook's never wait for it (`_meta.meta_warm`)
     walker = CellWalker(code, namespace, RULES) if trial_budget_s is None else \
         CellWalker(code, namespace, RULES, trial_budget_s=max(0.0, float(trial_budget_s)))
     walker.original = source
