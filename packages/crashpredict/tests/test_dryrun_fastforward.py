@@ -244,6 +244,40 @@ def test_sklearn_fits_keep_two_iterations_and_their_input_checks_count():
     assert "model" not in ns
 
 
+def test_a_library_the_cell_imports_itself_is_loaded_first_so_its_fits_are_cut(tmp_path):
+    """A kernel that has not loaded scikit-learn yet, and a cell that imports it and then
+    fits for hours: the dry run loads it before the cell runs, so the fit is cut from the
+    start, and the crash after it is reached. Run in a fresh process: this one has
+    scikit-learn loaded already."""
+    import subprocess
+    import textwrap
+
+    pytest.importorskip("sklearn")
+    script = tmp_path / "fresh.py"
+    script.write_text(textwrap.dedent(r"""
+        import sys
+        import numpy as np
+        from crashpredict._dryrun import dry_run, dryrun_verdict
+        assert "sklearn" not in sys.modules
+        X = np.random.default_rng(0).random((3000, 10))
+        cell = ("from sklearn.ensemble import GradientBoostingClassifier\n"
+                "model = GradientBoostingClassifier(n_estimators=100_000)\n"
+                "model.fit(X, (X[:, 0] > 0.5).astype(int))\n"
+                "pred = model.predict(X[:, :5])\n")
+        result = dry_run(cell, {"X": X, "np": np}, budget_s=float(sys.argv[1]), retry_rows=None)
+        verdict = dryrun_verdict(result, cell)
+        print(verdict.crash, verdict.exception, verdict.line, "sklearn" in sys.modules)
+        print(*result.cuts, sep="\n")
+    """))
+    # the budget holds the child's first import of scikit-learn (2-3 s on a loaded machine)
+    done = subprocess.run([sys.executable, str(script), "8"], capture_output=True, text=True,
+                          timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines, done.stderr[-2000:]
+    assert lines[0] == "True ValueError 4 False", done.stdout  # the kernel's own: untouched
+    assert "GradientBoostingClassifier fit: n_estimators cut to 2 of 100,000" in lines[1:]
+
+
 def test_a_crash_that_the_cut_fit_may_cause_is_not_trusted():
     np, X, y = _sklearn_data()
     from sklearn.ensemble import GradientBoostingClassifier
@@ -504,6 +538,11 @@ PAST_THE_END = [
     "out = []\nfor i, name in enumerate(names):\n    out.append(weights[i] * len(name))",
     "for i, name in enumerate(names, 1):\n    x = len(name) + grid.ravel()[i - 1]",
     "total = 0\nfor name in names:\n    total += entries[name]",
+    # what the last iteration binds before the statement from the target and what no cut
+    # loop makes holds the real run's values there (a window, an index one past it)
+    "rows = []\nfor i in range(len(frame)):\n    window = frame['price'].iloc[max(i - 3, 0):i + 1]\n"
+    "    rows.append({'mean': window.mean(), 'up': frame['price'].iloc[i + 1] > window.iloc[-1]})",
+    "for i in range(n):\n    j = i + 1\n    step = prices[j] - prices[i]",
 ]
 #: The same cells, fixed as their authors would.
 FIXED = {"range(len(prices))": "range(len(prices) - 1)", "range(len(frame))": "range(len(frame) - 1)",
@@ -523,7 +562,9 @@ def _last_namespace(n: int) -> dict:
                  "grid": np.zeros((2, (n - 1) // 2)) if n % 2 else np.zeros((1, n - 1)),
                  "entries": dict.fromkeys(names[:-1], 1), "buf": prices.copy(),
                  "todo": list(names)}
-    earlier = "def lookup(j):\n    return table[j]\n"  # a function of an earlier cell
+    earlier = ("def lookup(j):\n    return table[j]\n"  # a function of an earlier cell
+               "class Offsets:\n    def at(self, i):\n        return i - 1 + n - len(table)\n"
+               "offsets = Offsets()\n")
     exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
     return namespace
 
@@ -562,6 +603,14 @@ def test_an_index_past_the_end_in_a_cut_loops_last_iteration_is_the_cells_crash(
     "    x = prices[i + 1]",
     # the notebook's own function reads what the loop builds
     "table = []\nfor i in range(n):\n    table.append(prices[i])\n    x = lookup(i) + prices[i]",
+    # an index bound in the iteration from what the loop counts, or changed by a statement
+    # that reads it, or by a method of the notebook's own class that reads what it builds
+    "count = 0\nfor i in range(n):\n    count += 1\n    j = i + 1 if count < n else i\n"
+    "    x = prices[j] - prices[i]",
+    "count = 0\nfor i in range(n):\n    count += 1\n    j = i + 1\n    if count == n:\n"
+    "        j = i\n    x = prices[j] - prices[i]",
+    "table = []\nfor i in range(n):\n    table.append(i)\n    j = offsets.at(i)\n"
+    "    x = prices[j + 1] - prices[i]",
     # a container the loop grows by label: its size at the end is not the cut run's
     "for i in range(n):\n    grown.loc[n + i] = 0.0\n    x = grown.iloc[n + i]",
     # a list the loop shortens as it goes: the real run never reaches the item it had last
@@ -659,3 +708,102 @@ def test_a_strange_container_leaves_the_last_iteration_unbelieved_not_the_child_
     result, verdict = _predict(cell, namespace)
     assert (result.outcome, result.exception) == ("crashed", "IndexError"), result
     assert not result.last_iteration and verdict.crash is not True
+
+
+# ---- the smaller last batch of a DataLoader ------------------------------------------
+
+#: A net whose forward fixes the batch size, as tutorials write it (``x.view(BATCH, -1)``),
+#: defined in an earlier cell; the cell trains it over a loader whose last batch is smaller.
+LAST_BATCH_NET = """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+BATCH = 64
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 2)
+    def forward(self, x):
+        rows = BATCH if step < len(loader) else x.shape[0]
+        return self.fc(x.view(rows, -1))
+torch.manual_seed(0)
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.01)
+"""
+LAST_BATCH_TRAIN = """
+step = 0
+for epoch in range(3):
+    for xb, yb in loader:
+        step += 1
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(net(xb), yb)
+        loss.backward()
+        opt.step()
+"""
+
+
+def _loader_namespace(batches: int, rest: int, **loader) -> dict:
+    torch = pytest.importorskip("torch")
+    namespace: dict = {}
+    exec(compile(LAST_BATCH_NET, "<ipython-input-2>", "exec"), namespace)  # noqa: S102
+    rows = batches * 64 + rest
+    data = namespace["TensorDataset"](torch.randn(rows, 8), torch.randint(0, 2, (rows,)))
+    namespace["loader"] = namespace["DataLoader"](data, batch_size=64, **loader)
+    namespace["step"] = 0
+    return namespace
+
+
+def _last_batch_raised(cell: str, batches: int = 3, rest: int = 17, **loader) -> bool:
+    try:
+        exec(cell, _loader_namespace(batches, rest, **loader))  # noqa: S102 - the truth
+    except RuntimeError:
+        return True
+    return False
+
+
+#: Each loop's forward fixes the batch size on the smaller last batch. The step counter of
+#: `LAST_BATCH_NET`'s forward, bumped on each batch, stays below the loader's length.
+LAST_BATCH_CRASH = [
+    "for epoch in range(3):\n    for xb, yb in loader:\n        opt.zero_grad()\n"
+    "        out = net.fc(xb.view(BATCH, -1))\n        loss = torch.nn.functional.cross_entropy("
+    "out, yb)\n        loss.backward()\n        opt.step()",
+    # the notebook's own forward, read through the module
+    "for epoch in range(3):\n    for i, (xb, yb) in enumerate(loader):\n        opt.zero_grad()\n"
+    "        loss = torch.nn.functional.cross_entropy(net(xb), yb)\n        loss.backward()\n"
+    "        opt.step()",
+    # a module the cell defines, whose forward raises on the cell's own lines
+    "class Flat(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = torch.nn.Linear(8, 2)\n    def forward(self, x):\n"
+    "        return self.fc(x.view(BATCH, -1))\nflat = Flat()\n"
+    "opt = torch.optim.SGD(flat.parameters(), lr=0.01)\nfor epoch in range(3):\n"
+    "    for xb, yb in loader:\n        opt.zero_grad()\n"
+    "        torch.nn.functional.cross_entropy(flat(xb), yb).backward()\n        opt.step()",
+]
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("cell", LAST_BATCH_CRASH)
+def test_a_size_the_smaller_last_batch_breaks_is_the_cells_crash(cell, shuffle):
+    assert _last_batch_raised(cell, shuffle=shuffle)
+    assert not _last_batch_raised(cell, rest=0, shuffle=shuffle)  # every batch full: it runs
+    result, verdict = _predict(cell, _loader_namespace(20_000, 17, shuffle=shuffle))
+    assert result.cut_before_crash and result.last_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, "RuntimeError"), verdict
+    assert any(c.endswith("iterations and the last") for c in result.cuts), result.cuts
+    for loader in ({"shuffle": shuffle, "drop_last": True}, {"rest": 0, "shuffle": shuffle}):
+        rest = loader.pop("rest", 17)
+        result, verdict = _predict(cell, _loader_namespace(20_000, rest, **loader))
+        assert verdict.crash is not True and not result.last_iteration, result
+
+
+@pytest.mark.parametrize("cell", [
+    # the forward reads the step count, which the cut run leaves short of the loader's end
+    LAST_BATCH_TRAIN,
+    # the statement's size reads what the loop counts
+    "count = 0\nfor xb, yb in loader:\n    count += 1\n"
+    "    rows = BATCH if count < len(loader) else len(xb)\n    out = net.fc(xb.view(rows, -1))",
+])
+def test_a_size_the_cut_may_have_changed_on_the_last_batch_is_not_the_cells(cell):
+    assert not _last_batch_raised(cell)
+    result, verdict = _predict(cell, _loader_namespace(20_000, 17))
+    assert not result.last_iteration, result
+    assert verdict.crash is not True, verdict

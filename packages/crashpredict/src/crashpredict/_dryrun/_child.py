@@ -489,7 +489,8 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
             return {}
         # a library's cut (fewer epochs, trees) cannot cause what its input checks raise
         library = bool(cutter.library_cuts) and not _fastforward.raised_by_input_checks(exc)
-        if cutter.crashed_in_last_iteration(exc, line, namespace):  # an index past the end
+        if cutter.crashed_in_last_iteration(exc, line, namespace, filename):  # an index past
+            # the end, a size the smaller last batch breaks
             return {"cut_before_crash": True, "cut_may_cause": False, "last_iteration": True}
         if library and not cutter.cut:  # fewer iterations, every loop whole
             return {"cut_before_crash": True, "cut_only_library": True,
@@ -557,6 +558,7 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: s
     cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree,
                                  cut_after_s=cut_after_s)
     namespace[_fastforward.HELPER] = cutter
+    _fastforward.import_capped(tree)
     _fastforward.cap_libraries(cutter, namespace)
     new_code = compile(rewritten, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
                        dont_inherit=True)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import inspect
 import sys
 import textwrap
@@ -92,7 +93,9 @@ class LoopInfo:
     autograd: bool = False
     #: a ``for`` of the cell that indexes with its target, over a ``range`` ("range"), an
     #: ``enumerate`` of a name ("enumerate") or a name ("sequence"): once cut, it also runs
-    #: its last iteration (`Cutter.crashed_in_last_iteration`); "" for the others
+    #: its last iteration (`Cutter.crashed_in_last_iteration`); one over a name (or its
+    #: ``enumerate``) that does not ("batches") runs it when the name is a torch
+    #: ``DataLoader`` whose last batch is smaller (`_last_batch`); "" for the others
     last: str = ""
 
 
@@ -175,8 +178,9 @@ class _Rewrite(ast.NodeTransformer):
         self.loops[loop_id].last = last
         self.generic_visit(node)
         extra: list[ast.expr] = []
-        if last == "enumerate":  # what it enumerates, and from where it counts
-            call = node.iter
+        call = node.iter
+        if last == "enumerate" or (last == "batches" and isinstance(call, ast.Call)):
+            # what it enumerates, and from where it counts
             assert isinstance(call, ast.Call)
             start = call.args[1] if len(call.args) > 1 else \
                 call.keywords[0].value if call.keywords else ast.Constant(0)
@@ -232,7 +236,9 @@ def _last_kind(node: ast.For) -> str:
     the loop only at its end (no ``break``, ``return`` or ``yield`` of its own), over what
     tells its last item: ``range(...)`` ("range"), ``enumerate(NAME)`` with a constant
     start ("enumerate"), or a name or attribute ("sequence"); else "". There an index one
-    past the end fails, in the last iteration."""
+    past the end fails, in the last iteration. Such a loop over a name or its
+    ``enumerate`` that does not subscript with its target is "batches": a ``DataLoader``'s
+    smaller last batch breaks a size its body fixed (``x.view(BATCH_SIZE, -1)``)."""
     call = node.iter if isinstance(node.iter, ast.Call) else None
     called = call.func.id if call is not None and isinstance(call.func, ast.Name) else None
     if isinstance(node.target, ast.Name) and called == "range":
@@ -244,7 +250,9 @@ def _last_kind(node: ast.For) -> str:
             and all(isinstance(a, ast.Constant) and type(a.value) is int
                     for a in [*call.args[1:], *(k.value for k in call.keywords)]):
         kind = "enumerate"
-    elif isinstance(node.target, ast.Name) and _pure(node.iter):
+    elif _pure(node.iter) and (isinstance(node.target, ast.Name) or (
+            isinstance(node.target, (ast.Tuple, ast.List))
+            and all(isinstance(e, ast.Name) for e in node.target.elts))):
         kind = "sequence"
     else:
         return ""
@@ -253,8 +261,10 @@ def _last_kind(node: ast.For) -> str:
             any(isinstance(n, ast.Break) for n in _own_nodes(node.body, loops=False)):
         return ""
     targets = _names_in(node.target)
-    return kind if any(isinstance(n, ast.Subscript) and targets & _names_in(n.slice)
-                       for n in _own_nodes(node.body)) else ""
+    if any(isinstance(n, ast.Subscript) and targets & _names_in(n.slice)
+           for n in _own_nodes(node.body)):
+        return kind if kind != "sequence" or isinstance(node.target, ast.Name) else ""
+    return "batches" if kind in ("sequence", "enumerate") else ""
 
 
 def _pure(node: ast.AST | None) -> bool:
@@ -444,6 +454,12 @@ class Cutter:
             item = _last_item(source)
             if item is not _NO_LAST:
                 last = (start + len(source) - 1, item)
+        elif kind == "batches" and source is _NO_LAST:
+            last = _last_batch(iterable)
+        elif kind == "batches" and type(start) is int:
+            item = _last_batch(source)
+            if item is not _NO_LAST:
+                last = (start + len(source) - 1, item)
         return self._iterate(iter(iterable), loop_id, last)
 
     def _iterate(self, iterator: Iterator[Any], loop_id: int,
@@ -540,7 +556,8 @@ class Cutter:
         return bool(_names_in(statement) & _propagate(self.cell_tree, seeds))
 
     def crashed_in_last_iteration(self, exc: BaseException, line: int | None,
-                                  namespace: Mapping[str, Any]) -> bool:
+                                  namespace: Mapping[str, Any], filename: str | None = None
+                                  ) -> bool:
         """Whether a crash in the last iteration of a cut loop (`LoopInfo.last`) is the real
         run's: an ``IndexError`` or ``KeyError`` of a statement of that iteration whose
         subscripts index with the loop's targets and what no cut loop makes, into
@@ -549,9 +566,16 @@ class Cutter:
         makes), takes the same way to the statement (every test on it reads only such
         names) and there finds the same sizes and the same indices, so it fails the same
         way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column)."""
-        if not self.in_last or not isinstance(exc, (IndexError, KeyError)):
+        if not self.in_last:
+            return False
+        if self.loops[self.in_last[-1]].last == "batches":
+            if not _about_sizes(exc):
+                return False
+        elif not isinstance(exc, (IndexError, KeyError)):
             return False
         try:
+            if filename is not None:  # the loop's own line, where a function of the cell
+                line = _cell_line(exc, filename, line)  # raised (a module's ``forward``)
             return self._last_iteration_failed(line, namespace)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
             return False
@@ -599,7 +623,10 @@ class Cutter:
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(self.in_last[-1]))
-        return _reads_past_the_end(statement, targets, made, sized, namespace)
+        fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace)
+        if info.last == "batches":  # a size the last batch breaks: the real run's too
+            return _clean_statement(statement, targets | fresh, made, namespace)
+        return _reads_past_the_end(statement, targets, made - fresh, sized, namespace, fresh)
 
     def _cut_nodes(self) -> list[ast.stmt] | None:
         """The cut loops' statements in the cell, or None when one is not the cell's."""
@@ -716,6 +743,47 @@ def _last_item(value: Any) -> Any:
     return _NO_LAST
 
 
+def _cell_line(exc: BaseException, filename: str, line: int | None) -> int | None:
+    """The line of the cell's own code (not of a function it defines) the crash went
+    through last; ``line`` where there is none."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == filename and code.co_name == "<module>":
+            found = tb.tb_lineno
+        tb = tb.tb_next
+    return found if found is not None else line
+
+
+def _last_batch(loader: Any) -> Any:
+    """The last batch of a torch ``DataLoader`` where it is smaller than the others (its
+    sampler a plain sequential or shuffled pass over a sized dataset, its batches not
+    dropped): the dataset's last rows, collated as the loader does. With ``shuffle`` the
+    real last batch holds other rows, of the same number; else `_NO_LAST`."""
+    try:
+        data = sys.modules.get("torch.utils.data")
+        if data is None or type(loader) is not data.DataLoader:
+            return _NO_LAST
+        sampler, batches = loader.sampler, loader.batch_sampler
+        if type(batches) is not data.BatchSampler or batches.sampler is not sampler or \
+                batches.drop_last or type(batches.batch_size) is not int or \
+                batches.batch_size < 2:
+            return _NO_LAST
+        size = len(loader.dataset)
+        if type(sampler) is data.RandomSampler:
+            if sampler.replacement or sampler._num_samples is not None:
+                return _NO_LAST
+        elif type(sampler) is not data.SequentialSampler:
+            return _NO_LAST
+        rest = size % batches.batch_size
+        if not rest:
+            return _NO_LAST  # every batch the same size: nothing new at the end
+        return loader.collate_fn([loader.dataset[i] for i in range(size - rest, size)])
+    except Exception:  # noqa: BLE001 - a strange loader or dataset: no last batch
+        return _NO_LAST
+
+
 def _owns(body: list[ast.stmt], statement: ast.stmt) -> bool:
     return any(node is statement for node in _own_nodes(body))
 
@@ -740,14 +808,140 @@ def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
     return search(list(loop.body), []) or []
 
 
+def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
+                        targets: set[str], made: set[str],
+                        namespace: Mapping[str, Any]) -> set[str]:
+    """The names the loop's last iteration binds on its way to ``statement``, before it,
+    from the loop's targets and what no cut loop makes (``window = prices.iloc[i - 20:i +
+    1]``, then what is bound from those): the real run's same iteration binds them to the
+    same values, whatever the cut changed. Only simple statements count; any statement
+    that is not so clean unbinds every name it mentions (it may change them)."""
+    fresh: set[str] = set()
+    steps = [*path, statement]
+    block: list[ast.stmt] = list(loop.body)
+    for k, step in enumerate(steps):
+        for node in block:
+            if node is step:
+                break
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)) and \
+                    _clean_statement(node, targets | fresh, made, namespace):
+                stores = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if not isinstance(node, ast.Expr) else []
+                fresh |= {t.id for t in stores if isinstance(t, ast.Name)} | {
+                    e.id for t in stores if isinstance(t, (ast.Tuple, ast.List))
+                    for e in t.elts if isinstance(e, ast.Name)}
+            else:
+                fresh -= _names_in(node)
+        else:
+            return set()  # not on this block's way: nothing is known fresh
+        if k + 1 < len(steps):  # the block of the step that holds the next one
+            block = next((b for b in (getattr(step, "body", []), getattr(step, "orelse", []))
+                          if any(n is steps[k + 1] for n in b)), [])
+    return fresh - targets
+
+
+def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
+                     namespace: Mapping[str, Any]) -> bool:
+    """``node`` reads nothing a cut loop makes (but what is ``known`` to be the real run's),
+    nor does the notebook's own code it may run: its functions, and the methods of its
+    classes (a torch module's ``forward``) of the objects it names."""
+    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+            and not isinstance(n.ctx, ast.Store)} | (
+        _names_in(node.target) if isinstance(node, ast.AugAssign) else set())
+    if (read - known) & made or \
+            any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(node)):
+        return False
+    codes = _notebook_code((namespace.get(name) for name in read - known), namespace)
+    if codes is None:
+        return False
+    names: set[str] = set()
+    for code in codes:
+        for reached, _calls in reached_code(code, namespace):
+            names.update(reached.co_names)
+    return not names & made
+
+
+def _notebook_code(values: Iterable[Any], namespace: Mapping[str, Any]
+                   ) -> list[types.CodeType] | None:
+    """The code of the notebook's own functions among ``values`` and of the methods of its
+    classes they are instances of (a torch module's too, with its submodules'); ``None``
+    where a class cannot be read without running its code."""
+    codes: list[types.CodeType] = []
+    seen: set[int] = set()
+    for value in values:
+        if isinstance(value, types.FunctionType):
+            if value.__globals__ is namespace:
+                codes.append(value.__code__)
+            continue
+        classes = [type(value)]
+        modules = _submodules(value)
+        if modules is None:
+            return None
+        classes += [type(m) for m in modules]
+        for cls in classes:
+            if id(cls) in seen:
+                continue
+            seen.add(id(cls))
+            try:
+                mro = type.__getattribute__(cls, "__mro__")
+            except Exception:  # noqa: BLE001 - a strange class: not known to be clean
+                return None
+            for base in mro:
+                for member in type.__getattribute__(base, "__dict__").values():
+                    member = getattr(member, "__func__", None) if isinstance(
+                        member, (classmethod, staticmethod)) else getattr(
+                        member, "fget", None) if isinstance(member, property) else member
+                    if isinstance(member, types.FunctionType) and \
+                            member.__globals__ is namespace:
+                        codes.append(member.__code__)
+    return codes
+
+
+def _submodules(value: Any) -> list[Any] | None:
+    """The modules held by a torch module, however deep (at most 2,000); ``[]`` for what
+    is not a torch module, ``None`` past the bound."""
+    nn = sys.modules.get("torch.nn")
+    if nn is None or not isinstance(value, nn.Module):
+        return []
+    found, stack = [], [value]
+    while stack:
+        module = stack.pop()
+        children = vars(module).get("_modules")
+        for child in (children or {}).values():
+            if isinstance(child, nn.Module):
+                found.append(child)
+                stack.append(child)
+                if len(found) > 2000:
+                    return None
+    return found
+
+
+#: What a batch's size can break: a shape, a size, a dimension (not a value).
+_SIZE_WORDS = ("shape", "size", "dimension", "value per channel", "length")
+
+
+def _about_sizes(exc: BaseException) -> bool:
+    """A crash about sizes or shapes (``view`` of the wrong size, batch sizes that do not
+    match, batch norm on one row): what a smaller last batch causes."""
+    if not isinstance(exc, (RuntimeError, ValueError, IndexError)):
+        return False
+    try:
+        text = str(exc).lower()
+    except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+        return False
+    return any(word in text for word in _SIZE_WORDS)
+
+
 def _reads_past_the_end(statement: ast.stmt, targets: set[str], made: set[str],
-                        sized: set[str], namespace: Mapping[str, Any]) -> bool:
-    """Whether ``statement`` indexes with ``targets`` (``x[i + 1]``) and each of its
-    subscripts and calls gives the same result in the real run's same iteration: every
-    subscript into a container no cut loop makes (or one `sized` as ever), at an index
-    of the targets and names no cut loop makes (calls there: `_INDEX_BUILTINS` only);
-    every call the notebook's own code (which may read what the cut changed) does not
-    define, on such names, or a method that grows a container (``out.append(...)``)."""
+                        sized: set[str], namespace: Mapping[str, Any],
+                        fresh: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Whether ``statement`` indexes with ``targets`` (``x[i + 1]``, or a name `fresh` in
+    this iteration from them) and each of its subscripts and calls gives the same result
+    in the real run's same iteration: every subscript into a container no cut loop makes
+    (or one `sized` as ever, or `fresh`), at an index of the targets and names no cut loop
+    makes (calls there: `_INDEX_BUILTINS` only); every call the notebook's own code (which
+    may read what the cut changed) does not define, on such names, or a method that grows
+    a container (``out.append(...)``)."""
     def free(node: ast.AST) -> bool:
         return not (_names_in(node) - targets) & made
 
@@ -772,7 +966,7 @@ def _reads_past_the_end(statement: ast.stmt, targets: set[str], made: set[str],
                         isinstance(node.func, ast.Name) and node.func.id in _INDEX_BUILTINS
                         and node.func.id not in namespace):
                 return False
-        indexes = indexes or bool(_names_in(sub.slice) & targets)
+        indexes = indexes or bool(_names_in(sub.slice) & (targets | fresh))
     for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call) and id(n) not in checked):
         func = call.func
         grows = False
@@ -995,6 +1189,47 @@ def _bound_by_calls(tree: ast.Module | None, functions: set[str]) -> set[str]:
 
 #: scikit-learn's iteration parameters and what a fast-forwarded fit keeps of them.
 SKLEARN_CAPS = {"n_estimators": 2, "max_iter": 2, "n_iter": 2, "n_init": 1}
+
+
+#: The modules `cap_libraries` looks for, by the package a cell imports.
+_CAPPED_MODULES = {"sklearn": "sklearn.base", "xgboost": "xgboost", "lightgbm": "lightgbm",
+                   "catboost": "catboost", "keras": "keras", "tf_keras": "tf_keras",
+                   "tensorflow": "tensorflow"}
+
+
+def _capped_imports(tree: ast.Module | None) -> list[str]:
+    """The modules of `_CAPPED_MODULES` whose packages the cell imports at its top level."""
+    wanted: list[str] = []
+    for node in tree.body if tree is not None else ():
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and \
+            not node.level else []
+        for name in names:
+            module = _CAPPED_MODULES.get(name.partition(".")[0])
+            if module is not None and module not in wanted:
+                wanted.append(module)
+    return wanted
+
+
+def import_capped(tree: ast.Module | None) -> list[str]:
+    """Load the libraries whose fits `cap_libraries` cuts that the cell imports (at its
+    top level) and the kernel has not loaded yet (``from sklearn.ensemble import ...`` in
+    the cell that fits): the cell would load them a moment later, and loaded first, its
+    fits are cut from the start. ``tensorflow`` brings its Keras where the cell names it.
+    What fails to load is left to the cell, which raises it itself. Returns what loaded."""
+    wanted = [module for module in _capped_imports(tree) if module not in sys.modules]
+    loaded = []
+    for module in wanted:
+        try:
+            imported = importlib.import_module(module)
+            if module == "tensorflow" and "keras" in _names_in(tree) | {
+                    a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                    for a in n.names}:
+                getattr(imported, "keras", None)  # its lazy Keras, loaded as the cell will
+            loaded.append(module)
+        except Exception:  # noqa: BLE001 - the cell raises it itself, where it imports it
+            continue
+    return loaded
 
 
 def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> None:
@@ -1275,7 +1510,7 @@ def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.
     if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
                               called_functions(code, namespace)):
         return tree
-    trains = any(m in sys.modules for m in _TRAINING_MODULES)
+    trains = any(m in sys.modules for m in _TRAINING_MODULES) or bool(_capped_imports(tree))
     return tree if trains and any("fit" in name or name.startswith("cross_val") or
                                   name in ("train", "cv")
                                   for name in names_read(code, namespace)) else None

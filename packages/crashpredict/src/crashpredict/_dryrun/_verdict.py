@@ -104,8 +104,9 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append(f"retried fast-forwarded: the full run stopped ({result.retry_reason})")
     lines += [f"cut short: {c}" for c in result.cuts]
     if result.last_iteration and result.outcome == "crashed":
-        lines.append("raised in the last iteration of a loop cut short (run after the cut), "
-                     "at an index that reads nothing the cut changed")
+        lines.append("raised in the last iteration of a loop cut short (run after the cut: an "
+                     "index one past the end, a last batch smaller than the others), in a "
+                     "statement that reads nothing the cut changed")
     lines += [f"would have: {w}" for w in result.writes]
     return tuple(lines)
 
