@@ -93,3 +93,57 @@ def test_the_loss_compiled_in_the_cell_is_read_with_or_without_trials(ns: dict, 
     fine = predict("model.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
                    "model.fit(x_ok, y_int, epochs=1)", ns, engines=("rules",), options=options)
     assert fine.crash is not True, fine.explanation
+
+
+#: A fit's logs, read by key after it. Each cell's truth comes from running it: a missing
+#: key raises KeyError; the others read a key the fit logged.
+_FIT_IN_CELL = ("m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation='softmax')])\n"
+                "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics={m})\n"
+                "h = m.fit(x4, labels3, epochs=2, verbose=0{fit})\n")
+HISTORY_KEYS = [
+    # code written for Keras before 2.3, which logged 'accuracy' as 'acc'
+    (_FIT_IN_CELL.format(m="['accuracy']", fit="") + "plot = h.history['acc']", True),
+    (_FIT_IN_CELL.format(m="['accuracy']", fit=", validation_split=0.25")
+     + "plot = h.history['val_acc']", True),
+    # a live model compiled in the cell; it validates on nothing
+    ("sparse.compile(optimizer='adam', loss='sparse_categorical_crossentropy', "
+     "metrics=['accuracy'])\nh = sparse.fit(x4, labels3, epochs=1, verbose=0)\n"
+     "best = max(h.history['val_accuracy'])", True),
+    # the keys it logs: as named, validated, a callback's, a metric object's
+    (_FIT_IN_CELL.format(m="['acc']", fit="") + "plot = h.history['acc']", False),
+    (_FIT_IN_CELL.format(m="['accuracy']", fit=", validation_data=(x4, labels3)")
+     + "plot = h.history['val_accuracy']", False),
+    (_FIT_IN_CELL.format(m="['accuracy']", fit=", validation_split=split")
+     + "plot = h.history['val_accuracy']", False),
+    (_FIT_IN_CELL.format(m="['accuracy']", fit=", callbacks=[keras.callbacks.ReduceLROnPlateau("
+                                               "monitor='loss')]")
+     + "plot = h.history['learning_rate']", False),
+    (_FIT_IN_CELL.format(m="[keras.metrics.SparseCategoricalAccuracy(name='acc')]", fit="")
+     + "plot = h.history['acc']", False),
+    # compiled in a branch: which metrics it logs is not known
+    ("m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "import random\nif random.random() < 2:\n    m.compile(optimizer='adam', loss='sparse_categorical_crossentropy', "
+     "metrics=['acc'])\nelse:\n    m.compile(optimizer='adam', "
+     "loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
+     "h = m.fit(x4, labels3, epochs=1, verbose=0)\nplot = h.history['acc']", False),
+]
+
+
+@pytest.mark.parametrize(("source", "raises"), HISTORY_KEYS)
+def test_a_key_a_fit_in_the_cell_does_not_log_is_a_certain_key_error(ns: dict, source: str,
+                                                                      raises: bool) -> None:
+    live = dict(ns, split=0.25, sparse=keras.models.clone_model(ns["sparse"]))
+    verdict = predict(source, live, engines=("rules",), options={"rules": {"trial_budget_s": 0.0}})
+    truth = dict(live)
+    try:
+        exec(source, truth)  # noqa: S102 - the truth: the cell run for real
+        raised = False
+    except KeyError:
+        raised = True
+    assert raised is raises
+    if raises:
+        assert (verdict.crash, verdict.exception, verdict.library) == (True, "KeyError", "tensorflow"), \
+            verdict.explanation
+        assert "the fit logs 'loss'" in verdict.explanation
+    else:
+        assert verdict.crash is not True, verdict.explanation

@@ -84,4 +84,18 @@ PAIRS = [
      "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
      "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
      "m.fit(X, y, epochs=1, verbose=0)\nclasses = m.predict(X, verbose=0).argmax(axis=1)"),
+    ("the validation accuracy under the log key Keras used before 2.3",
+     "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
+     "history = model.fit(X, y, epochs=2, validation_split=0.2, verbose=0)\n"
+     "best = max(history.history['val_acc'])",
+     "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
+     "history = model.fit(X, y, epochs=2, validation_split=0.2, verbose=0)\n"
+     "best = max(history.history['val_accuracy'])"),
+    ("the training accuracy of a model built in the cell under the old log key",
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
+     "h = m.fit(X, y, epochs=2, verbose=0)\nlast = h.history['acc'][-1]",
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
+     "h = m.fit(X, y, epochs=2, verbose=0)\nlast = h.history['accuracy'][-1]"),
 ]

@@ -43,7 +43,7 @@ from ._walk._types import COMPILED_IN_CELL, CallSite
 
 __all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator',
            'split_arrays', 'keras_sequential', 'keras_compile', 'record_compiled_loss',
-           'KerasFacts']
+           'KerasFacts', 'HistoryKeys', 'keras_fit']
 
 
 _SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
@@ -274,13 +274,14 @@ class KerasFacts:
     """What a Keras ``Sequential([...])`` built in the cell will be, read from its layer
     arguments without building it (building draws weights and names layers)."""
 
-    __slots__ = ("input_shape", "output_shape", "loss", "name", "cls")
+    __slots__ = ("input_shape", "output_shape", "loss", "metrics", "name", "cls")
 
     def __init__(self, input_shape: tuple | None, units: int | None,
                  cls: type | None = None) -> None:
         self.input_shape = input_shape
         self.output_shape = (None, units) if units is not None else None
         self.loss: Any = None
+        self.metrics: tuple[str, ...] | None = None  # compiled in the cell, by name
         self.name = "Sequential"
         self.cls = cls  # the class called (keras.Sequential, or tf_keras's)
 
@@ -343,7 +344,67 @@ def keras_compile(site: CallSite) -> Any:
     if not is_abstract(model, "keras") or site.method != "compile" or site.starred:
         return None
     model.meta.loss = _compiled_loss(site)
+    model.meta.metrics = _compiled_metrics(site)
     return None
+
+
+#: Where the walk keeps the metrics a live Keras model was compiled with in the cell.
+_METRICS_IN_CELL = "keras metrics compiled in the cell"
+
+
+def _compiled_metrics(site: CallSite) -> tuple[str, ...] | None:
+    """The metrics a compile call names, when each is a string (Keras 2.3 and later log
+    each under the name it was given: ``'accuracy'`` as ``accuracy``, ``'acc'`` as
+    ``acc``); None (unknown) for metric objects, weighted metrics, positional arguments
+    past the loss, or a compile in a branch that may not run."""
+    if site.walker.uncertain or site.starred or len(site.args) > 2 or \
+            site.kwargs.get("weighted_metrics") is not None:
+        return None
+    metrics = site.kwargs.get("metrics", None)
+    if metrics is None:
+        return ()
+    if type(metrics) in (list, tuple) and all(type(m) is str for m in metrics):
+        return tuple(metrics)
+    return None
+
+
+class HistoryKeys:
+    """The keys a Keras ``History.history`` will have after a fit of a single-output model
+    compiled in the cell: ``loss`` and each metric's name, and their ``val_`` forms when
+    the fit validates (``maybe_val``: whether it does is not known)."""
+
+    __slots__ = ("train", "val", "maybe_val")
+
+    def __init__(self, train: tuple[str, ...], val: bool, maybe_val: bool) -> None:
+        self.train, self.val, self.maybe_val = train, val, maybe_val
+
+    def possible(self) -> list[str]:
+        return [*self.train, *(f"val_{k}" for k in self.train if self.val or self.maybe_val)]
+
+
+def keras_fit(site: CallSite) -> Any:
+    """``history = model.fit(...)`` of a Sequential compiled in the cell with named metrics
+    and no callbacks (a callback may log more, such as ``learning_rate``): its History,
+    whose ``history`` keys are known (`HistoryKeys`)."""
+    model = site.receiver
+    if site.method != "fit" or site.starred or len(site.args) > 2 or "callbacks" in site.kwargs:
+        return None
+    if is_abstract(model, "keras"):
+        metrics = getattr(model.meta, "metrics", None)
+    elif is_known(model) and is_keras_model(model) and type(model).__name__ == "Sequential":
+        metrics = site.walker.scratch.get(_METRICS_IN_CELL, {}).get(id(model))
+    else:
+        return None
+    if metrics is None:
+        return None
+    split = site.kwargs.get("validation_split", 0.0)
+    data = site.kwargs.get("validation_data", None)
+    known_split = type(split) in (int, float)
+    known_data = data is None or is_known(data)
+    val = (known_split and split > 0) or (data is not None and known_data)
+    maybe = not val and (not known_split or not known_data)
+    return Abstract("keras_history", meta=HistoryKeys(("loss", *metrics), val, maybe),
+                    origin=site.text(site.node))
 
 
 def record_compiled_loss(site: CallSite) -> None:
@@ -352,6 +413,8 @@ def record_compiled_loss(site: CallSite) -> None:
     if not site.starred:
         site.walker.scratch.setdefault(COMPILED_IN_CELL, {})[id(site.receiver)] = (
             _compiled_loss(site), site.node)
+    site.walker.scratch.setdefault(_METRICS_IN_CELL, {})[id(site.receiver)] = \
+        _compiled_metrics(site)
 
 
 def _compiled_loss(site: CallSite) -> str | None:

@@ -54,6 +54,7 @@ from ._meta import (
 )
 from ._model_facts import (
     keras_compile,
+    keras_fit,
     keras_predict,
     keras_sequential,
     sklearn_output,
@@ -95,7 +96,7 @@ MAX_MATMUL_WORK = 20_000_000
 def propagate_call(site: CallSite) -> Any:
     """What a call the walker could not evaluate returns, as facts; None when unknown."""
     for step in (numpy_random_call, numpy_call, torch_call, sklearn_output, keras_predict,
-                 subplots_call, split_arrays, keras_sequential, keras_compile):
+                 subplots_call, split_arrays, keras_sequential, keras_compile, keras_fit):
         value = step(site)
         if value is not None:
             return value
@@ -163,6 +164,9 @@ def propagate_attribute(base: Any, name: str, node: ast.AST, walker: Walker) -> 
     its class does not have is a certain AttributeError."""
     if isinstance(base, Abstract):
         _missing_attribute(base, name, node, walker)
+    if is_abstract(base, "keras_history"):  # its ``history``: the logs by key
+        return Abstract("keras_logs", meta=base.meta, origin=base.origin) \
+            if name == "history" else None
     if not isinstance(base, Abstract) or base.shape is None:
         return None
     if base.kind == "ndarray":
@@ -197,7 +201,11 @@ def propagate_attribute(base: Any, name: str, node: ast.AST, walker: Walker) -> 
 
 
 def propagate_subscript(base: Any, key: Any, node: ast.AST, walker: Walker) -> Any:
-    """Indexing an Abstract array/tensor (numpy's and torch's bound checks), an Axes."""
+    """Indexing an Abstract array/tensor (numpy's and torch's bound checks), an Axes, a
+    Keras fit's logs."""
+    if is_abstract(base, "keras_logs"):
+        _missing_log(base, key, node, walker)
+        return None
     if is_abstract(base, "axes"):
         walker.report(Finding(exception="TypeError", crash_type="type error",
                               library="matplotlib", confidence=0.93, rule="propagation",
@@ -230,6 +238,26 @@ def propagate_subscript(base: Any, key: Any, node: ast.AST, walker: Walker) -> A
     if is_known(base) and is_ndarray(base) and is_ndarray(key) and key.dtype.kind == "b":
         return _index(base, key, node, walker, "numpy", base.dtype, real=True)
     return None
+
+
+def _missing_log(logs: Abstract, key: Any, node: ast.AST, walker: Walker) -> None:
+    """``history.history['acc']`` where the fit logs no such key: Keras 2.3 and later log a
+    metric under the name compile was given (``'accuracy'``); older Keras wrote ``acc``."""
+    keys = logs.meta.possible()
+    if type(key) is not str or key in keys:
+        return
+    hint = ""
+    for old, new in (("acc", "accuracy"), ("accuracy", "acc")):
+        if key in (old, f"val_{old}") and key.replace(old, new) in keys:
+            hint = f"; use {key.replace(old, new)!r} (Keras before 2.3 logged 'accuracy' as 'acc')"
+    val = "" if logs.meta.val or logs.meta.maybe_val else \
+        " (the fit validates on nothing, so no val_ keys)" if key.startswith("val_") else ""
+    subject = walker.text(getattr(node, "value", node))
+    walker.report(Finding(exception="KeyError", crash_type="key error", library="tensorflow",
+                          confidence=0.95, rule="keras-history",
+                          evidence=(f"{subject}: the logs of {logs.origin or 'a fit'}",),
+                          explanation=f"{subject} has no key {key!r}: the fit logs "
+                                      f"{', '.join(map(repr, keys))}{val}{hint}"), node)
 
 
 def _index_key(key: Any) -> bool:
