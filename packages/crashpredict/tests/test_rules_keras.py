@@ -57,6 +57,9 @@ NEAR_MISSES = [
     ("one-hot labels", "model.fit(x_ok, y_onehot, epochs=1)"),
     ("sparse labels in range", "sparse.fit(x4, labels3)"),
     ("an attribute that exists", "model.summary()"),
+    # Keras looks a built-in optimizer's name up in lower case
+    ("an optimizer named in capitals",
+     "model.compile(optimizer='RMSprop', loss='categorical_crossentropy')"),
     # the loss the cell compiles with is the one fit uses, not the one compiled before
     ("recompiled in the cell for class indices",
      "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
@@ -147,3 +150,38 @@ def test_a_key_a_fit_in_the_cell_does_not_log_is_a_certain_key_error(ns: dict, s
         assert "the fit logs 'loss'" in verdict.explanation
     else:
         assert verdict.crash is not True, verdict.explanation
+
+
+@pytest.mark.parametrize("source", [
+    "opt = keras.optimizers.Adam(lr=0.001)",
+    "opt = keras.optimizers.SGD(lr=0.01, momentum=0.9)",
+    "opt = keras.optimizers.Adam(learnig_rate=0.01)",
+    # the keywords they do take, and one they take and drop
+    "opt = keras.optimizers.Adam(learning_rate=0.001, decay=1e-6)",
+    "opt = keras.optimizers.RMSprop(learning_rate=0.01, rho=0.8, clipnorm=1.0)",
+    "opt = keras.optimizers.AdamW(weight_decay=0.01, global_clipnorm=1.0, name='w')",
+    # a notebook's own optimizer (an earlier cell's) may take what Keras's do not
+    "opt = Mine(lr=0.01)",
+])
+def test_a_keyword_a_keras_optimizer_does_not_take_is_a_certain_value_error(ns: dict, source):
+    import warnings
+
+    live = dict(ns)
+    exec("class Mine(keras.optimizers.Adam):\n    def __init__(self, **kwargs):\n"  # noqa: S102
+         "        lr = kwargs.pop('lr', 0.001)\n"
+         "        super().__init__(learning_rate=lr, **kwargs)\n", live)
+    verdict = predict(source, live, engines=("rules",), options={"rules": {"trial_budget_s": 0.0}})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(source, dict(live))  # noqa: S102 - the truth: the cell run for real
+        raised = None
+    except ValueError as exc:
+        raised = str(exc)
+    if raised is None:
+        assert verdict.crash is not True, verdict.explanation
+    else:
+        assert "not recognized" in raised
+        assert (verdict.crash, verdict.exception, verdict.crash_type) == (
+            True, "ValueError", "invalid argument"), verdict.explanation
+        assert "not recognized" in verdict.explanation

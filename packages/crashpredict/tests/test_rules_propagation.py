@@ -291,3 +291,17 @@ def test_calls_that_write_into_their_arguments_are_not_tried() -> None:
     X = np.array([1.0, np.nan])
     rules_engine("np.nan_to_num(X, copy=False)\nnp.clip(X, 0, 0.5, out=X)", {"np": np, "X": X})
     assert X[0] == 1.0 and np.isnan(X[1])
+
+
+@pytest.mark.parametrize("source", [
+    "x = f(a,\n      b)\ny = 'é' + g(x)\n",
+    "a = 1\r\nb = (a +\r\n     2)\rc = [d for d in 'αβ']\n",
+    "s = '\\x0c'\n\x0cq = s * 2\n\n\nr = (q\n  + q)",
+])
+def test_the_walkers_source_text_is_asts_own(source):
+    """`text` reads lines split once per walk; it says what ``ast.get_source_segment``
+    says for every node, line ends, form feeds and non-ASCII text included."""
+    walker = CellWalker(source, {}, RULES)
+    for node in ast.walk(ast.parse(source)):
+        expected = ast.get_source_segment(source, node)
+        assert walker.text(node) == (expected or ast.unparse(node)), ast.dump(node)

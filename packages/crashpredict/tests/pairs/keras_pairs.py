@@ -84,6 +84,11 @@ PAIRS = [
      "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
      "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
      "m.fit(X, y, epochs=1, verbose=0)\nclasses = m.predict(X, verbose=0).argmax(axis=1)"),
+    ("an optimizer given the learning rate as lr",
+     "model.compile(optimizer=keras.optimizers.Adam(lr=0.01), "
+     "loss='sparse_categorical_crossentropy')",
+     "model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01), "
+     "loss='sparse_categorical_crossentropy')"),
     ("the validation accuracy under the log key Keras used before 2.3",
      "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
      "history = model.fit(X, y, epochs=2, validation_split=0.2, verbose=0)\n"

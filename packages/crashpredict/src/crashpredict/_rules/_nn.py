@@ -216,6 +216,8 @@ def _input_shape(model: Any) -> tuple | None:
 
 def keras_call(site: CallSite) -> Finding | None:
     """model.fit/predict/evaluate with data whose shape the built model cannot take."""
+    if isinstance(site.func, type):
+        return _optimizer_arguments(site)
     model = site.receiver
     if is_abstract(model, "keras"):
         if site.method == "compile":
@@ -308,6 +310,51 @@ def _abstract_input(model: Any, x: Any, site: CallSite) -> Finding | None:
     return None
 
 
+#: Keywords Keras 3's optimizers take and drop (with a warning).
+_DROPPED_OPTIMIZER_KEYWORDS = frozenset({"decay"})
+#: What a keyword Keras 3 does not take was renamed to.
+_RENAMED_OPTIMIZER_KEYWORDS = {"lr": "learning_rate"}
+
+
+def _optimizer_arguments(site: CallSite) -> Finding | None:
+    """``keras.optimizers.Adam(lr=1e-3)``: Keras 3's own optimizers pass the keywords their
+    ``__init__`` does not name down to the base optimizer, which rejects any left
+    (``ValueError: Argument(s) not recognized``). Read from the signatures, without
+    building one (that makes variables)."""
+    cls = site.func
+    base = getattr(sys.modules.get("keras.src.optimizers.base_optimizer"), "BaseOptimizer", None)
+    if base is None or site.starred or not site.kwargs:
+        return None
+    try:
+        mro = type.__getattribute__(cls, "__mro__")
+        if base not in mro:
+            return None
+        named: set[str] = set()
+        for klass in mro[:mro.index(base) + 1]:
+            init = vars(klass).get("__init__")
+            if init is None:
+                continue
+            if not klass.__module__.startswith("keras."):
+                return None  # a subclass of the notebook's or another library's may take them
+            parameters = inspect.signature(init).parameters.values()
+            named |= {p.name for p in parameters if p.kind in (
+                p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+            if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+                break  # what it does not name goes no further: Python rejects it itself
+    except (TypeError, ValueError, AttributeError):
+        return None
+    unknown = [k for k in site.kwargs if k not in named and k not in _DROPPED_OPTIMIZER_KEYWORDS]
+    if not unknown or klass is not base:
+        return None
+    renamed = [f"`{k}` is now `{_RENAMED_OPTIMIZER_KEYWORDS[k]}`" for k in unknown
+               if k in _RENAMED_OPTIMIZER_KEYWORDS]
+    advice = f" ({'; '.join(renamed)})" if renamed else ""
+    return Finding(exception="ValueError", crash_type="invalid argument", library="tensorflow",
+                   confidence=0.95, rule="keras",
+                   explanation=f"Argument(s) not recognized: {cls.__name__} takes no "
+                               f"{', '.join(map(repr, unknown))}{advice}")
+
+
 def _compile_arguments(site: CallSite) -> Finding | None:
     """``model.compile(optimizer='adamw2')``: Keras looks a string optimizer up at once."""
     optimizer = site.kwargs.get("optimizer", site.args[0] if site.args else None)
@@ -318,6 +365,9 @@ def _compile_arguments(site: CallSite) -> Finding | None:
     get = getattr(module, "get", None)
     if get is None:
         return None
+    known = getattr(sys.modules.get(getattr(get, "__module__", "") or ""), "ALL_OBJECTS_DICT", None)
+    if isinstance(known, dict) and optimizer.lower() in known:
+        return None  # a built-in name (Keras 3 looks them up so): no optimizer built to check
     try:
         get(optimizer)
     except ValueError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import threading
 import time
 from collections.abc import Mapping
@@ -84,6 +85,7 @@ class CellWalker(StatementWalker):
                  trial_budget_s: float = _TRIAL_BUDGET_S) -> None:
         self.source = source
         self.lines = source.splitlines()
+        self._encoded: list[bytes] | None = None  # `text`'s lines, split as ast splits them
         self.namespace = namespace
         self.rules = rules
         self.env: dict[str, Any] = {}
@@ -135,8 +137,16 @@ class CellWalker(StatementWalker):
 
     # ----- helpers for rules ---------------------------------------------------------
     def text(self, node: ast.AST) -> str:
-        """The source text of ``node``."""
-        return ast.get_source_segment(self.source, node) or ast.unparse(node)
+        """The source text of ``node`` (as ``ast.get_source_segment`` reads it, from lines
+        split once per walk: that function splits the whole cell, a character at a time,
+        on each call)."""
+        return _segment(self._segment_lines(), node) or ast.unparse(node)
+
+    def _segment_lines(self) -> list[bytes]:
+        lines = self._encoded
+        if lines is None:
+            lines = self._encoded = [line.encode() for line in _LINE_END.split(self.source)]
+        return lines
 
     def lookup(self, name: str) -> Any:
         """The walker's value for a name: env, then namespace, then builtins."""
@@ -628,3 +638,24 @@ class CellWalker(StatementWalker):
         effects_of_call(site)
 
 
+#: Where ``ast`` ends a line (``\r\n``, ``\r`` or ``\n``, not a form feed): the line ends are
+#: kept as the last characters of each line, as ``ast.get_source_segment`` keeps them.
+_LINE_END = re.compile(r"(?<=\r\n)|(?<=\r)(?!\n)|(?<=\n)")
+
+
+def _segment(lines: list[bytes], node: ast.AST) -> str | None:
+    """``ast.get_source_segment(source, node)`` on the source's encoded ``lines``."""
+    try:
+        if node.end_lineno is None or node.end_col_offset is None:  # type: ignore[attr-defined]
+            return None
+        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
+    try:
+        if first == last:
+            return lines[first][start:end].decode()
+        middle = [line.decode() for line in lines[first + 1:last]]
+        return "".join([lines[first][start:].decode(), *middle, lines[last][:end].decode()])
+    except (IndexError, UnicodeDecodeError):
+        return None
