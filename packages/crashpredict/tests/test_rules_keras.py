@@ -185,3 +185,37 @@ def test_a_keyword_a_keras_optimizer_does_not_take_is_a_certain_value_error(ns: 
         assert (verdict.crash, verdict.exception, verdict.crash_type) == (
             True, "ValueError", "invalid argument"), verdict.explanation
         assert "not recognized" in verdict.explanation
+
+
+_CATEGORICAL = ("m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation='{a}')])\n"
+                "m.compile(optimizer='adam', loss='{loss}')\n"
+                "y = keras.utils.to_categorical({y})\nm.fit(x4, y, epochs=1, verbose=0)")
+
+
+@pytest.mark.parametrize(("source", "raises"), [
+    # labels one-hot already (the cell that encodes them run a second time)
+    (_CATEGORICAL.format(a="softmax", loss="categorical_crossentropy", y="onehot3, 3"), True),
+    (_CATEGORICAL.format(a="sigmoid", loss="binary_crossentropy", y="onehot3, 3"), True),
+    # class indices, a column of them, the classes counted from the labels
+    (_CATEGORICAL.format(a="softmax", loss="categorical_crossentropy", y="labels3, 3"), False),
+    (_CATEGORICAL.format(a="softmax", loss="categorical_crossentropy", y="column3, 3"), False),
+    (_CATEGORICAL.format(a="softmax", loss="categorical_crossentropy", y="labels3"), False),
+    (_CATEGORICAL.format(a="sigmoid", loss="binary_crossentropy", y="labels3, num_classes=3"),
+     False),
+])
+def test_labels_one_hot_encoded_twice_are_a_certain_rank_error(ns: dict, source: str,
+                                                                raises: bool) -> None:
+    live = dict(ns, onehot3=np.eye(3, dtype="float32")[ns["labels3"]],
+                column3=ns["labels3"].reshape(-1, 1))
+    verdict = predict(source, live, engines=("rules",), options={"rules": {"trial_budget_s": 0.0}})
+    try:
+        exec(source, dict(live))  # noqa: S102 - the truth: the cell run for real
+        raised = None
+    except ValueError as exc:
+        raised = str(exc)
+    assert (raised is not None) is raises, raised
+    if raises:
+        assert (verdict.crash, verdict.exception) == (True, "ValueError"), verdict.explanation
+        assert "same rank" in verdict.explanation and "(8, 3, 3)" in verdict.explanation
+    else:
+        assert verdict.crash is not True, verdict.explanation

@@ -89,6 +89,15 @@ PAIRS = [
      "loss='sparse_categorical_crossentropy')",
      "model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01), "
      "loss='sparse_categorical_crossentropy')"),
+    ("labels one-hot encoded twice for a categorical loss",
+     "onehot = keras.utils.to_categorical(y, 3)\nonehot = keras.utils.to_categorical(onehot, 3)\n"
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='categorical_crossentropy')\n"
+     "m.fit(X, onehot, epochs=1, verbose=0)",
+     "onehot = keras.utils.to_categorical(y, 3)\n"
+     "m = keras.Sequential([keras.Input((8,)), keras.layers.Dense(3, activation='softmax')])\n"
+     "m.compile(optimizer='adam', loss='categorical_crossentropy')\n"
+     "m.fit(X, onehot, epochs=1, verbose=0)"),
     ("the validation accuracy under the log key Keras used before 2.3",
      "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
      "history = model.fit(X, y, epochs=2, validation_split=0.2, verbose=0)\n"

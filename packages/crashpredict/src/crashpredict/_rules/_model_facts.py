@@ -43,7 +43,7 @@ from ._walk._types import COMPILED_IN_CELL, CallSite
 
 __all__ = ['sklearn_output', 'keras_predict', 'subplots_call', 'builtin_estimator',
            'split_arrays', 'keras_sequential', 'keras_compile', 'record_compiled_loss',
-           'KerasFacts', 'HistoryKeys', 'keras_fit']
+           'KerasFacts', 'HistoryKeys', 'keras_fit', 'keras_to_categorical']
 
 
 _SK_OUTPUT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba",
@@ -346,6 +346,34 @@ def keras_compile(site: CallSite) -> Any:
     model.meta.loss = _compiled_loss(site)
     model.meta.metrics = _compiled_metrics(site)
     return None
+
+
+def keras_to_categorical(site: CallSite) -> Any:
+    """``keras.utils.to_categorical(y, num_classes)`` of a numpy array: one-hot rows of
+    ``num_classes`` (its largest label plus one when not given), a trailing axis of size 1
+    dropped first, so labels one-hot already gain an axis (a cell run twice). Keras 3 works
+    on numpy there (float64)."""
+    func = site.func
+    if site.starred or type_root(func) != "keras" or meta_attr(func, "__name__") != \
+            "to_categorical" or len(site.args) > 2:
+        return None
+    x = site.args[0] if site.args else site.kwargs.get("x")
+    classes = site.args[1] if len(site.args) > 1 else site.kwargs.get("num_classes")
+    if is_abstract(x, "ndarray") and x.shape is not None:
+        shape = x.shape
+    elif is_known(x) and is_ndarray(x) and x.dtype.kind in "iufb":
+        shape = tuple(int(d) for d in x.shape)
+        if classes is None and 0 < x.size <= MAX_ELEMENTS:
+            classes = int(x.max()) + 1
+    else:
+        return None
+    if type(classes) is not int or classes <= 0:
+        return None
+    if len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    np = np_module()
+    return Abstract("ndarray", shape=(*shape, classes), dtype=np.dtype("float64"),
+                    origin=site.text(site.node))
 
 
 #: Where the walk keeps the metrics a live Keras model was compiled with in the cell.

@@ -233,6 +233,7 @@ def keras_call(site: CallSite) -> Finding | None:
     x = site.args[0] if site.args else site.kwargs.get("x")
     if is_abstract(x) and shape_of(x):
         return _abstract_input(model, x, site)
+
     if x is None or not is_known(x) or not (is_ndarray(x) or is_tensor(x) or is_frame(x)):
         return None
     x_name = site.text(site.node.args[0]) if site.node.args else "x"
@@ -262,7 +263,25 @@ def keras_call(site: CallSite) -> Finding | None:
                           f"{got} != {want})", evidence=(f"model.input_shape = {expected}",))
     if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
         return _loss_labels(model, y, site.walker.scratch.get(COMPILED_IN_CELL, {}))
+    if site.method == "fit" and is_abstract(y, "ndarray") and y.shape is not None:
+        return _loss_labels(model, _Shaped(y.shape, y.dtype),  # computed in the cell
+                            site.walker.scratch.get(COMPILED_IN_CELL, {}))
     return None
+
+
+class _Shaped:
+    """Labels known by their shape (and dtype) only, as `_loss_labels` reads them: no
+    values (``size`` 0 skips the checks that read them)."""
+
+    __slots__ = ("shape", "dtype")
+    size = 0
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any = None) -> None:
+        self.shape, self.dtype = shape, dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
 
 
 def _kind(model: Any) -> str:
@@ -414,6 +433,16 @@ def _loss_labels(model: Any, y: Any, compiled: dict[int, tuple[Any, Any]]) -> Fi
     if name is None or type(units) is not int:
         return None
     width = y.shape[1] if y.ndim == 2 else None
+    try:
+        rank = len(model.output_shape)
+    except Exception:
+        rank = None
+    if name in ("categorical_crossentropy", "binary_crossentropy") and rank is not None and \
+            y.ndim > rank and not (y.ndim == rank + 1 and y.shape[-1] == 1):
+        return _keras(f"Arguments `target` and `output` must have the same rank (ndim): the "
+                      f"labels have shape {tuple(y.shape)}, the model's output "
+                      f"{tuple(model.output_shape)} ({name}; labels one-hot encoded twice?)",
+                      "value error")
     if name == "categorical_crossentropy" and units > 1 and (
             y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1)):
         return _keras(f"Arguments `target` and `output` must have the same shape: loss "

@@ -55,6 +55,7 @@ from ._meta import (
 from ._model_facts import (
     keras_compile,
     keras_fit,
+    keras_to_categorical,
     keras_predict,
     keras_sequential,
     sklearn_output,
@@ -96,7 +97,8 @@ MAX_MATMUL_WORK = 20_000_000
 def propagate_call(site: CallSite) -> Any:
     """What a call the walker could not evaluate returns, as facts; None when unknown."""
     for step in (numpy_random_call, numpy_call, torch_call, sklearn_output, keras_predict,
-                 subplots_call, split_arrays, keras_sequential, keras_compile, keras_fit):
+                 subplots_call, split_arrays, keras_sequential, keras_compile, keras_fit,
+                 keras_to_categorical):
         value = step(site)
         if value is not None:
             return value
