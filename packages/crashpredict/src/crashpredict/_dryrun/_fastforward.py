@@ -565,7 +565,10 @@ class Cutter:
         reaches that iteration (the loop has no ``break``; what it loops over no cut loop
         makes), takes the same way to the statement (every test on it reads only such
         names) and there finds the same sizes and the same indices, so it fails the same
-        way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column)."""
+        way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column). On a
+        ``DataLoader``'s smaller last batch ("batches"), a size or shape error of a statement
+        that reads only the batch and what no cut loop makes (`_clean_statement`) is the
+        real run's too: it meets a batch of that size with the same model."""
         if not self.in_last:
             return False
         if self.loops[self.in_last[-1]].last == "batches":
