@@ -233,7 +233,6 @@ def keras_call(site: CallSite) -> Finding | None:
     x = site.args[0] if site.args else site.kwargs.get("x")
     if is_abstract(x) and shape_of(x):
         return _abstract_input(model, x, site)
-
     if x is None or not is_known(x) or not (is_ndarray(x) or is_tensor(x) or is_frame(x)):
         return None
     x_name = site.text(site.node.args[0]) if site.node.args else "x"
