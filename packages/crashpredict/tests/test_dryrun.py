@@ -506,9 +506,9 @@ def test_endless_loop_returns_within_budget_and_names_the_line():
 
 def test_a_cell_that_ignores_the_alarm_is_killed():
     cell = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass"
-    result = dry_run(cell, {}, budget_s=1.5)
+    result = dry_run(cell, {}, budget_s=4.0)  # the fork and jail fit in it under load
     assert result.outcome == "inconclusive" and "was killed" in result.reason, result.reason
-    assert result.elapsed_s < 1.5 + KILL_MARGIN_S + 2.0
+    assert result.elapsed_s < 4.0 + KILL_MARGIN_S + 2.0
 
 
 def test_a_lock_held_by_a_parent_thread_cannot_hang_the_call():
