@@ -1214,25 +1214,23 @@ def _capped_imports(tree: ast.Module | None) -> list[str]:
     return wanted
 
 
-def import_capped(tree: ast.Module | None) -> list[str]:
+def import_capped(tree: ast.Module | None) -> None:
     """Load the libraries whose fits `cap_libraries` cuts that the cell imports (at its
     top level) and the kernel has not loaded yet (``from sklearn.ensemble import ...`` in
     the cell that fits): the cell would load them a moment later, and loaded first, its
     fits are cut from the start. ``tensorflow`` brings its Keras where the cell names it.
-    What fails to load is left to the cell, which raises it itself. Returns what loaded."""
-    wanted = [module for module in _capped_imports(tree) if module not in sys.modules]
-    loaded = []
-    for module in wanted:
+    What fails to load is left to the cell, which raises it itself."""
+    for module in _capped_imports(tree):
+        if module in sys.modules:
+            continue
         try:
             imported = importlib.import_module(module)
             if module == "tensorflow" and "keras" in _names_in(tree) | {
                     a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                     for a in n.names}:
                 getattr(imported, "keras", None)  # its lazy Keras, loaded as the cell will
-            loaded.append(module)
         except Exception:  # noqa: BLE001 - the cell raises it itself, where it imports it
             continue
-    return loaded
 
 
 def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> None:

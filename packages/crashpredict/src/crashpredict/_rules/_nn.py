@@ -263,24 +263,8 @@ def keras_call(site: CallSite) -> Finding | None:
     if site.method == "fit" and y is not None and is_known(y) and is_ndarray(y):
         return _loss_labels(model, y, site.walker.scratch.get(COMPILED_IN_CELL, {}))
     if site.method == "fit" and is_abstract(y, "ndarray") and y.shape is not None:
-        return _loss_labels(model, _Shaped(y.shape, y.dtype),  # computed in the cell
-                            site.walker.scratch.get(COMPILED_IN_CELL, {}))
+        return _loss_labels(model, y, site.walker.scratch.get(COMPILED_IN_CELL, {}))
     return None
-
-
-class _Shaped:
-    """Labels known by their shape (and dtype) only, as `_loss_labels` reads them: no
-    values (``size`` 0 skips the checks that read them)."""
-
-    __slots__ = ("shape", "dtype")
-    size = 0
-
-    def __init__(self, shape: tuple[int, ...], dtype: Any = None) -> None:
-        self.shape, self.dtype = shape, dtype
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
 
 
 def _kind(model: Any) -> str:
@@ -418,7 +402,8 @@ def _loss_name(loss: Any) -> str | None:
 
 
 def _loss_labels(model: Any, y: Any, compiled: dict[int, tuple[Any, Any]]) -> Finding | None:
-    """The compiled loss against the labels and the last layer's units."""
+    """The compiled loss against the labels and the last layer's units; ``y`` a live array,
+    or an `Abstract` one computed in the cell (its shape only)."""
     # the facts of a Sequential built in the cell (our own class), or a live model: the loss
     # the cell compiled it with, else its `loss` read statically (a user model's property is
     # not run)
@@ -462,8 +447,8 @@ def _loss_labels(model: Any, y: Any, compiled: dict[int, tuple[Any, Any]]) -> Fi
                       f"sparse_categorical_crossentropy takes class indices, but the labels "
                       f"have shape {tuple(y.shape)} (one-hot? use categorical_crossentropy, "
                       f"or pass the indices)", "value error")
-    if name == "sparse_categorical_crossentropy" and y.ndim == 1 and y.dtype.kind in "iu" \
-            and y.size:
+    if name == "sparse_categorical_crossentropy" and y.ndim == 1 and is_ndarray(y) and \
+            y.dtype.kind in "iu" and y.size:  # the values of live labels only
         top = int(y.max())
         if top >= units or int(y.min()) < 0:
             return Finding(exception="InvalidArgumentError", crash_type="invalid argument",
