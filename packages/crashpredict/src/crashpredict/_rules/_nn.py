@@ -329,10 +329,11 @@ def _optimizer_arguments(site: CallSite) -> Finding | None:
         return None
     try:
         mro = type.__getattribute__(cls, "__mro__")
-        if base not in mro:
+        at = next((k for k, c in enumerate(mro) if c is base), None)  # by identity: a
+        if at is None:  # metaclass's __eq__ is the notebook's code
             return None
         named: set[str] = set()
-        for klass in mro[:mro.index(base) + 1]:
+        for klass in mro[:at + 1]:
             init = vars(klass).get("__init__")
             if init is None:
                 continue
