@@ -182,6 +182,8 @@ def propagate_attribute(base: Any, name: str, node: ast.AST, walker: Walker) -> 
             return base.dtype
         if name == "T":
             return Abstract("ndarray", shape=base.shape[::-1], dtype=base.dtype)
+        if name == "flat":  # read as the flattened array (its items, its bound)
+            return Abstract("ndarray", shape=(math.prod(base.shape),), dtype=base.dtype)
         return None
     if base.kind == "tensor":
         torch = sys.modules.get("torch")

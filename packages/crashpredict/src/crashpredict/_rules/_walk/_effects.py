@@ -76,7 +76,8 @@ def effects_of_call(site: CallSite) -> None:
         if mode is not None:
             mutating = False  # only the training flags change: the rules apply them
             walker.scratch.setdefault(MODULE_MODES, []).append((receiver, mode))
-        if mutating and not isinstance(receiver, types.ModuleType):
+        if mutating and not isinstance(receiver, types.ModuleType) and \
+                not _item_of_an_abstract_array(site.node.func.value, site.method, walker):
             walker.changed_by_call(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(
                 receiver, types.ModuleType):
@@ -95,6 +96,24 @@ def effects_of_call(site: CallSite) -> None:
         else:
             for name in changed:
                 walker.env[name] = UNKNOWN
+
+
+def _item_of_an_abstract_array(node: ast.expr, method: str, walker: Any) -> bool:
+    """``node`` (a call's receiver) is an item of an array the walk knows by its shape and
+    dtype alone (``axes[0, 1]``, ``axes.flatten()[i]``, ``axes.flat[i]``, from
+    ``plt.subplots``) and ``method`` is the item's own (``set_title``), no ndarray's (a
+    row's ``fill`` or ``sort`` would write into the array): it may change what the item
+    holds, never the array's shape, dtype or values."""
+    np = sys.modules.get("numpy")
+    if not isinstance(node, ast.Subscript) or np is None or hasattr(np.ndarray, method):
+        return False
+    base = node.value
+    while isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and \
+            base.func.attr in ("flatten", "ravel") and not base.args and not base.keywords:
+        base = base.func.value
+    if isinstance(base, ast.Attribute) and base.attr == "flat":
+        base = base.value
+    return isinstance(base, ast.Name) and is_abstract(walker.lookup(base.id), "ndarray")
 
 
 def _mode_set(site: CallSite) -> bool | None:

@@ -54,6 +54,14 @@ def exact_item(container: Any, value: Any) -> bool:
     return is_frame(container) and is_series(value) and value.index.equals(container.index)
 
 
+def _passes(value: Any) -> int | None:
+    """How many items a ``for`` over ``value`` sees, where `safe_len` tells it: a
+    DataFrame's columns (its ``len`` counts rows)."""
+    if is_known(value) and is_frame(value):
+        return int(value.shape[1])
+    return safe_len(value)
+
+
 #: torch's grad-mode managers, by their name on the ``torch`` module
 _GRAD_MANAGERS = ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled")
 #: What `StatementWalker._grad_manager` gives for a manager that is not one of them.
@@ -169,6 +177,8 @@ class StatementWalker:
         bound = bound_names(stmt.body) | target_names(stmt.target)
         self.loop_depth += 1
         try:
+            if items is None:
+                items = self._counted_items(stmt.iter)
             if items:
                 self._unroll(stmt, items)
             elif items is not None:  # empty: the body never runs
@@ -185,6 +195,9 @@ class StatementWalker:
                     self._uncertain_blocks(stmt.body, stmt.orelse)
                 else:
                     self.block(stmt.body)
+                    last = self._last_count(stmt.iter, iterable, size)
+                    if last is not UNKNOWN and self.loop_depth <= 2:
+                        self._pass_again(stmt, last)
                     self._uncertain_blocks(stmt.orelse)
         finally:
             self.loop_depth -= 1
@@ -216,12 +229,7 @@ class StatementWalker:
         if not is_known(iterable) and isinstance(node, ast.Call) and isinstance(
                 node.func, ast.Name) and node.func.id == "enumerate" and len(node.args) == 1 \
                 and not node.keywords and self.lookup("enumerate") is enumerate:
-            saved = self.uncertain
-            self.uncertain += 1  # already evaluated once: re-reading must not report again
-            try:
-                iterable = self.ev(node.args[0])
-            finally:
-                self.uncertain = saved
+            iterable = self._reread(node.args[0])
             counter = True
         if not is_known(iterable):
             return False
@@ -233,17 +241,79 @@ class StatementWalker:
         self.bind(stmt.target, first)
         self.block(stmt.body)
         if found[2] is not None:
-            # what the first pass stored; what its calls changed, it tainted as it went
-            self._forget(bound_names(stmt.body, receivers=False) | target_names(stmt.target))
-            self.bind(stmt.target, (found[1] - 1, found[2]) if counter else found[2])
-            exits = may_exit_loop(stmt.body)
-            self.uncertain += exits
-            try:
-                self.block(stmt.body)
-            finally:
-                self.uncertain -= exits
+            self._pass_again(stmt, (found[1] - 1, found[2]) if counter else found[2])
         self._uncertain_blocks(stmt.orelse)
         return True
+
+    def _pass_again(self, stmt: ast.For, target: Any) -> None:
+        """Walk the body once more, as its last pass, with ``target`` bound: what the
+        body binds holds what the passes between made of it (forgotten); what its calls
+        changed, the first walk tainted as it went. Not certain where the body may leave
+        the loop before its last pass."""
+        self._forget(bound_names(stmt.body, receivers=False) | target_names(stmt.target))
+        self.bind(stmt.target, target)
+        exits = may_exit_loop(stmt.body)
+        self.uncertain += exits
+        try:
+            self.block(stmt.body)
+        finally:
+            self.uncertain -= exits
+
+    def _builtin_call(self, node: ast.expr, *names: str) -> str | None:
+        """The name of the builtin among ``names`` that ``node`` calls, with plain
+        positional arguments (``start=`` for enumerate), the name not rebound."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or \
+                node.func.id not in names or any(isinstance(a, ast.Starred)
+                                                 for a in node.args) or \
+                any(k.arg != "start" or node.func.id != "enumerate" for k in node.keywords):
+            return None
+        if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
+            return None
+        return node.func.id
+
+    def _reread(self, node: ast.expr) -> Any:
+        saved = self.uncertain
+        self.uncertain += 1  # already evaluated once: re-reading must not report again
+        try:
+            return self.ev(node)
+        finally:
+            self.uncertain = saved
+
+    def _start(self, node: ast.Call) -> int | None:
+        """enumerate's start: 0, or a known int."""
+        given = node.args[1:] + [k.value for k in node.keywords]
+        if not given:
+            return 0
+        start = self._reread(given[0]) if len(given) == 1 else UNKNOWN
+        return start if type(start) is int else None
+
+    def _counted_items(self, node: ast.expr) -> list[Any] | None:
+        """The items of builtin ``enumerate(a)`` or ``zip(a, b)`` over plain, few items
+        (as `small_items` tells them), each a tuple as the loop sees it; else None."""
+        name = self._builtin_call(node, "enumerate", "zip")
+        if name is None or not node.args or (
+                name == "enumerate" and len(node.args) + len(node.keywords) > 2):
+            return None
+        if name == "enumerate":
+            start = self._start(node)
+            items = small_items(self._reread(node.args[0]))
+            return None if start is None or items is None else list(enumerate(items, start))
+        columns = [small_items(self._reread(arg)) for arg in node.args]
+        if any(c is None for c in columns):
+            return None
+        return list(zip(*columns))  # type: ignore[arg-type]
+
+    def _last_count(self, node: ast.expr, iterable: Any, size: int) -> Any:
+        """What the last pass of a loop over ``size`` items binds, where its count is
+        known: a ``range``'s last number, ``enumerate``'s last count with its item
+        unknown; else UNKNOWN."""
+        if type(iterable) is range:
+            return iterable[-1]
+        if self._builtin_call(node, "enumerate") and len(node.args) + len(node.keywords) <= 2:
+            start = self._start(node)  # type: ignore[arg-type]
+            if start is not None:
+                return (start + size - 1, UNKNOWN)
+        return UNKNOWN
 
     def _item_arity(self, node: ast.expr) -> Any:
         """Each item of builtin ``zip(a, b)``/``enumerate(a)`` is a tuple of known length."""
@@ -259,19 +329,14 @@ class StatementWalker:
 
     def _known_length(self, node: ast.expr, value: Any) -> int | None:
         """len() of what a for loop iterates, when it is cheap and safe to know."""
-        size = safe_len(value)
+        size = _passes(value)
         if size is not None or not isinstance(node, ast.Call) or not isinstance(
                 node.func, ast.Name) or node.func.id not in ("enumerate", "zip", "reversed"):
             return size
         if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
             return None
-        saved = self.uncertain
-        self.uncertain += 1  # already evaluated once: re-reading must not report again
-        try:
-            sizes = [safe_len(self.ev(arg)) for arg in node.args[:1 if node.func.id !=
-                                                                   "zip" else None]]
-        finally:
-            self.uncertain = saved
+        sizes = [_passes(self._reread(arg)) for arg in node.args[:1 if node.func.id !=
+                                                                  "zip" else None]]
         if not sizes or any(n is None for n in sizes):
             return None
         return min(sizes)  # type: ignore[type-var]
