@@ -729,6 +729,18 @@ def fourth_pairs(think_s: float = 1.0) -> str:
         "first run, before any change followed them, is a measure on unseen cases.")
 
 
+def fifth_pairs(think_s: float = 1.0) -> str:
+    """The fifth set (`notebook_pairs_fifth.PAIRS`, written by a helper who had not read
+    the tool's code nor the earlier sets), as `third_pairs` runs the third."""
+    from .notebook_pairs_fifth import PAIRS
+
+    return _pairs_in_the_notebook(
+        PAIRS, "A fifth set of crash/fix pairs, written without reading the tool's code,",
+        think_s, "These pairs (`benchmarks/notebook_pairs_fifth.py`) were written by a helper "
+        "who read none of the tool's code, docs or tests, nor the earlier pair sets; their "
+        "first run, before any change followed them, is a measure on unseen cases.")
+
+
 def _pairs_in_the_notebook(pairs: list[tuple[str, str, str, str]], title: str, think_s: float,
                            note: str) -> str:
     rows: list[str] = []
@@ -786,7 +798,7 @@ def own_pairs_back_to_back() -> str:
 def main() -> str:
     section = "\n\n".join(["## longcells", fine_cells(), long_pairs(), junobench_sample(),
                             own_pairs_back_to_back(), new_pairs(),
-                            third_pairs(), fourth_pairs()])
+                            third_pairs(), fourth_pairs(), fifth_pairs()])
     print(section)
     return section
 
