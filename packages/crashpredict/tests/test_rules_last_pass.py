@@ -5,6 +5,8 @@ unrolled (a subplot grid one panel short). Truth is decided by running each cell
 
 from __future__ import annotations
 
+import ast
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -15,6 +17,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from crashpredict import predict  # noqa: E402
+from crashpredict._rules._walk import _statements  # noqa: E402
 
 
 def ns() -> dict:
@@ -200,3 +203,21 @@ def test_a_loop_that_ends_well_is_not_flagged(source: str) -> None:
     assert _truth(source) is None
     verdict = predict(source, ns())
     assert verdict.crash is False, verdict.explanation
+
+
+def test_the_arguments_of_a_counting_header_are_read_once(monkeypatch) -> None:
+    """enumerate's argument serves the unrolling, the DataLoader check, the length and the
+    last count: read once (a read may run a library call on live data, within the
+    rules' trial budget), not once for each."""
+    reads: list[str] = []
+    reread = _statements.StatementWalker._reread
+
+    def counted(self, node):  # noqa: ANN001, ANN202 - a spy on the walker's re-reads
+        reads.append(ast.unparse(node))
+        return reread(self, node)
+
+    monkeypatch.setattr(_statements.StatementWalker, "_reread", counted)
+    cell = "for i, col in enumerate(wide.columns[:70], start=1):\n    x = names[i]\n"
+    assert _truth(cell) is None
+    assert predict(cell, ns()).crash is False
+    assert reads.count("wide.columns[:70]") == 1, reads

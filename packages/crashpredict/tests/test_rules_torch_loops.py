@@ -48,6 +48,10 @@ CRASHES = [  # (cell, exception)
      "ValueError"),  # a batch of one in training mode
     ("bn_net.eval()\nbn_net.train()\nfor xb, yb in loader:\n    out = bn_net(xb)",
      "ValueError"),
+    ("for step, (xb, yb) in enumerate(loader, start=1):\n    out = head(xb).view(6)",
+     "RuntimeError"),  # batches counted from 1
+    ("for step, (xb, yb) in enumerate(loader, start=1):\n    tag = ['a', 'b', 'c'][step]",
+     "IndexError"),  # the last count is 3
 ]
 
 WORKING = [
@@ -69,6 +73,10 @@ WORKING = [
     "for xb, yb in loader:\n    if len(xb) < 6:\n        break\n    out = head(xb).view(6)",
     "for i, (xb, yb) in enumerate(loader):\n    out = head(xb).view(6)\n    if i == 1:\n"
     "        break",  # ...in a pass before it
+    # the last batch, counted from 1, is skipped by its count
+    "for step, (xb, yb) in enumerate(loader, 1):\n    if step == 3:\n        continue\n"
+    "    out = head(xb).view(6)",
+    "for step, (xb, yb) in enumerate(loader, start=1):\n    tag = ['-', 'a', 'b', 'c'][step]",
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import dataclasses
 import sys
 from typing import Any
 
@@ -60,6 +61,35 @@ def _passes(value: Any) -> int | None:
     if is_known(value) and is_frame(value):
         return int(value.shape[1])
     return safe_len(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Counting:
+    """A loop header that calls builtin ``enumerate``, ``zip`` or ``reversed``: its name,
+    the values of the arguments it iterates (read once), and enumerate's first count (0
+    for the others; None where not known)."""
+
+    name: str
+    args: list[Any]
+    start: int | None
+
+
+def _item_arity(call: _Counting | None) -> Any:
+    """Each item of ``zip(a, b)``/``enumerate(a)`` is a tuple of known length."""
+    if call is None or call.name == "reversed":
+        return UNKNOWN
+    return SizedUnknown(len(call.args) if call.name == "zip" else 2)
+
+
+def _last_count(iterable: Any, call: _Counting | None, size: int) -> Any:
+    """What the last pass of a loop over ``size`` items binds, where its count is known:
+    a ``range``'s last number, ``enumerate``'s last count with its item unknown; else
+    UNKNOWN."""
+    if type(iterable) is range:
+        return iterable[-1]
+    if call is not None and call.name == "enumerate" and call.start is not None:
+        return (call.start + size - 1, UNKNOWN)
+    return UNKNOWN
 
 
 #: torch's grad-mode managers, by their name on the ``torch`` module
@@ -175,19 +205,21 @@ class StatementWalker:
         iterable = self.ev(stmt.iter)
         items = small_items(iterable)
         bound = bound_names(stmt.body) | target_names(stmt.target)
+        # enumerate/zip/reversed: their arguments are read once, for all below
+        call = self._counting_call(stmt.iter) if items is None else None
         self.loop_depth += 1
         try:
-            if items is None:
-                items = self._counted_items(stmt.iter)
+            if call is not None:
+                items = self._counted_items(call)
             if items:
                 self._unroll(stmt, items)
             elif items is not None:  # empty: the body never runs
                 self.block(stmt.orelse)
-            elif self._first_item(stmt, iterable, bound):
+            elif self._first_item(stmt, iterable, call):
                 pass
             else:
-                size = self._known_length(stmt.iter, iterable)
-                self.bind(stmt.target, self._item_arity(stmt.iter) if size else UNKNOWN)
+                size = self._known_length(iterable, call)
+                self.bind(stmt.target, _item_arity(call) if size else UNKNOWN)
                 self._forget(bound)
                 if size == 0:
                     self.block(stmt.orelse)
@@ -195,7 +227,7 @@ class StatementWalker:
                     self._uncertain_blocks(stmt.body, stmt.orelse)
                 else:
                     self.block(stmt.body)
-                    last = self._last_count(stmt.iter, iterable, size)
+                    last = _last_count(iterable, call, size)
                     if last is not UNKNOWN and self.loop_depth <= 2:
                         self._pass_again(stmt, last)
                     self._uncertain_blocks(stmt.orelse)
@@ -216,7 +248,7 @@ class StatementWalker:
         else:
             self.block(stmt.orelse)
 
-    def _first_item(self, stmt: ast.For, iterable: Any, bound: set[str]) -> bool:
+    def _first_item(self, stmt: ast.For, iterable: Any, call: _Counting | None) -> bool:
         """A loop over a DataLoader (or ``enumerate`` of one) whose first batch is known:
         the body runs certainly, first on that batch; then, where the last batch is
         smaller (the rows left over), on that one too, with what the body binds forgotten
@@ -225,23 +257,21 @@ class StatementWalker:
         hook = self.rules.propagate_iter
         if hook is None:
             return False
-        node, counter = stmt.iter, False
-        if not is_known(iterable) and isinstance(node, ast.Call) and isinstance(
-                node.func, ast.Name) and node.func.id == "enumerate" and len(node.args) == 1 \
-                and not node.keywords and self.lookup("enumerate") is enumerate:
-            iterable = self._reread(node.args[0])
-            counter = True
+        start = None  # enumerate's first count, where the loop counts its batches
+        if not is_known(iterable) and call is not None and call.name == "enumerate" and \
+                call.start is not None:
+            iterable, start = call.args[0], call.start
         if not is_known(iterable):
             return False
         found = self._propagate(hook, iterable)
         if found is UNKNOWN or not found or found[1] < 1:
             return False
-        first = (0, found[0]) if counter else found[0]
         # The first iteration starts from the values before the loop: walked straight.
-        self.bind(stmt.target, first)
+        self.bind(stmt.target, found[0] if start is None else (start, found[0]))
         self.block(stmt.body)
         if found[2] is not None:
-            self._pass_again(stmt, (found[1] - 1, found[2]) if counter else found[2])
+            self._pass_again(stmt, found[2] if start is None else
+                             (start + found[1] - 1, found[2]))
         self._uncertain_blocks(stmt.orelse)
         return True
 
@@ -259,17 +289,21 @@ class StatementWalker:
         finally:
             self.uncertain -= exits
 
-    def _builtin_call(self, node: ast.expr, *names: str) -> str | None:
-        """The name of the builtin among ``names`` that ``node`` calls, with plain
-        positional arguments (``start=`` for enumerate), the name not rebound."""
+    def _counting_call(self, node: ast.expr) -> _Counting | None:
+        """``node`` as a call of builtin ``enumerate(a[, start])``, ``zip(a, b, ...)`` or
+        ``reversed(a)`` (the name not rebound, no starred argument, no keyword but
+        enumerate's ``start``), its arguments read once; else None."""
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or \
-                node.func.id not in names or any(isinstance(a, ast.Starred)
-                                                 for a in node.args) or \
-                any(k.arg != "start" or node.func.id != "enumerate" for k in node.keywords):
+                not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
+        name = node.func.id
+        most = {"enumerate": 2, "zip": len(node.args), "reversed": 1}.get(name, 0)
+        if len(node.args) + len(node.keywords) > most or any(
+                k.arg != "start" or name != "enumerate" for k in node.keywords) or \
+                self.lookup(name) is not getattr(builtins, name):
             return None
-        return node.func.id
+        args = [self._reread(arg) for arg in node.args[:most if name != "enumerate" else 1]]
+        return _Counting(name, args, self._start(node) if name == "enumerate" else 0)
 
     def _reread(self, node: ast.expr) -> Any:
         saved = self.uncertain
@@ -287,59 +321,27 @@ class StatementWalker:
         start = self._reread(given[0]) if len(given) == 1 else UNKNOWN
         return start if type(start) is int else None
 
-    def _counted_items(self, node: ast.expr) -> list[Any] | None:
-        """The items of builtin ``enumerate(a)`` or ``zip(a, b)`` over plain, few items
-        (as `small_items` tells them), each a tuple as the loop sees it; else None."""
-        name = self._builtin_call(node, "enumerate", "zip")
-        if name is None or not node.args or (
-                name == "enumerate" and len(node.args) + len(node.keywords) > 2):
+    @staticmethod
+    def _counted_items(call: _Counting) -> list[Any] | None:
+        """The items of ``enumerate(a)`` or ``zip(a, b)`` over plain, few items (as
+        `small_items` tells them), each a tuple as the loop sees it; else None."""
+        if call.name == "reversed":
             return None
-        if name == "enumerate":
-            start = self._start(node)
-            items = small_items(self._reread(node.args[0]))
-            return None if start is None or items is None else list(enumerate(items, start))
-        columns = [small_items(self._reread(arg)) for arg in node.args]
+        columns = [small_items(arg) for arg in call.args]
         if any(c is None for c in columns):
             return None
-        return list(zip(*columns))  # type: ignore[arg-type]
+        if call.name == "zip":
+            return list(zip(*columns))  # type: ignore[arg-type]
+        return None if call.start is None else list(enumerate(columns[0], call.start))  # type: ignore[arg-type]
 
-    def _last_count(self, node: ast.expr, iterable: Any, size: int) -> Any:
-        """What the last pass of a loop over ``size`` items binds, where its count is
-        known: a ``range``'s last number, ``enumerate``'s last count with its item
-        unknown; else UNKNOWN."""
-        if type(iterable) is range:
-            return iterable[-1]
-        if self._builtin_call(node, "enumerate") and len(node.args) + len(node.keywords) <= 2:
-            start = self._start(node)  # type: ignore[arg-type]
-            if start is not None:
-                return (start + size - 1, UNKNOWN)
-        return UNKNOWN
-
-    def _item_arity(self, node: ast.expr) -> Any:
-        """Each item of builtin ``zip(a, b)``/``enumerate(a)`` is a tuple of known length."""
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or \
-                node.func.id not in ("zip", "enumerate") or node.keywords or any(
-                    isinstance(a, ast.Starred) for a in node.args):
-            return UNKNOWN
-        if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
-            return UNKNOWN
-        if node.func.id == "zip":
-            return SizedUnknown(len(node.args)) if node.args else UNKNOWN
-        return SizedUnknown(2) if len(node.args) in (1, 2) else UNKNOWN
-
-    def _known_length(self, node: ast.expr, value: Any) -> int | None:
+    @staticmethod
+    def _known_length(value: Any, call: _Counting | None) -> int | None:
         """len() of what a for loop iterates, when it is cheap and safe to know."""
         size = _passes(value)
-        if size is not None or not isinstance(node, ast.Call) or not isinstance(
-                node.func, ast.Name) or node.func.id not in ("enumerate", "zip", "reversed"):
+        if size is not None or call is None:
             return size
-        if self.lookup(node.func.id) is not getattr(builtins, node.func.id):
-            return None
-        sizes = [_passes(self._reread(arg)) for arg in node.args[:1 if node.func.id !=
-                                                                  "zip" else None]]
-        if not sizes or any(n is None for n in sizes):
-            return None
-        return min(sizes)  # type: ignore[type-var]
+        sizes = [_passes(arg) for arg in call.args]
+        return None if any(n is None for n in sizes) else min(sizes)  # type: ignore[type-var]
 
     _s_AsyncFor = _opaque
 
