@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import sys
 from typing import Any
 
 from ._finding import Finding
@@ -149,6 +150,11 @@ def missing_key(base: Any, key: Any, walker: Walker) -> Finding | None:
 
 
 def _series_label(series: Any, key: Any) -> Finding | None:
+    if _missing_int_label(series.index, key):  # an int on an int index is a label
+        return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                       explanation=f"the Series has no label {key!r}; its index is "
+                                   f"{_int_labels(series.index)}",
+                       confidence=0.95, rule="series-label")
     if type(key) is not str or series.index.dtype.kind not in "OU":
         return None
     if type(series.index).__name__ == "MultiIndex" or key in series.index:
@@ -244,4 +250,27 @@ def _indexer(indexer: Any, key: Any) -> Finding | None:
                        explanation=f".loc row label {row!r} is not in the index "
                                    f"{_labels(index, row)}{_close(row, index)}",
                        confidence=0.95, rule="loc-label")
+    if _missing_int_label(index, row):
+        return Finding(exception="KeyError", crash_type="key error", library="pandas",
+                       explanation=f".loc row label {row!r} is not in the index "
+                                   f"{_int_labels(index)}",
+                       confidence=0.95, rule="loc-label")
     return None
+
+
+def _int_labels(index: Any) -> str:
+    """An index of integers: its first labels, and its least and greatest."""
+    if len(index) == 0:
+        return "empty"
+    return f"{_labels(index)} (from {index.min()} to {index.max()})"
+
+
+def _missing_int_label(index: Any, key: Any) -> bool:
+    """``key`` is an integer (Python's or numpy's, not a bool) that an index of integers
+    (not a MultiIndex) does not hold: ``.loc`` and a Series' ``[]`` look it up as a
+    label there, never as a position."""
+    numpy = sys.modules.get("numpy")
+    if type(key) is not int and not (numpy is not None and isinstance(key, numpy.integer)):
+        return False
+    return index.dtype.kind in "iu" and type(index).__name__ != "MultiIndex" and \
+        key not in index
