@@ -71,6 +71,16 @@ palette = {'train': 'tab:blue', 'valid': 'tab:orange'}
 for split, n in zip(['train', 'valid', 'test'], [700, 150, 150]):
     print(split, n, palette[split])
 """, "KeyError", 3),
+    ("a str method on the next name", """
+for i in range(len(names)):
+    pair = names[i].upper() + names[i + 1].lower()
+""", "IndexError", 2),
+    ("a module's function on the next name", """
+import re
+for i in range(len(names)):
+    a = re.findall('[a-z]+', names[i].lower())
+    b = re.findall('[a-z]+', names[i + 1].lower())
+""", "IndexError", 4),
     ("the last pass's own arithmetic", """
 for i in range(len(series)):
     j = i + 1
@@ -168,6 +178,20 @@ for i in range(len(series)):
 labels = ['baseline'] + list(names) + ['ensemble']
 for rank, score in enumerate(scores, start=1):
     print(labels[rank], score)
+"""),
+    ("a read-only method with inplace=True changes what a later pass reads", """
+frame = pd.DataFrame({'k': ['a', 'b']})
+codes = {'x': 1, 'y': 2}
+for i in range(2):
+    if i > 0:
+        v = codes[frame['k'][i]]
+    frame.replace({'a': 'x', 'b': 'y'}, inplace=True)
+"""),
+    ("a module rebound in the body", """
+import re
+for i in range(len(names)):
+    re = names + ['extra']
+    x = re[i + 1]
 """),
     ("the array replaced by a longer one in the body", """
 values = series.copy()

@@ -6,6 +6,7 @@ module of its type, and the library is used only when it is already in ``sys.mod
 
 from __future__ import annotations
 
+import collections
 import inspect
 import sys
 import types
@@ -443,9 +444,15 @@ def safe_getattr(obj: object, name: str) -> Any:
                         types.ClassMethodDescriptorType)):
         return _call_quiet(lambda: raw.__get__(None if isinstance(obj, type) else obj,
                                                obj if isinstance(obj, type) else type(obj)))
+    if type(raw) is _TUPLE_FIELD and isinstance(obj, tuple):  # a namedtuple's field (C)
+        return _call_quiet(lambda: raw.__get__(obj, type(obj)))
     if not hasattr(type(raw), "__get__"):
         return raw
     return UNKNOWN
+
+
+#: The descriptor of a namedtuple's field: it reads the tuple's item in C.
+_TUPLE_FIELD = type(inspect.getattr_static(collections.namedtuple("_Pair", "a"), "a"))
 
 
 def _instance_dict(obj: object) -> dict:

@@ -21,21 +21,10 @@ from .._values import (
     type_root,
 )
 from ._types import COMPILED_IN_CELL, MODULE_MODES, CallSite, CellFunction
+from ._util import READ_ONLY_METHODS
 
 __all__ = ["effects_of_call", "globals_mutated_by"]
 
-# Methods that read their receiver and never change it.
-_READ_ONLY_METHODS = frozenset({
-    "predict", "predict_proba", "predict_log_proba", "decision_function", "score",
-    "transform", "inverse_transform", "get_params", "head", "tail", "describe", "info",
-    "plot", "hist", "show", "summary", "evaluate", "copy", "count", "get", "items", "keys",
-    "values", "to_csv", "to_excel", "to_json", "savefig", "save", "format", "join",
-    "startswith", "endswith", "split", "strip", "lower", "upper", "replace", "mean", "sum",
-    "std", "min", "max", "value_counts", "unique", "nunique", "isnull", "isna", "notna",
-    "corr", "groupby", "to_numpy", "numpy", "size", "dim", "parameters", "named_parameters",
-    "state_dict", "__len__", "astype", "reshape", "view", "item", "tolist",
-    "backward",  # torch: gradients go to the graph's leaves, the tensor itself is unchanged
-})
 _LIBRARIES = frozenset({"pandas", "numpy", "sklearn", "torch", "torchvision", "keras",
                         "tensorflow", "matplotlib", "seaborn", "scipy", "builtins", "math",
                         "statistics", "os", "re", "json", "collections", "itertools",
@@ -60,7 +49,7 @@ def effects_of_call(site: CallSite) -> None:
         is_known(func) and not _is_library_callable(func)) or not is_known(func)
     if site.method is not None and isinstance(site.node.func, ast.Attribute):
         receiver = site.receiver
-        mutating = site.method not in _READ_ONLY_METHODS or site.kwargs.get("inplace") is True
+        mutating = site.method not in READ_ONLY_METHODS or site.kwargs.get("inplace") is True
         if is_estimator(receiver) and site.method.startswith("fit"):
             mutating = False  # the sklearn rules record the fit
         if is_abstract(receiver, "keras") and site.method in ("compile", "summary", "fit",

@@ -7,6 +7,7 @@ import builtins
 import contextlib
 import dataclasses
 import sys
+import types
 from typing import Any
 
 from ..._model import crash_type_of
@@ -41,6 +42,7 @@ from ._util import (
     stable,
     target_names,
 )
+from ._witness import names_read, row_witnesses
 
 __all__ = ["StatementWalker"]
 
@@ -91,6 +93,10 @@ def _last_count(iterable: Any, call: _Counting | None, size: int) -> Any:
         return (call.start + size - 1, UNKNOWN)
     return UNKNOWN
 
+
+#: Reading a frame's rows for a row loop's witnesses may take this long past the trial
+#: budget (vectorised scans of the columns the body names).
+_WITNESS_MS = 250.0
 
 #: torch's grad-mode managers, by their name on the ``torch`` module
 _GRAD_MANAGERS = ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled")
@@ -144,6 +150,14 @@ class StatementWalker:
             self.uncertain -= 1
         self._forget(bound_names([stmt]))
 
+    def _changed_in(self, body: list[ast.stmt]) -> set[str]:
+        """The names statements of ``body`` may bind or change: `bound_names`, but a
+        method's receiver that holds a module now (``re.findall(...)``: a call on a module
+        changes no binding the walk reads, as `effects_of_call` has it)."""
+        stored = bound_names(body, receivers=False)
+        return stored | {name for name in bound_names(body) - stored
+                         if not isinstance(self.lookup(name), types.ModuleType)}
+
     def _forget(self, names: set[str]) -> None:
         for name in names:
             self.env[name] = UNKNOWN
@@ -195,7 +209,7 @@ class StatementWalker:
                 self.block(body)
         finally:
             self.uncertain -= 1
-        self._forget(bound_names([s for body in blocks for s in body]))
+        self._forget(self._changed_in([s for body in blocks for s in body]))
 
     def _s_While(self, stmt: ast.While) -> None:
         self.ev(stmt.test)
@@ -204,7 +218,7 @@ class StatementWalker:
     def _s_For(self, stmt: ast.For) -> None:
         iterable = self.ev(stmt.iter)
         items = small_items(iterable)
-        bound = bound_names(stmt.body) | target_names(stmt.target)
+        bound = self._changed_in(stmt.body) | target_names(stmt.target)
         # enumerate/zip/reversed: their arguments are read once, for all below
         call = self._counting_call(stmt.iter) if items is None else None
         self.loop_depth += 1
@@ -215,7 +229,7 @@ class StatementWalker:
                 self._unroll(stmt, items)
             elif items is not None:  # empty: the body never runs
                 self.block(stmt.orelse)
-            elif self._first_item(stmt, iterable, call):
+            elif self._first_item(stmt, iterable, call) or self._row_loop(stmt):
                 pass
             else:
                 size = self._known_length(iterable, call)
@@ -272,6 +286,57 @@ class StatementWalker:
         if found[2] is not None:
             self._pass_again(stmt, found[2] if start is None else
                              (start + found[1] - 1, found[2]))
+        self._uncertain_blocks(stmt.orelse)
+        return True
+
+    def _row_loop(self, stmt: ast.For) -> bool:
+        """A loop over ``df.iterrows()`` or ``df.itertuples(...)`` of a non-empty frame:
+        the body runs certainly, first on the first row; then, as in a pass that comes
+        later, on a few rows likely to break it (`row_witnesses`: the first NaN or odd
+        type in a column it names, the last row), what the body binds forgotten. Those
+        passes are walked only where the body changes nothing the frame's name holds.
+        Returns False when not such a loop."""
+        node = stmt.iter
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
+                node.func.attr not in ("iterrows", "itertuples") or any(
+                    isinstance(a, ast.Starred) for a in node.args) or \
+                any(k.arg is None for k in node.keywords) or \
+                node.func.attr == "iterrows" and (node.args or node.keywords):
+            return False
+        frame = self._reread(node.func.value)
+        if not is_frame(frame):
+            return False
+        args = tuple(self._reread(a) for a in node.args)
+        kwargs = {k.arg: self._reread(k.value) for k in node.keywords}
+        if any(type(v) not in (bool, str, type(None)) for v in (*args, *kwargs.values())):
+            return False
+        root = root_name(node.func.value)
+        later = self.loop_depth <= 2 and root is not None and \
+            root not in self._changed_in(stmt.body)
+        try:
+            rows = self.guarded(lambda: row_witnesses(
+                frame, node.func.attr, names_read(stmt.body) if later else [],  # type: ignore[attr-defined]
+                last=later, itertuples=(args, kwargs)), at_least_ms=_WITNESS_MS)
+        except Stop:
+            raise
+        except Exception as exc:  # a strange frame: the loop is walked as any other
+            self.notes.append(f"rows of {self.text(node.func.value)} not read: "
+                              f"{type(exc).__name__}: {safe_message(exc)}")
+            return False
+        if not rows:
+            return False
+        # what iterrows gives, (label, row), is read as any value from the live world
+        tamed = [tuple(self.tame(v, "a row") for v in row.value) if type(row.value) is tuple
+                 else self.tame(row.value, "a row") for row in rows]
+        self.bind(stmt.target, tamed[0])
+        self.block(stmt.body)
+        outer = self.witness
+        for row, value in zip(rows[1:], tamed[1:]):
+            self.witness = row.why
+            try:
+                self._pass_again(stmt, value)
+            finally:
+                self.witness = outer
         self._uncertain_blocks(stmt.orelse)
         return True
 

@@ -20,7 +20,7 @@ __all__ = [
     "bound_names", "contains_jump", "hashable", "is_mutable_array", "keyed_container",
     "may_exit_loop", "may_suppress", "root_name", "safe_len", "small_items", "stable",
     "target_names", "as_load", "global_declarations", "plain_value", "with_confidence",
-    "type_root_is_pandas_index",
+    "type_root_is_pandas_index", "READ_ONLY_METHODS",
 ]
 
 _JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Raise)
@@ -44,6 +44,20 @@ _TRIAL_BUDGET_S = 1.0
 # cell): a torch model's forward on the meta device takes a millisecond or a few.
 _PROPAGATION_FLOOR_S = 0.02
 
+
+#: Methods that read their receiver and never change it (but with ``inplace=True``).
+READ_ONLY_METHODS = frozenset({
+    "predict", "predict_proba", "predict_log_proba", "decision_function", "score",
+    "transform", "inverse_transform", "get_params", "head", "tail", "describe", "info",
+    "plot", "hist", "show", "summary", "evaluate", "copy", "count", "get", "items", "keys",
+    "values", "to_csv", "to_excel", "to_json", "savefig", "save", "format", "join",
+    "startswith", "endswith", "split", "strip", "lower", "upper", "replace", "mean", "sum",
+    "std", "min", "max", "value_counts", "unique", "nunique", "isnull", "isna", "notna",
+    "corr", "groupby", "to_numpy", "numpy", "size", "dim", "parameters", "named_parameters",
+    "state_dict", "__len__", "astype", "reshape", "view", "item", "tolist", "iterrows",
+    "itertuples",
+    "backward",  # torch: gradients go to the graph's leaves, the tensor itself is unchanged
+})
 
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -104,7 +118,8 @@ def target_names(target: ast.AST) -> set[str]:
 
 def bound_names(body: list[ast.stmt], receivers: bool = True) -> set[str]:
     """Names any statement of ``body`` may bind (nested defs excluded); with
-    ``receivers``, also the roots of method calls (the call may change them)."""
+    ``receivers``, also the roots of method calls that may change them (not those of
+    `READ_ONLY_METHODS`, as `effects_of_call` has it)."""
     names: set[str] = set()
     stack: list[ast.AST] = list(body)
     while stack:
@@ -126,7 +141,9 @@ def bound_names(body: list[ast.stmt], receivers: bool = True) -> set[str]:
             root = root_name(node)
             if root:
                 names.add(root)
-        elif receivers and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        elif receivers and isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Attribute) and (node.func.attr not in READ_ONLY_METHODS or any(
+                    k.arg in ("inplace", None) for k in node.keywords)):
             root = root_name(node.func.value)
             if root:
                 names.add(root)

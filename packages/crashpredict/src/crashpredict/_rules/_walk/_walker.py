@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import re
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -29,6 +31,7 @@ from .._values import (
     Abstract,
     Changed,
     Partial,
+    is_frame,
     is_known,
     is_ndarray,
     is_series,
@@ -61,6 +64,7 @@ from ._util import (
     target_names,
     with_confidence,
 )
+from ._witness import item_witnesses, names_read, row_witnesses
 
 __all__ = ["CallSite", "CellFunction", "CellWalker", "FitState", "Located", "Rules"]
 
@@ -106,6 +110,8 @@ class CellWalker(StatementWalker):
         self.subject = ""  # source text of the object the current rule looks at
         self._free: Any = MISSING
         self.scratch: dict[str, Any] = {}
+        # the row (item) a witness walk binds, said after what the walk finds there
+        self.witness: str | None = None
         # a real time bound is possible (the main thread): library code that may reach
         # user code runs under it; without one, values holding user code are unknown
         self.bounded = rtextract.can_bound()
@@ -228,6 +234,9 @@ class CellWalker(StatementWalker):
             return
         if self.loop_depth and finding.confidence > 0.9:
             finding = with_confidence(finding, 0.9)
+        if self.witness:
+            finding = dataclasses.replace(finding, explanation=f"{finding.explanation} "
+                                          f"({self.witness})")
         line = getattr(node, "lineno", None) or getattr(self._stmt, "lineno", 1)
         raise Stop(Located(finding, line))
 
@@ -575,6 +584,9 @@ class CellWalker(StatementWalker):
                 kwargs[kw.arg] = value
                 kwarg_names[kw.arg] = kw.value.id if isinstance(kw.value, ast.Name) else None
         self._note_dynamic(node, method, args)
+        if method in ("apply", "map") and node.args and isinstance(node.args[0], ast.Lambda) \
+                and not self.uncertain:
+            self._walk_on_witnesses(node, receiver, method, kwargs)
         site = CallSite(node=node, func=func, receiver=receiver, method=method,
                         args=tuple(args), kwargs=kwargs, starred=starred,
                         arg_names=tuple(arg_names), kwarg_names=kwarg_names, walker=self)
@@ -607,6 +619,50 @@ class CellWalker(StatementWalker):
         if status != "pure":
             self._call_effects(site)
         return result
+
+    def _walk_on_witnesses(self, node: ast.Call, receiver: Any, method: str,
+                           kwargs: dict[str, Any]) -> None:
+        """``s.apply(lambda v: ...)``, ``s.map(lambda v: ...)`` and ``df.apply(lambda r:
+        ..., axis=1)`` call the lambda on every item (row): its body is walked on the
+        first, the first missing and the first of another type (`row_witnesses`)."""
+        lam = node.args[0]
+        params = lam.args  # type: ignore[attr-defined]
+        if len(node.args) != 1 or len(params.args) != 1 or params.posonlyargs or \
+                params.vararg or params.kwonlyargs or params.kwarg or params.defaults:
+            return
+        numpy = sys.modules.get("numpy")
+        if is_series(receiver) and numpy is not None and \
+                isinstance(receiver.dtype, numpy.dtype) and (not kwargs or method == "map" and (
+                    set(kwargs) == {"na_action"} and kwargs["na_action"] is None)):
+            what = self.text(node.func.value)  # type: ignore[attr-defined]
+            make = lambda: item_witnesses(receiver, what)  # noqa: E731
+        elif is_frame(receiver) and method == "apply" and set(kwargs) == {"axis"} and \
+                type(kwargs["axis"]) in (int, str) and kwargs["axis"] in (1, "columns"):
+            make = lambda: row_witnesses(receiver, "apply", names_read([lam]),  # noqa: E731
+                                         last=False)
+        else:
+            return
+        try:
+            witnesses = self.guarded(make, at_least_ms=_SUBSCRIPT_MS)
+        except Stop:
+            raise
+        except Exception as exc:  # a strange frame: the lambda is not walked
+            self.notes.append(f"rows of {self.text(node.func)} not walked: "
+                              f"{type(exc).__name__}: {safe_message(exc)}")
+            return
+        name = params.args[0].arg
+        saved, outer = self.env.get(name, MISSING), self.witness
+        try:
+            for witness in witnesses:
+                self.env[name] = self.tame(witness.value, name)
+                self.witness = witness.why or outer
+                self.ev(lam.body)  # type: ignore[attr-defined]
+        finally:
+            self.witness = outer
+            if saved is MISSING:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = saved
 
     @staticmethod
     def _propagation_is_pure(site: CallSite) -> bool:

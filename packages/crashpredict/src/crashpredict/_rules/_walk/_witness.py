@@ -1,0 +1,128 @@
+"""Witnesses: the rows of a frame, or the items of a Series, that a loop's body or an
+element-wise function certainly meets and that are the likeliest to break it.
+
+``for _, row in df.iterrows(): row['Title'].lower()`` and ``s.apply(lambda t: t.split())``
+run their code on every row (item); the walk cannot run it on all of them, and walking it
+on an unknown row finds nothing. It walks it on a few real ones instead: the first (met
+first), the first NaN of each column the body names, the first item of another type than
+the column's first (a number among strings), and, for a loop, the last row. Each is built
+as pandas builds it for that loop or call, so the walk meets the value the real run
+meets there (``iterrows`` gives a float for an int column of an all-number frame).
+
+The scans are vectorised (``isna``) or C loops (``infer_dtype``); an item of another type
+is looked for item by item only in an object column that mixes types, and in at most
+`_TYPE_SCAN_ITEMS` items.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Any
+
+__all__ = ["Witness", "item_witnesses", "names_read", "row_witnesses"]
+
+#: At most this many columns a body names are scanned; at most this many witnesses walked.
+_MAX_COLUMNS = 6
+_MAX_WITNESSES = 4
+#: An object column longer than this is not scanned item by item for another type.
+_TYPE_SCAN_ITEMS = 200_000
+
+
+class Witness:
+    """A row (or item) to walk a body on: its position, what the body is bound to there,
+    and why it was chosen (it ends the explanation of what the walk finds there)."""
+
+    __slots__ = ("position", "value", "why")
+
+    def __init__(self, position: int, value: Any, why: str) -> None:
+        self.position, self.value, self.why = position, value, why
+
+
+def names_read(nodes: list[ast.AST]) -> list[str]:
+    """String constants and attribute names in ``nodes``, in order of first appearance:
+    the column names a body may read from a row (``row['Title']``, ``row.Title``)."""
+    seen: dict[str, None] = {}
+    for top in nodes:
+        for node in ast.walk(top):
+            if isinstance(node, ast.Constant) and type(node.value) is str:
+                seen.setdefault(node.value, None)
+            elif isinstance(node, ast.Attribute):
+                seen.setdefault(node.attr, None)
+    return list(seen)
+
+
+def _odd_items(values: Any) -> list[tuple[int, str]]:
+    """(position, what is there) of the first missing item and of the first item of
+    another type than the first present one, in a 1-d numpy array."""
+    pd = sys.modules["pandas"]
+    found: list[tuple[int, str]] = []
+    missing = pd.isna(values)
+    if missing.any():
+        k = int(missing.argmax())
+        value = values[k]
+        found.append((k, "None" if value is None else "NaN" if isinstance(value, float)
+                      else repr(value)[:40]))
+    if values.dtype == object and len(values) <= _TYPE_SCAN_ITEMS and \
+            pd.api.types.infer_dtype(values, skipna=True).startswith("mixed"):
+        present = ~missing
+        first = int(present.argmax())
+        kind = type(values[first])
+        for k in range(first + 1, len(values)):
+            if present[k] and type(values[k]) is not kind:
+                found.append((k, f"the {type(values[k]).__name__} {repr(values[k])[:40]}"
+                                 f" among {kind.__name__} items"))
+                break
+    return found
+
+
+def item_witnesses(series: Any, what: str) -> list[Witness]:
+    """The items of a Series (numpy dtype) that ``series.apply(f)``/``series.map(f)`` pass
+    to ``f``: the first, the first missing one, the first of another type. ``what`` names
+    the Series in the explanations."""
+    n = len(series)
+    if n == 0:
+        return []
+    values = series.to_numpy()
+    chosen: dict[int, str] = {0: ""}
+    for k, why in _odd_items(values):
+        chosen.setdefault(k, f"{what} at position {k} is {why}")
+    return [Witness(k, series.iloc[k:k + 1].to_numpy(dtype=object)[0], why)
+            for k, why in sorted(chosen.items())[:_MAX_WITNESSES]]
+
+
+def row_witnesses(frame: Any, how: str, names: list[str], last: bool,
+                  itertuples: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})) -> list[Witness]:
+    """The rows of a DataFrame that ``how`` (``iterrows``, ``itertuples`` or ``apply``
+    with ``axis=1``) gives a body: the first; the first missing value, and the first of
+    another type, in each column among ``names``; with ``last``, the last row. Each is
+    the value the loop binds (``(label, row)`` for iterrows, the namedtuple for
+    itertuples, the row for apply)."""
+    n = len(frame)
+    if n == 0:
+        return []
+    chosen: dict[int, str] = {0: ""}
+    columns = frame.columns
+    wanted = [name for name in names if name in columns][:_MAX_COLUMNS] \
+        if columns.is_unique else []
+    for name in wanted:
+        for k, why in _odd_items(frame[name].to_numpy()):
+            chosen.setdefault(k, f"on row {k} (index {frame.index[k]!r}) {name!r} is {why}")
+    if last and n > 1:
+        chosen.setdefault(n - 1, f"on the last row, {n - 1} (index {frame.index[n - 1]!r})")
+    picked = sorted(chosen.items())[:_MAX_WITNESSES]
+    if last and n > 1 and n - 1 not in dict(picked):
+        picked[-1] = (n - 1, chosen[n - 1])
+    return [Witness(k, _row(frame, k, how, itertuples), why) for k, why in picked]
+
+
+def _row(frame: Any, k: int, how: str, itertuples: tuple[tuple[Any, ...], dict[str, Any]]) -> Any:
+    one = frame.iloc[k:k + 1]
+    if how == "itertuples":
+        args, kwargs = itertuples
+        return next(iter(one.itertuples(*args, **kwargs)))
+    # iterrows and apply(axis=1) build each row from the frame's values as one array (an
+    # all-number frame's ints come out as floats), named by its index label
+    row = sys.modules["pandas"].Series(one.to_numpy(copy=True)[0], index=frame.columns,
+                                       name=frame.index[k])
+    return (frame.index[k], row) if how == "iterrows" else row
