@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Any
 
 from ._finding import Finding
@@ -240,8 +241,74 @@ def _check_use(site: CallSite, est: Any, method: str) -> Finding | None:
         return _check_abstract(est, x, x_name, n_features) if x.shape is not None else None
     if not is_known(x):
         return None
+    if method == "transform" and _encoder(est) is not None:
+        found = _unseen_categories(site, est, x, x_name)
+        if found is not None or _encoder(est) == "LabelEncoder":
+            return found  # labels, not features: NaN is a label it may have seen
     found = _check_features(name, x, x_name, n_features, names)
     return found or _check_values(est, x, x_name)
+
+
+#: Encoders whose transform raises on a category the fit did not see (the two of X with
+#: ``handle_unknown='error'``, their default for OneHotEncoder and OrdinalEncoder).
+_ENCODERS = ("LabelEncoder", "OneHotEncoder", "OrdinalEncoder")
+#: An encoder's transform is tried on at most this many values (fit and transform each).
+_ENCODER_VALUES = 500_000
+
+
+def _encoder(est: Any) -> str | None:
+    """The name of scikit-learn's own encoder class ``est`` is an instance of, or None."""
+    name = type(est).__name__
+    return name if name in _ENCODERS and type(est).__module__.startswith(
+        "sklearn.preprocessing") else None
+
+
+def _unseen_categories(site: CallSite, est: Any, x: Any, x_name: str) -> Finding | None:
+    """``enc.transform(x)`` where ``x`` holds a category (a label) the encoder's fit did
+    not see: the encoder's own transform is run on ``x``, by the fitted encoder itself
+    (fitted before the cell) or by a clone fitted on the data it was fitted on in the
+    cell; only its "unseen labels"/"unknown categories" error counts."""
+    name = _encoder(est)
+    if name != "LabelEncoder" and vars(est).get("handle_unknown") != "error":
+        return None
+    if not (is_series(x) or is_frame(x) or is_ndarray(x)) or \
+            size_of_array(x, _ENCODER_VALUES + 1) > _ENCODER_VALUES:
+        return None
+    state = site.walker.fit_state(est)
+    if state is not None:
+        if not state.known or state.data is None or state.data[1] is not None:
+            return None
+        fitted_on = state.data[0]
+        if size_of_array(fitted_on, _ENCODER_VALUES + 1) > _ENCODER_VALUES:
+            return None
+    base = sys.modules.get("sklearn.base")
+    if base is None:
+        return None
+
+    def attempt() -> str | None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            encoder = est if state is None else base.clone(est).fit(fitted_on)
+            try:
+                encoder.transform(x)
+            except ValueError as exc:
+                return safe_message(exc)
+        return None
+
+    try:
+        message = site.walker.guarded(attempt, at_least_ms=_ENCODER_MS)
+    except Exception:  # noqa: BLE001 - the fit data's own trouble: no verdict
+        return None
+    if message is None or not ("unseen labels" in message or "unknown categor" in message):
+        return None
+    where = "when it was fitted" if state is None else "in its fit in this cell"
+    return _finding("ValueError", "value error",
+                    f"{x_name} holds categories {name} did not see {where}: {message}",
+                    (f"{x_name}: {describe_value(x)}",))
+
+
+#: What the encoder's transform may take, past the walk's trial budget.
+_ENCODER_MS = 200.0
 
 
 def _check_abstract(est: Any, x: Abstract, x_name: str, n_features: Any) -> Finding | None:
@@ -539,6 +606,13 @@ def record_fit(site: CallSite, result: Any) -> Any:
     if method not in _FIT_METHODS or not is_known(est) or not is_estimator(est):
         return None
     x, _, _, _ = _x_and_y(site)
+    if _encoder(est) == "LabelEncoder" and not site.walker.uncertain and not site.starred:
+        # its fit takes labels, 1-D: what it saw is kept for its transform
+        labels = is_known(x) and (is_series(x) or is_ndarray(x)) and x.ndim == 1
+        site.walker.fitted[id(est)] = FitState(estimator=est, n_features=None,
+                                               feature_names=None, known=bool(labels),
+                                               data=(x, None) if labels else None)
+        return est if method == "fit" else None
     # A fit on a path that may not run says nothing about the estimator's state.
     if is_abstract(x, "ndarray") and x.shape is not None and len(x.shape) == 2 and not \
             site.walker.uncertain and not site.starred:
