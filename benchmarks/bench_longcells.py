@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -717,28 +718,16 @@ def third_pairs(think_s: float = 1.0) -> str:
         "followed them, is a measure on unseen cases.")
 
 
-def fourth_pairs(think_s: float = 1.0) -> str:
-    """The fourth set (`notebook_pairs_fourth.PAIRS`, written by another helper who had not
-    read the tool's code nor the earlier sets), as `third_pairs` runs the third."""
-    from .notebook_pairs_fourth import PAIRS
-
+def unseen_pairs(ordinal: str, think_s: float = 1.0) -> str:
+    """A set written by a helper who had read neither the tool's code nor the earlier sets
+    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth``, ``fifth``, ``sixth``), as `third_pairs`
+    runs the third."""
+    module = importlib.import_module(f"{__package__}.notebook_pairs_{ordinal}")
     return _pairs_in_the_notebook(
-        PAIRS, "A fourth set of crash/fix pairs, written without reading the tool's code,",
-        think_s, "These pairs (`benchmarks/notebook_pairs_fourth.py`) were written by a helper "
-        "who read none of the tool's code, docs or tests, nor the earlier pair sets; their "
-        "first run, before any change followed them, is a measure on unseen cases.")
-
-
-def fifth_pairs(think_s: float = 1.0) -> str:
-    """The fifth set (`notebook_pairs_fifth.PAIRS`, written by a helper who had not read
-    the tool's code nor the earlier sets), as `third_pairs` runs the third."""
-    from .notebook_pairs_fifth import PAIRS
-
-    return _pairs_in_the_notebook(
-        PAIRS, "A fifth set of crash/fix pairs, written without reading the tool's code,",
-        think_s, "These pairs (`benchmarks/notebook_pairs_fifth.py`) were written by a helper "
-        "who read none of the tool's code, docs or tests, nor the earlier pair sets; their "
-        "first run, before any change followed them, is a measure on unseen cases.")
+        module.PAIRS, f"A {ordinal} set of crash/fix pairs, written without reading the tool's "
+        "code,", think_s, f"These pairs (`benchmarks/notebook_pairs_{ordinal}.py`) were written "
+        "by a helper who read none of the tool's code, docs or tests, nor the earlier pair "
+        "sets; their first run, before any change followed them, is a measure on unseen cases.")
 
 
 def _pairs_in_the_notebook(pairs: list[tuple[str, str, str, str]], title: str, think_s: float,
@@ -798,7 +787,8 @@ def own_pairs_back_to_back() -> str:
 def main() -> str:
     section = "\n\n".join(["## longcells", fine_cells(), long_pairs(), junobench_sample(),
                             own_pairs_back_to_back(), new_pairs(),
-                            third_pairs(), fourth_pairs(), fifth_pairs()])
+                            third_pairs(), *(unseen_pairs(ordinal) for ordinal in
+                                             ("fourth", "fifth", "sixth"))])
     print(section)
     return section
 
