@@ -188,3 +188,20 @@ def test_hostile_items_are_not_read() -> None:
             exec(cell, {"items": items, "frame": frame})
         verdict = predict(cell, {"items": items, "frame": frame})
         assert "touched" not in verdict.explanation and "compared" not in verdict.explanation
+
+
+class _Label:
+    """An index label whose repr raises (a user object as the index)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr of a label")
+
+
+def test_a_label_of_user_code_is_not_repr_d() -> None:
+    frame = pd.DataFrame({"Title": ["a", np.nan, "c"]}, index=[_Label(), _Label(), _Label()])
+    cell = "for _, row in frame.iterrows():\n    t = row['Title'].lower()\n"
+    with pytest.raises(AttributeError):
+        exec(cell, {"frame": frame})
+    verdict = predict(cell, {"frame": frame})
+    assert (verdict.crash, verdict.exception) == (True, "AttributeError"), verdict.explanation
+    assert "repr of a label" not in verdict.explanation and "on row 1" in verdict.explanation

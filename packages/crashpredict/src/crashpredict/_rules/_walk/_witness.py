@@ -20,6 +20,8 @@ import ast
 import sys
 from typing import Any
 
+from .._values import safe_repr
+
 __all__ = ["Witness", "item_witnesses", "names_read", "row_witnesses"]
 
 #: At most this many columns a body names are scanned; at most this many witnesses walked.
@@ -62,7 +64,7 @@ def _odd_items(values: Any) -> list[tuple[int, str]]:
         k = int(missing.argmax())
         value = values[k]
         found.append((k, "None" if value is None else "NaN" if isinstance(value, float)
-                      else repr(value)[:40]))
+                      else safe_repr(value, 40)))
     if values.dtype == object and len(values) <= _TYPE_SCAN_ITEMS and \
             pd.api.types.infer_dtype(values, skipna=True).startswith("mixed"):
         present = ~missing
@@ -70,8 +72,8 @@ def _odd_items(values: Any) -> list[tuple[int, str]]:
         kind = type(values[first])
         for k in range(first + 1, len(values)):
             if present[k] and type(values[k]) is not kind:
-                found.append((k, f"the {type(values[k]).__name__} {repr(values[k])[:40]}"
-                                 f" among {kind.__name__} items"))
+                found.append((k, f"the {type(values[k]).__name__} "
+                                 f"{safe_repr(values[k], 40)} among {kind.__name__} items"))
                 break
     return found
 
@@ -107,9 +109,11 @@ def row_witnesses(frame: Any, how: str, names: list[str], last: bool,
         if columns.is_unique else []
     for name in wanted:
         for k, why in _odd_items(frame[name].to_numpy()):
-            chosen.setdefault(k, f"on row {k} (index {frame.index[k]!r}) {name!r} is {why}")
+            chosen.setdefault(k, f"on row {k} (index {safe_repr(frame.index[k], 40)}) "
+                                 f"{name!r} is {why}")
     if last and n > 1:
-        chosen.setdefault(n - 1, f"on the last row, {n - 1} (index {frame.index[n - 1]!r})")
+        chosen.setdefault(n - 1, f"on the last row, {n - 1} (index "
+                                 f"{safe_repr(frame.index[n - 1], 40)})")
     picked = sorted(chosen.items())[:_MAX_WITNESSES]
     if last and n > 1 and n - 1 not in dict(picked):
         picked[-1] = (n - 1, chosen[n - 1])
