@@ -58,6 +58,10 @@ reviews['tagged'] = reviews.apply(lambda r: r['Title'].upper() + str(r['Rating']
     ("a number among string codes", """
 prefixes = codes.apply(lambda c: c.upper()[0])
 """, "AttributeError", 1, "404"),
+    ("an all-number frame's rows hold floats", """
+for _, row in counts.iterrows():
+    repeats = list(range(row['n']))
+""", "TypeError", 2, "cannot be interpreted as an integer"),
     ("the next row's price on the last row", """
 moves = []
 for idx, row in prices.iterrows():
@@ -205,3 +209,17 @@ def test_a_label_of_user_code_is_not_repr_d() -> None:
     verdict = predict(cell, {"frame": frame})
     assert (verdict.crash, verdict.exception) == (True, "AttributeError"), verdict.explanation
     assert "repr of a label" not in verdict.explanation and "on row 1" in verdict.explanation
+
+
+@pytest.mark.parametrize(("cell", "raises"), [
+    ("x = range(v)", True), ("x = int(nan)", True), ("x = range(k)", False),
+    ("x = int(v) + float(k)", False), ("x = str(v)", False)])
+def test_a_builtin_called_on_a_numpy_number_is_tried(cell: str, raises: bool) -> None:
+    space = {"v": np.float64(2.0), "nan": np.float64("nan"), "k": np.int64(3)}
+    try:
+        exec(cell, dict(space))
+        truth = False
+    except (TypeError, ValueError):
+        truth = True
+    assert truth is raises
+    assert predict(cell, space).crash is raises

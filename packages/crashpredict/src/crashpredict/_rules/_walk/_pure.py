@@ -115,6 +115,14 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def _numpy_number(value: Any) -> bool:
+    """A numpy scalar of a number or bool (``np.float64(2.0)``, a frame's cell): a builtin
+    type called on it (``range``, ``int``) runs numpy's C code, no user code."""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.generic) and \
+        type(value).__module__ == "numpy" and value.dtype.kind in "biufc"
+
+
 def _bounded(value: Any) -> bool:
     """A value a trial may read or copy: plain data, or a library object of bounded size."""
     if _plain(value):
@@ -162,7 +170,7 @@ def _whitelisted(site: CallSite) -> bool:
         return True
     if isinstance(func, type) and func.__module__ == "builtins" and func.__name__ in \
             _PURE_BUILTINS:
-        return all(_plain(a) for a in site.args)
+        return all(_plain(a) or _numpy_number(a) for a in site.args)
     if method is not None and is_known(receiver):
         if isinstance(receiver, types.ModuleType):
             root = receiver.__name__.partition(".")[0]
