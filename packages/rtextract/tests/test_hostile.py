@@ -430,6 +430,41 @@ def test_user_code_cannot_swallow_the_stop_with_except_exception():
     assert CALLS == []
 
 
+def test_a_stop_in_a_finalizer_is_dropped_and_the_hook_is_not_interrupted():
+    """The timer fires inside a ``__del__``: that stop cannot propagate, so Python hands
+    it to ``sys.unraisablehook``. It is dropped there (no "Exception ignored" in the
+    user's cell), the next tick stops the call, and a hook that reports another
+    unraisable exception runs to its end with the timer held off."""
+    seen: list[str] = []
+
+    def hook(info):
+        time.sleep(0.1)  # a slow hook (pytest's and IPython's format a traceback)
+        seen.append(type(info.exc_value).__name__)
+
+    class Slow:
+        def __del__(self):
+            time.sleep(0.2)  # the deadline passes in here
+
+    class Broken:
+        def __del__(self):
+            raise ValueError("a finalizer's own error")
+
+    def body():
+        Broken()  # collected at once: its ValueError goes to the hook
+        Slow()
+        time.sleep(30)
+
+    saved = sys.unraisablehook  # pytest's, set for the test's call
+    sys.unraisablehook = hook
+    try:
+        with pytest.raises(rtextract.UserCodeTimeout):
+            bounded_call(body, Deadline(50))
+        assert sys.unraisablehook is hook
+    finally:
+        sys.unraisablehook = saved
+    assert seen == ["ValueError"]
+
+
 def test_no_bound_off_the_main_thread_means_not_called():
     errors: list[BaseException] = []
 

@@ -10,6 +10,7 @@ callable at all (`NoTimeBound`). The trust policy that decides what needs it is
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -74,10 +75,13 @@ def bounded_call(fn: Callable[[], Any], deadline: Any) -> Any:
         raise NoTimeBound("no time bound possible outside the main thread")
     token = object()
     armed = [True]
+    reporting = [0]
     patience = time.perf_counter() + remaining + IMPORT_PATIENCE_S
 
     def expire(signum: int, frame: Any) -> None:
         if not armed[0]:  # a signal that arrives after fn returned is ignored
+            return
+        if reporting[0]:  # the unraisable hook runs: stopped a tick after it ends
             return
         if _importing(frame) and time.perf_counter() < patience:
             return  # stopped inside an import, modules stay half-initialised: wait for it
@@ -91,6 +95,22 @@ def bounded_call(fn: Callable[[], Any], deadline: Any) -> Any:
         _restore_timer(outer_left, outer_every, started)
         raise NoTimeBound("no time bound possible here") from None
     first = remaining if outer_left <= 0 else min(remaining, outer_left)
+    hook = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        # a stop that landed in a finalizer (``__del__``) cannot propagate: dropped, the
+        # repeating timer stops ``fn`` a tick later; any other is reported with the ticks
+        # ignored, so none breaks the hook (it would print "Exception ignored in
+        # sys.unraisablehook" into the user's cell)
+        if isinstance(info.exc_value, _Stop) and info.exc_value.token is token:
+            return
+        reporting[0] += 1
+        try:
+            hook(info)
+        finally:
+            reporting[0] -= 1
+
+    sys.unraisablehook = unraisable
     try:
         signal.setitimer(signal.ITIMER_REAL, first, _REPEAT_S)
         try:
@@ -104,6 +124,8 @@ def bounded_call(fn: Callable[[], Any], deadline: Any) -> Any:
             from None
     finally:  # runs even when the timer fired inside the inner finally
         signal.setitimer(signal.ITIMER_REAL, 0)
+        if sys.unraisablehook is unraisable:  # fn may have set its own: left alone
+            sys.unraisablehook = hook
         signal.signal(signal.SIGALRM, previous)
         _restore_timer(outer_left, outer_every, started)
 
