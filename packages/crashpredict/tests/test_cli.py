@@ -252,17 +252,18 @@ def test_deeply_nested_json_is_refused_cleanly(tmp_path: Path, capsys) -> None:
     assert f"{path}: not a readable notebook" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("target", "fault"), [
-    ("os._exit(3)", "exit code 3"),
-    ("import faulthandler\nfaulthandler._sigsegv()", "SIGSEGV"),
-    ("while True:\n    pass", "1 s budget"),
+@pytest.mark.parametrize(("target", "fault", "budget"), [
+    ("os._exit(3)", "exit code 3", "4"),  # these end at once: a loaded machine may take
+    ("import faulthandler\nfaulthandler._sigsegv()", "SIGSEGV", "4"),  # 1 s to start them
+    ("while True:\n    pass", "1 s budget", "1"),
 ], ids=["os._exit", "segfault", "hang"])
 def test_default_engines_are_rules_and_dry_run_and_faults_are_named(tmp_path: Path, capsys,
-                                                                    target, fault) -> None:
+                                                                    target, fault,
+                                                                    budget) -> None:
     nb = _write(tmp_path / "fault.ipynb", [
         nbformat.v4.new_code_cell("import os", execution_count=1),
         nbformat.v4.new_code_cell(target)])
-    assert main(["check", str(nb), "--quiet", "--dryrun-budget", "1"]) == 0
+    assert main(["check", str(nb), "--quiet", "--dryrun-budget", budget]) == 0
     out = capsys.readouterr().out
     assert "engine rules)" in out  # the rules' verdict stands: the dry run could not answer
     (note,) = [line for line in out.splitlines() if line.startswith("  dry run:")]
