@@ -155,6 +155,32 @@ def test_the_warning_comes_while_the_cell_still_runs(shell) -> None:
     assert "raised KeyError at line 4" in _extension._GUARD.last_dry_run
 
 
+def test_a_late_crash_over_big_data_is_warned_from_its_first_rows(shell) -> None:
+    """The whole run beside the cell is as slow as the cell; its sibling on the frame's
+    first rows (`_sibling`) names the crash seconds before the real run reaches it."""
+    from crashpredict._dryrun import dry_run
+
+    if not {"seccomp", "landlock"} <= set(dry_run("x = 1", {}).layers):
+        pytest.skip("the sibling needs seccomp and Landlock in this kernel")
+    shell.run_cell("import numpy as np\nbig = pd.DataFrame({'a': np.arange(1_000_000.0)})")
+    _ready_standby()
+    cell = ("big['b'] = big['a'].apply(lambda v: sum(i * v for i in range(150)))\n"
+            "summary = big.b.describe()\nprint(summary.lenght)\n")
+    started = time.perf_counter()
+    with capture_output() as cap:
+        result = shell.run_cell(cell)
+    took = time.perf_counter() - started
+    shell.user_ns.pop("big", None)
+    assert type(result.error_in_exec).__name__ == "AttributeError"
+    (shown,) = cap.outputs
+    text = shown.data["text/plain"]
+    assert text.startswith("crashpredict: this cell will likely raise AttributeError at line 3")
+    assert "on data cut to its first rows (big)" in text and "the cell is still running" in text
+    seen = float(text.split("beside this cell ")[1].split(" s after")[0])
+    assert seen < took / 3, (seen, took)
+    assert "on the first rows of big" in _extension._GUARD.last_dry_run
+
+
 @pytest.fixture
 def long_head_start(monkeypatch):
     """A head start no busy test machine can miss (the defaults: 10 ms in strict mode, none

@@ -727,6 +727,8 @@ def _describe(dry: Any, after: float) -> str:
     if dry.outcome == "crashed":
         where = f" at line {dry.line}" if dry.line else ""
         cut = " (fast-forwarded)" if dry.cuts else ""
+        if dry.shrunk:
+            cut += f" on the first rows of {', '.join(dry.shrunk_names)}"
         said = f"raised {dry.exception}{where} after {after:.1f} s{cut}"
         if dryrun_verdict(dry).crash is True:
             return said

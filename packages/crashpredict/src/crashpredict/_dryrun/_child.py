@@ -25,7 +25,7 @@ import traceback
 from typing import Any
 
 from .._syntax import clone
-from . import _confine, _fastforward, _jail, _prefault, _probes, _sandbox
+from . import _confine, _fastforward, _jail, _prefault, _probes, _sandbox, _sibling
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
@@ -377,8 +377,10 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
     prepared = _prepare(write_fd, private_dir, answer_fd, rng_state, shrink_now)
     if isinstance(prepared, dict):
         return _report(write_fd, prepared)
-    _run_prepared(write_fd, prepared, code, namespace, deadline=deadline, budget_s=budget_s,
-                  filename=filename, fast_forward=fast_forward, shrunk=shrunk[0])
+    _report(write_fd, _run_prepared(prepared, code, namespace, deadline=deadline,
+                                    budget_s=budget_s, filename=filename,
+                                    fast_forward=fast_forward, shrunk=shrunk[0],
+                                    write_fd=write_fd))
 
 
 #: The longest cell source a standby child takes (a larger one is no cell to dry-run).
@@ -395,7 +397,7 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     pages this process shares with the kernel, until the cell arrives, and write there what
     was copied (`_prefault.copy_for_kernel`)."""
     _hold_kernel_objects(namespace)
-    prepared = _prepare(write_fd, private_dir, answer_fd, rng_state)
+    prepared = _prepare(write_fd, private_dir, answer_fd, rng_state, standby=True)
     if isinstance(prepared, dict):
         return _report(write_fd, prepared)
     _write_all(write_fd, b"A")
@@ -416,12 +418,32 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     except SyntaxError:
         return _report(write_fd, {"outcome": "inconclusive",
                                   "reason": "the cell does not compile (the real run says so)"})
+    cut_after_s = min(_fastforward.CUT_AFTER_S, budget_s / 6)
+    sibling = None
+    if "seccomp" in prepared[2]:
+        # the one process this child makes: the cell on the first rows, beside this run
+        sibling = _sibling.fork(prepared, source, code, namespace, write_fd=write_fd,
+                                answer_fd=answer_fd, cell_fd=cell_fd, filename=filename,
+                                rng_state=rng_state, cut_after_s=cut_after_s,
+                                child=(_run_prepared, _report, _after_confined))
+        refused = _confine.no_new_processes()
+        if refused is not None:
+            if sibling is not None:
+                sibling.close()
+            return _report(write_fd, {"outcome": "inconclusive",
+                                      "reason": f"new processes could not be refused: {refused}"})
+    _after_confined(rng_state)
     tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
+    if sibling is not None:
+        sibling.start(write_fd)
     # beside the cell there is one run: short loops run whole in it (`CUT_AFTER_S`); the
     # replay's dry run cuts at once and runs the whole cell next when the budget allows
-    _run_prepared(write_fd, prepared, code, namespace, deadline=arrived + budget_s,
-                  budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
-                  cut_after_s=min(_fastforward.CUT_AFTER_S, budget_s / 6))
+    result = _run_prepared(prepared, code, namespace, deadline=arrived + budget_s,
+                           budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
+                           write_fd=write_fd, cut_after_s=cut_after_s)
+    _report(write_fd, result)
+    if sibling is not None:
+        sibling.close()
     # reported: wait, stopped, for the kernel to end this process when it is idle (ending
     # now would unmap the kernel's memory beside the running cell: 10 ms of a CPU or more)
     os.kill(os.getpid(), signal.SIGSTOP)
@@ -453,11 +475,14 @@ def _read_cell(fd: int) -> str | None:
 
 
 def _prepare(write_fd: int, private_dir: str, answer_fd: int, rng_state: Any,
-             before_sandbox: Any = None) -> tuple[Overlay, Any, list[str]] | dict[str, Any]:
+             before_sandbox: Any = None, *,
+             standby: bool = False) -> tuple[Overlay, Any, list[str]] | dict[str, Any]:
     """Everything before the cell's own code: silence, thread pools, ``before_sandbox()``
     (shrinking the data; a dict it returns is the result), the sandbox, the saved fork
     hooks, the RNG state. Returns `_enter_sandbox`'s triple, or the inconclusive result to
-    report."""
+    report. ``standby``: a new process stays allowed (the shrunk sibling) and the hooks
+    and the RNG state wait for `_after_confined`, once the cell is in and processes are
+    refused."""
     _silence()
     random.setstate(rng_state)  # random reseeds itself in a forked child; undo that
     _fork_safe_threads()
@@ -467,18 +492,24 @@ def _prepare(write_fd: int, private_dir: str, answer_fd: int, rng_state: Any,
     refused = before_sandbox() if before_sandbox is not None else None
     if refused is not None:
         return refused
-    sandbox = _enter_sandbox(write_fd, private_dir, answer_fd)
+    sandbox = _enter_sandbox(write_fd, private_dir, answer_fd, processes=standby)
     if isinstance(sandbox, dict):
         return sandbox
-    _jail.run_saved_child_hooks()  # the fork skipped them; here they run confined
-    random.setstate(rng_state)
+    if not standby:
+        _after_confined(rng_state)
     return sandbox
 
 
-def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: Any,
+def _after_confined(rng_state: Any) -> None:
+    _jail.run_saved_child_hooks()  # the fork skipped them; here they run confined
+    random.setstate(rng_state)
+
+
+def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
                   namespace: dict[str, Any], *, deadline: float, budget_s: float,
                   filename: str, fast_forward: Any, shrunk: tuple[str, ...],
-                  cut_after_s: float = 0.0) -> None:
+                  write_fd: int, cut_after_s: float = 0.0) -> dict[str, Any]:
+    """Run the cell in the prepared child; the result to report."""
     overlay, policy, layers = sandbox
     cutter: _fastforward.Cutter | None = None
     if fast_forward is not None:
@@ -506,11 +537,11 @@ def _run_prepared(write_fd: int, sandbox: tuple[Overlay, Any, list[str]], code: 
                       extra_s=min(cutter.library_extra_s, 1e9))
     result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
                   layers=layers)
-    return _report(write_fd, result)
+    return result
 
 
-def _enter_sandbox(write_fd: int, private_dir: str,
-                   answer_fd: int) -> tuple[Overlay, Any, list[str]] | dict[str, Any]:
+def _enter_sandbox(write_fd: int, private_dir: str, answer_fd: int, *,
+                   processes: bool = False) -> tuple[Overlay, Any, list[str]] | dict[str, Any]:
     """Install the overlay, the probes, the policy and the kernel layer, in that order.
 
     Returns (overlay, policy, active kernel layers), or the inconclusive result to report
@@ -530,7 +561,7 @@ def _enter_sandbox(write_fd: int, private_dir: str,
         return {"outcome": "inconclusive", "blocked": f"shared mapping {left[0]}",
                 "reason": f"a writable shared mapping could not be made private: {left[0]}"}
     _confine.swap_writable_fds(overlay.hold, keep={0, 1, 2, write_fd, answer_fd})
-    confinement = _confine.confine(private_dir)
+    confinement = _confine.confine(private_dir, processes=processes)
     policy.landlock = confinement.landlock
 
     block = policy.block  # bound now: a cell that rebinds Policy.block changes nothing here
@@ -565,9 +596,16 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: s
     return new_code, cutter
 
 
-def _report(write_fd: int, result: dict[str, Any]) -> None:
+def _report(write_fd: int, result: dict[str, Any] | bytes) -> bool:
+    """Write the one report of this process (a later one is dropped: the shrunk sibling's,
+    forwarded by `_sibling`, and the whole run's may both come); whether this one went."""
+    line = result if isinstance(result, bytes) else _DUMPS(result).encode() + b"\n"
     with _REPORT_LOCK:
-        _write_all(write_fd, _DUMPS(result).encode() + b"\n")  # the newline ends it
+        if _REPORTED:
+            return False
+        _REPORTED.append(True)
+        _write_all(write_fd, line)  # the newline ends it
+    return True
 
 
 def _fork_safe_threads() -> None:
@@ -660,6 +698,8 @@ def _load_in_process(loader: Any) -> None:
 
 
 _REPORT_LOCK = threading.Lock()
+#: Holds True once this process has written its report (`_report`).
+_REPORTED: list[bool] = []
 _POOL_LIBRARIES = ("tensorflow", "keras", "tf_keras", "torch", "jax", "jaxlib", "xgboost",
                    "lightgbm")
 #: The main thread idle (under 5% of a CPU) this long inside one of those libraries means it
@@ -691,7 +731,7 @@ def _watch_thread_pools(write_fd: int, deadline: float) -> None:
     pool."""
     main = threading.main_thread().ident or threading.get_ident()
     native = threading.main_thread().native_id
-    exit_now = os._exit
+    exit_now, report = os._exit, _report
 
     def watch() -> None:
         since_wall, since_cpu = time.perf_counter(), time.process_time()
@@ -710,11 +750,9 @@ def _watch_thread_pools(write_fd: int, deadline: float) -> None:
             if wall - since_wall >= STUCK_AFTER_S:
                 reason = (f"the cell waited {wall - since_wall:.1f} s inside {library} with an "
                           f"idle CPU: {library}'s thread pool did not survive the fork")
-                with _REPORT_LOCK:
-                    _write_all(write_fd, _DUMPS({"outcome": "inconclusive", "reason": reason,
-                                                 "over_budget": True,
-                                                 "stuck_in": library}).encode() + b"\n")
-                    exit_now(0)
+                report(write_fd, {"outcome": "inconclusive", "reason": reason,
+                                  "over_budget": True, "stuck_in": library})
+                exit_now(0)
 
     threading.Thread(target=watch, name="crashpredict-watchdog", daemon=True).start()
 

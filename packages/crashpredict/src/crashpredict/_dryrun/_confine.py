@@ -38,8 +38,8 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["ERRNO_BLOCKED", "Confinement", "blocked_errno", "confine", "privatise_shared_mappings",
-           "swap_writable_fds"]
+__all__ = ["ERRNO_BLOCKED", "Confinement", "blocked_errno", "confine", "no_new_processes",
+           "privatise_shared_mappings", "read_only_files", "swap_writable_fds"]
 
 #: errno of a call refused by seccomp -> what it was. Linux's own errnos stop below 200,
 #: so these cannot be confused with a real failure of the call.
@@ -115,8 +115,12 @@ class _Program:
         return bytes(out)
 
 
-def seccomp_program(machine: str, pid: int) -> bytes | None:
-    """The BPF filter for ``machine`` (``os.uname().machine``), allowing signals to ``pid``."""
+def seccomp_program(machine: str, pid: int, *, processes: bool = False) -> bytes | None:
+    """The BPF filter for ``machine`` (``os.uname().machine``), allowing signals to ``pid``.
+
+    ``processes``: ``clone`` of a new process is allowed (``fork`` and ``vfork`` are not);
+    `no_new_processes` adds the filter that refuses it, before any code of the cell runs
+    (a standby child forks its shrunk sibling in between, `_sibling`)."""
     if machine not in _AUDIT_ARCH:
         return None
     column = 0 if machine == "x86_64" else 1
@@ -132,7 +136,8 @@ def seccomp_program(machine: str, pid: int) -> bytes | None:
         if name in nr:
             p.jump(_JEQ_K, nr[name], f"e{code}", 0)
     p.jump(_JEQ_K, nr["clone3"], "enosys", 0)  # glibc falls back to clone, which we can read
-    p.jump(_JEQ_K, nr["clone"], "clone", 0)
+    if not processes:
+        p.jump(_JEQ_K, nr["clone"], "clone", 0)
     p.jump(_JEQ_K, nr["kill"], "kill", 0)
     for name in ("tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         p.jump(_JEQ_K, nr[name], "self", 0)
@@ -175,16 +180,68 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _install_seccomp(libc: ctypes.CDLL) -> str | None:
-    """Install the filter; return None, or why it is not active."""
-    program = seccomp_program(os.uname().machine, os.getpid())
-    if program is None:
-        return f"no seccomp filter for {os.uname().machine}"
+def processes_program(machine: str) -> bytes | None:
+    """The filter `no_new_processes` stacks on `seccomp_program`'s: no new process."""
+    if machine not in _AUDIT_ARCH:
+        return None
+    column = 0 if machine == "x86_64" else 1
+    p = _Program()
+    p.load(_OFF_ARCH)
+    p.jump(_JEQ_K, _AUDIT_ARCH[machine], 1, 0)
+    p.ret(_RET_KILL)
+    p.load(_OFF_NR)
+    p.jump(_JEQ_K, _NR["clone3"][column], "enosys", 0)
+    p.jump(_JEQ_K, _NR["clone"][column], "clone", 0)
+    p.ret(_RET_ALLOW)
+    p.label("clone")
+    p.load(_arg(0))
+    p.jump(_JSET_K, _CLONE_THREAD, "allow", "refuse")
+    p.label("allow")
+    p.ret(_RET_ALLOW)
+    p.label("refuse")
+    p.ret(_RET_ERRNO | _E_PROC)
+    p.label("enosys")
+    p.ret(_RET_ERRNO | errno.ENOSYS)
+    return p.assemble()
+
+
+def _install_program(libc: ctypes.CDLL, program: bytes) -> str | None:
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.addressof(buffer))
     if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
         return f"seccomp refused: {os.strerror(ctypes.get_errno())}"
     return None
+
+
+def _install_seccomp(libc: ctypes.CDLL, processes: bool = False) -> str | None:
+    """Install the filter; return None, or why it is not active."""
+    program = seccomp_program(os.uname().machine, os.getpid(), processes=processes)
+    if program is None:
+        return f"no seccomp filter for {os.uname().machine}"
+    return _install_program(libc, program)
+
+
+def no_new_processes() -> str | None:
+    """Stack the filter that refuses a new process (filters only add refusals: seccomp
+    applies the strictest answer of all). Returns None, or why it failed (the caller
+    must then not run the cell). Never raises."""
+    try:
+        program = processes_program(os.uname().machine)
+        if program is None:
+            return f"no seccomp filter for {os.uname().machine}"
+        return _install_program(_libc(), program)
+    except Exception as exc:  # noqa: BLE001
+        return f"seccomp failed: {type(exc).__name__}: {exc}"
+
+
+def read_only_files() -> str | None:
+    """Stack a Landlock layer that refuses every file write, creation, removal and rename
+    (``/dev/null`` aside), even in the private directory. Returns None, or why it is not
+    active. Never raises."""
+    try:
+        return _install_landlock(_libc(), None)
+    except Exception as exc:  # noqa: BLE001
+        return f"Landlock failed: {type(exc).__name__}: {exc}"
 
 
 # ---- Landlock ------------------------------------------------------------------------------
@@ -200,8 +257,9 @@ class _PathBeneath(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-def _install_landlock(libc: ctypes.CDLL, private_dir: str) -> str | None:
-    """Restrict writes to ``private_dir``; return None, or why it is not active."""
+def _install_landlock(libc: ctypes.CDLL, private_dir: str | None) -> str | None:
+    """Restrict writes to ``private_dir`` (None: no folder); return None, or why it is not
+    active."""
     syscall = libc.syscall
     syscall.restype = ctypes.c_long
     abi = syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
@@ -219,7 +277,8 @@ def _install_landlock(libc: ctypes.CDLL, private_dir: str) -> str | None:
     if ruleset < 0:
         return f"Landlock ruleset refused: {os.strerror(ctypes.get_errno())}"
     try:
-        rules = [(private_dir, fs)] + [(p, _LL_WRITE_FILE | (fs & _LL_TRUNCATE))
+        rules = [(private_dir, fs)] if private_dir is not None else []
+        rules += [(p, _LL_WRITE_FILE | (fs & _LL_TRUNCATE))
                                        for p in (os.devnull, "/dev/zero", "/dev/full")]
         for path, access in rules:
             try:
@@ -337,8 +396,11 @@ class Confinement:
     notes: tuple[str, ...] = ()
 
 
-def confine(private_dir: str) -> Confinement:
-    """Turn the kernel layers on in this (child) process; irreversible. Never raises."""
+def confine(private_dir: str, *, processes: bool = False) -> Confinement:
+    """Turn the kernel layers on in this (child) process; irreversible. Never raises.
+
+    ``processes``: a new process stays allowed until `no_new_processes` (see
+    `seccomp_program`)."""
     notes = []
     try:
         libc = _libc()
@@ -346,7 +408,7 @@ def confine(private_dir: str) -> Confinement:
             return Confinement(False, False, (f"no_new_privs refused: "
                                               f"{os.strerror(ctypes.get_errno())}",))
         landlock = _install_landlock(libc, private_dir)
-        seccomp = _install_seccomp(libc)
+        seccomp = _install_seccomp(libc, processes)
     except Exception as exc:  # noqa: BLE001 - the Python layer stays in charge
         return Confinement(False, False, (f"kernel layers failed: {type(exc).__name__}: {exc}",))
     notes += [n for n in (landlock, seccomp) if n]

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Any
 
 
-from .._model import crash_type_of
 from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
@@ -40,7 +39,7 @@ from ._fastforward import compile_cell as _compile
 from ._fastforward import loop_tree as _loop_tree
 from ._fastforward import names_read as _names_read
 from ._kill import kill_now
-from ._kinds import shrinking_cannot_cause
+from ._kinds import cut_doubtful as _cut_doubtful
 from ._probes import serve_request
 
 __all__ = [
@@ -810,18 +809,6 @@ def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, f
                                            and not whole.get("blocked")):
         return cut, False, doubtful  # the fast-forwarded run's answer stands
     return whole, False, False  # a crash, a clean end, or a refused effect later on
-
-
-def _cut_doubtful(fields: Mapping[str, Any]) -> bool:
-    """A fast-forwarded crash that the cut may have caused (the verdict will not count it)."""
-    if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash") or \
-            fields.get("last_iteration"):
-        return False
-    if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type
-        return bool(fields.get("cut_may_cause"))
-    kind = crash_type_of(fields.get("exception"), fields.get("message", ""), fields.get("library"))
-    return bool(fields.get("cut_may_cause")) or \
-        not shrinking_cannot_cause(kind, fields.get("message", ""))
 
 
 def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int | None,

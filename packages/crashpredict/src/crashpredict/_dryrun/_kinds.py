@@ -8,7 +8,10 @@ and `SHRUNK_CAN_CLEAR` which kinds its clean run can rule out.
 
 from __future__ import annotations
 
-__all__ = ["SHRUNK_CAN_CLEAR", "shrinking_cannot_cause"]
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["SHRUNK_CAN_CLEAR", "cut_doubtful", "shrinking_cannot_cause"]
 
 #: Crash kinds a clean run on the first rows can rule out: they depend on names, columns,
 #: types and fitted state, which shrinking keeps. Value errors, index errors, shape and
@@ -53,3 +56,17 @@ def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
     if crash_type in ("value error", "data value violation"):
         return any(word in text for word in _VALUE_WORDS)
     return False
+
+
+def cut_doubtful(fields: Mapping[str, Any]) -> bool:
+    """A fast-forwarded crash that the cut may have caused (the verdict will not count it)."""
+    from .._model import crash_type_of
+
+    if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash") or \
+            fields.get("last_iteration"):
+        return False
+    if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type
+        return bool(fields.get("cut_may_cause"))
+    kind = crash_type_of(fields.get("exception"), fields.get("message", ""), fields.get("library"))
+    return bool(fields.get("cut_may_cause")) or \
+        not shrinking_cannot_cause(kind, fields.get("message", ""))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Blocked", "Policy", "install"]
+__all__ = ["Blocked", "Policy", "install", "refuse_writes"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 # Paths a write to which changes nothing anyone else sees.
@@ -172,6 +172,10 @@ class Policy:
     def __init__(self, private_dir: str) -> None:
         self.private_dir = os.path.realpath(private_dir)
         self.blocked: str | None = None
+        #: set by the child around the one fork of its own (`_sibling`), before any code of
+        #: the cell runs; the kernel layer refuses every fork after that
+        #: (`_confine.no_new_processes`), whatever a cell sets here
+        self.forking = False
 
     def block(self, what: str, _record: Callable[[Policy, str], None] = _record) -> None:
         """Record ``what`` (first one wins) and raise `Blocked`."""
@@ -191,10 +195,30 @@ def _frozen_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
     decide, record, private_dir = _decide, _record, policy.private_dir
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "os.fork" and policy.forking:
+            return
         what = decide(private_dir, event, args)
         if what is not None:
             record(policy, what)
     return hook
+
+
+#: No path is under this folder: `refuse_writes` blocks a write wherever it goes.
+_NOWHERE = "/nonexistent-crashpredict-nowhere"
+
+
+def refuse_writes(policy: Policy) -> None:
+    """Add an audit hook that blocks every file write, creation, removal and rename, even
+    in the private folder: the shrunk sibling (`_sibling`) shares the child's file
+    system, and whatever it wrote the whole run could read."""
+    decide, record = _decide, _record
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "open" or event in _PATH_EVENTS:
+            what = decide(_NOWHERE, event, args)
+            if what is not None:
+                record(policy, f"{what} (the run on the first rows writes no file)")
+    sys.addaudithook(hook)
 
 
 def _show(path: Any) -> str:

@@ -1,0 +1,328 @@
+"""The shrunk sibling of a dry run beside the cell: the cell on the data's first rows.
+
+A standby child (`_child.run_standby`) runs the whole cell beside the real one, at the
+real run's speed at best: a cell that works a minute through a big frame before it fails
+on a name, an attribute or a column answers a minute in, no sooner than the real run
+fails. So when the cell reads a DataFrame, Series, array or tensor of more than
+`MIN_ROWS` rows, the child forks one process as the cell arrives (before it stacks the
+filter that refuses new processes, `_confine.no_new_processes`; no code of the cell has
+run), a sibling of the whole run, which waits. If the whole run has not answered
+`AFTER_S` in, the sibling goes: it cuts what the cell reads to its first `ROWS` rows
+(and the rows past them with a NaN, an inf or a label the head lacks, `_shrink`), runs the
+cell fast-forwarded, and reports only a crash the cut cannot have caused (`counts`). The
+child forwards that report as its own and stops; the whole run stops with it. A clean or
+doubtful run on the first rows says nothing: the whole run goes on.
+
+Isolation: the sibling is in the child's jail (namespaces, the copy-on-write root, the
+Python layer, seccomp, Landlock) and adds its own layers: no new process, and no file
+written at all (an audit hook blocks every write, which makes its run inconclusive, and a
+Landlock layer refuses the writes of C code), since it shares the file system's copy with
+the whole run. Its report goes to a pipe of the child's, a probe it asks gets no answer
+(and the child drops its report then), and it ends when the child closes its control
+pipe, when it has used `CPU_S` of CPU, or with the child (a signal the child's death
+sends it; the PID namespace ends with its first process too).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import resource
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from nbdeps import ipython_to_python
+
+from .._model import crash_type_of
+from . import _confine, _fastforward, _jail, _sandbox
+from ._kinds import cut_doubtful, shrinking_cannot_cause
+from ._shrink import _rows, shrink_namespace
+
+__all__ = ["AFTER_S", "MIN_ROWS", "ROWS", "Sibling", "counts", "fork"]
+
+#: The sibling is forked only for a cell that reads an object longer than this: on fewer
+#: rows the whole run is about as quick.
+MIN_ROWS = 10_000
+#: The rows the sibling keeps of each object the cell reads (as the replay's retry).
+ROWS = 500
+#: The sibling goes when the whole run has not answered this long after the cell came.
+AFTER_S = 0.5
+#: CPU seconds the sibling may use; the kernel ends it then (``RLIMIT_CPU``).
+CPU_S = 20
+#: The sibling's own budget, from its start.
+BUDGET_S = 60.0
+_MAX_REPORT = 1 << 20
+_LOADERS = ("torch.utils.data", "tensorflow.python.data")
+_NAME_ERRORS = ("NameError", "UnboundLocalError")
+#: A value error counts when it names a value the rows kept hold (a NaN, an inf, a text
+#: that is no number), not a label the first rows may lack (an encoder fit on them).
+_DATA_VALUE = re.compile(r"\bnan\b|infinity|could not convert|invalid literal")
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def _big_reads(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names the cell reads that hold a frame, series, array or tensor, when one of
+    them is longer than `MIN_ROWS`; else (). Loaders are left whole: a cut one is another
+    class (a ``Subset``, a ``TakeDataset``) without the attributes of the first."""
+    found: list[tuple[str, int]] = []
+    for name in _fastforward.names_read(code, namespace):
+        if name.startswith("_") or name not in namespace:
+            continue
+        value = namespace[name]
+        if type(value).__module__.startswith(_LOADERS):
+            continue  # told by its class alone: nothing of the cell's runs before it is
+            # refused new processes (`_confine.no_new_processes`), not even a __len__
+        try:
+            rows = _rows(value)
+        except Exception:  # noqa: BLE001 - a strange object is left whole
+            continue
+        if rows is not None:
+            found.append((name, rows))
+    if not any(rows > MIN_ROWS for _, rows in found):
+        return ()
+    return tuple(name for name, _ in found)
+
+
+class Sibling:
+    """The child's handle on its sibling: let it go (`start`), end it (`close`)."""
+
+    def __init__(self, pid: int, control: int, reports: int,
+                 report: Callable[[int, bytes], bool]) -> None:
+        self.pid, self._report = pid, report
+        self._control, self._reports = control, reports
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+
+    def start(self, write_fd: int) -> None:
+        """Forward the sibling's crash, if it reports one, from a thread of the child."""
+        threading.Thread(target=self._forward, args=(write_fd,), name="crashpredict-sibling",
+                         daemon=True).start()
+
+    def close(self) -> None:
+        """End the sibling (it reads the end of its control pipe), once."""
+        with self._lock:
+            if self._closed.is_set():
+                return
+            self._closed.set()
+            try:
+                os.close(self._control)
+            except OSError:
+                pass
+
+    def _forward(self, write_fd: int) -> None:
+        if self._closed.wait(AFTER_S):
+            return
+        try:
+            os.write(self._control, b"g")
+        except OSError:
+            return
+        data = bytearray()
+        try:
+            while not self._closed.is_set() and len(data) <= _MAX_REPORT:
+                ready, _, _ = select.select([self._reports], [], [], 0.1)
+                if not ready:
+                    continue
+                chunk = os.read(self._reports, 1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        except OSError:
+            return
+        finally:
+            os.close(self._reports)
+        report = _crash_report(bytes(data))
+        if report is not None and not self._closed.is_set() and self._report(write_fd, report):
+            self.close()
+            # reported: stopped, as the whole run stops after its own report
+            os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def _crash_report(data: bytes) -> bytes | None:
+    """The sibling's report line when it is a crash; None otherwise, or after a probe
+    (the sibling got no answer: what followed is not the real run's)."""
+    data = data.lstrip(b"AR")
+    if not data or data[:1] == b"Q" or len(data) > _MAX_REPORT:
+        return None
+    try:
+        fields = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(fields, dict) or fields.get("outcome") != "crashed":
+        return None
+    return data if data.endswith(b"\n") else data + b"\n"
+
+
+def fork(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
+         namespace: dict[str, Any], *, write_fd: int, answer_fd: int, cell_fd: int,
+         filename: str, rng_state: Any, cut_after_s: float,
+         child: tuple[Callable[..., dict[str, Any]], Callable[[int, Any], bool],
+                      Callable[[Any], None]]) -> Sibling | None:
+    """In the standby child, once its cell is in: fork the sibling when the cell reads
+    big data and the child is the jail's (pid 2 of its PID namespace, `_child.jailed`) with
+    seccomp and Landlock active. ``child``: the child's own steps (`_child._run_prepared`,
+    `_child._report`, `_child._after_confined`), which the sibling takes too.
+    Returns its handle, or None. The sibling itself never returns from here."""
+    layers = prepared[2]
+    if os.getpid() != 2 or "seccomp" not in layers or "landlock" not in layers:
+        return None
+    names = _big_reads(code, namespace)
+    if not names:
+        return None
+    policy = prepared[1]
+    control_r, control_w = os.pipe()
+    reports_r, reports_w = os.pipe()
+    policy.forking = True
+    try:
+        pid = os.fork()
+    except OSError:
+        pid = -1
+    finally:
+        policy.forking = False
+    if pid == 0:
+        try:
+            os.close(control_w)
+            os.close(reports_r)
+            _run(prepared, source, code, namespace, names, control=control_r,
+                 reports=reports_w, write_fd=write_fd, answer_fd=answer_fd, cell_fd=cell_fd,
+                 filename=filename, rng_state=rng_state, cut_after_s=cut_after_s,
+                 child=child)
+        except BaseException:  # noqa: BLE001 - the sibling ends here, whatever happened
+            pass
+        os._exit(0)
+    os.close(control_r)
+    os.close(reports_w)
+    if pid < 0:
+        os.close(control_w)
+        os.close(reports_r)
+        return None
+    return Sibling(pid, control_w, reports_r, child[1])
+
+
+def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
+         namespace: dict[str, Any], names: tuple[str, ...], *, control: int, reports: int,
+         write_fd: int, answer_fd: int, cell_fd: int, filename: str, rng_state: Any,
+         cut_after_s: float, child: tuple[Any, Any, Any]) -> None:
+    """The sibling's body: wait for the child's go, confine, cut, run, report a crash."""
+    os.dup2(reports, write_fd)  # what it reports (and the watchdog) goes to the child
+    os.close(reports)
+    null = os.open(os.devnull, os.O_RDONLY)
+    if answer_fd >= 0:
+        os.dup2(null, answer_fd)  # a probe reads no answer
+    os.close(null)
+    try:
+        os.close(cell_fd)
+    except OSError:
+        pass
+    _jail.die_with_parent()
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_S, CPU_S + 1))
+    if os.read(control, 1) != b"g":
+        return  # the whole run answered first, or the child is gone
+    threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
+    if _confine.no_new_processes() is not None or _confine.read_only_files() is not None:
+        return
+    run, report, after_confined = child
+    _overlay, policy, _layers = prepared
+    _sandbox.refuse_writes(policy)
+    after_confined(rng_state)
+    originals = {name: namespace[name] for name in names}
+    cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
+    if not cut:
+        return
+    tree = _fastforward.loop_tree(source, code, namespace)
+    result = run(prepared, code, namespace, deadline=time.perf_counter() + BUDGET_S,
+                 budget_s=BUDGET_S, filename=filename, fast_forward=tree, shrunk=cut,
+                 write_fd=write_fd, cut_after_s=cut_after_s)
+    if counts(result, source, originals):
+        report(write_fd, result)
+
+
+def _end_with_control(control: int) -> None:
+    try:
+        os.read(control, 1)
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any]) -> bool:
+    """Whether a run on the first rows raised what the whole data raises too.
+
+    The replay's test (`shrinking_cannot_cause`, a cut loop's doubt) and, since this
+    answer comes unasked beside a running cell, more: no value the first rows may leave
+    unset (``None``), no columns or labels made from the rows' values (one-hot columns,
+    an encoder's classes), no name the cell binds, and no key that is a label anywhere in
+    the data cut. A ``.str`` or ``.dt`` accessor is not trusted either: pandas picks it by
+    the values it sees (an object column of NaN in its first rows has none)."""
+    if result.get("outcome") != "crashed" or result.get("blocked") or cut_doubtful(result):
+        return False
+    exception, message = result.get("exception"), str(result.get("message", ""))
+    kind = crash_type_of(exception, message, result.get("library"))
+    if not shrinking_cannot_cause(kind, message):
+        return False
+    text = message.lower()
+    if "nonetype" in text or "accessor" in text or kind == "feature name mismatch":
+        return False
+    if kind in ("value error", "data value violation") and \
+            not _DATA_VALUE.search(text):
+        return False
+    quoted = [a or b for a, b in _QUOTED.findall(message)]
+    if exception in _NAME_ERRORS:
+        return bool(quoted) and quoted[0] not in _bound(source)
+    if kind == "key error":
+        return bool(quoted) and not any(_label_anywhere(key, originals) for key in quoted)
+    return True
+
+
+def _bound(source: str) -> set[str]:
+    """Every name the cell binds (a branch the first rows skip may leave it unbound)."""
+    try:
+        tree = ast.parse(ipython_to_python(source))
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).partition(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+    return names
+
+
+def _label_anywhere(key: str, originals: Mapping[str, Any]) -> bool:
+    """Whether ``key`` is a column, a row label or a text value of an object cut."""
+    for value in originals.values():
+        try:
+            if _label_in(key, value):
+                return True
+        except Exception:  # noqa: BLE001 - cannot tell: it may be
+            return True
+    return False
+
+
+def _label_in(key: str, value: Any) -> bool:
+    module = type(value).__module__
+    if module.startswith("pandas"):
+        frame = value.to_frame() if value.ndim == 1 else value
+        if key in frame.columns or key in frame.index:
+            return True
+        for column in frame.columns:
+            series = frame[column]
+            if series.dtype.kind in "OSU" or str(series.dtype) in ("category", "string"):
+                if bool((series == key).any()):
+                    return True
+        return False
+    if module.startswith("numpy") and value.dtype.kind in "OSU":
+        return bool((value == key).any())
+    return False

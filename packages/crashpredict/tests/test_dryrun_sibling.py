@@ -1,0 +1,207 @@
+"""The shrunk sibling of the dry run beside the cell (`_sibling`): a crash late in a cell
+over big data is answered on the data's first rows, and only when the cut cannot have
+caused it; the sibling writes nothing the whole run could see, and a standby child's cell
+can start no process of its own."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import time
+
+import pytest
+
+from crashpredict._dryrun import _confine, _sibling
+from crashpredict._dryrun._beside import Standby, prepare_standby
+
+np = pytest.importorskip("numpy")
+pd = pytest.importorskip("pandas")
+
+pytestmark = pytest.mark.usefixtures("no_new_children")
+
+#: A column function slow enough that the whole run over a million rows takes many
+#: seconds (a loop in a lambda is no loop of the cell: fast-forward cannot cut it).
+SLOW = "df['b'] = df['a'].apply(lambda v: sum(i * v for i in range({n})))\n"
+
+
+def _layers_for_a_sibling() -> bool:
+    standby = _armed(prepare_standby({}))
+    beside = standby.start("x = 1", head_start_s=10.0)
+    layers = beside.result.layers
+    beside.settle(10)
+    return "seccomp" in layers and "landlock" in layers
+
+
+def _armed(standby: Standby, within: float = 20.0) -> Standby:
+    end = time.monotonic() + within
+    while not standby.armed():
+        assert time.monotonic() < end, "the standby child never got ready"
+        time.sleep(0.01)
+    return standby
+
+
+def _beside(source: str, ns: dict, within: float = 120.0):
+    standby = _armed(prepare_standby(ns))
+    beside = standby.start(source, head_start_s=0.01)
+    result = beside.wait(within)
+    beside.cancel()
+    assert beside.settle(20)
+    return result
+
+
+@pytest.fixture(scope="module")
+def big() -> pd.DataFrame:
+    if not _layers_for_a_sibling():
+        pytest.skip("the sibling needs seccomp and Landlock in this kernel")
+    n = 1_000_000
+    return pd.DataFrame({"a": np.arange(n, dtype=float), "t": [f"r{i}" for i in range(n)]})
+
+
+def test_a_late_crash_over_big_data_is_answered_on_its_first_rows(big) -> None:
+    cell = SLOW.format(n=200) + "print(df.b.lenght)\n"
+    result = _beside(cell, {"df": big})
+    assert result.outcome == "crashed" and result.exception == "AttributeError"
+    assert "lenght" in result.message and result.line == 2
+    # only the sibling runs on the first rows beside the cell: the whole run has minutes left
+    assert result.shrunk and result.shrunk_names == ("df",)
+    assert "b" not in big.columns
+
+
+@pytest.mark.parametrize("tail", [
+    "print(df.loc[900_000, 'b'])\n",  # a row label past the first rows
+    "s = df.set_index('t')\nprint(s.loc['r900000', 'a'])\n",  # a text row label too
+    # rows the first ones lack: a name the loop binds stays unbound
+    "for i, v in df[df.a > 999_000].a.items():\n    last = v\nprint(last)\n",
+])
+def test_a_crash_the_cut_may_cause_is_left_to_the_whole_run(big, tail) -> None:
+    cell = SLOW.format(n=10) + tail
+    result = _beside(cell, {"df": big})
+    assert result.outcome != "crashed", result
+    assert not result.shrunk
+
+
+def test_the_sibling_writes_no_file_the_whole_run_could_see(big, tmp_path) -> None:
+    folder = tmp_path / "out"
+    cell = SLOW.format(n=10) + f"import os\nos.makedirs({str(folder)!r})\nprint(df.b.lenght)\n"
+    result = _beside(cell, {"df": big})
+    # the sibling stopped at the write (it makes no folder), so the whole run made it once
+    # and failed where the real run fails, not on a folder that already exists
+    assert result.outcome == "crashed" and result.exception == "AttributeError", result
+    assert not result.shrunk
+    assert not folder.exists()
+
+
+def test_a_standby_cell_can_start_no_process(big) -> None:
+    cell = ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+            "pid = libc.fork()\nif pid == 0:\n    os._exit(0)\n"
+            "raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n")
+    for ns in ({}, {"df": big}):  # without and with a sibling forked before the cell ran
+        result = _beside(cell, dict(ns))
+        assert result.outcome == "inconclusive" and "a new process" in result.blocked, result
+
+
+def test_a_small_frame_gets_no_sibling() -> None:
+    code = compile("df.a.sum(); arr.mean()", "<cell>", "exec")
+    small = {"df": pd.DataFrame({"a": range(100)}), "arr": np.zeros(5000)}
+    assert _sibling._big_reads(code, small) == ()
+    large = {**small, "arr": np.zeros(_sibling.MIN_ROWS + 1)}
+    assert _sibling._big_reads(code, large) == ("arr", "df")
+
+
+def _crash(exception: str, message: str, **extra) -> dict:
+    return {"outcome": "crashed", "exception": exception, "message": message, **extra}
+
+
+@pytest.mark.parametrize("result, expected", [
+    (_crash("AttributeError", "'Pipeline' object has no attribute 'coef_'"), True),
+    (_crash("AttributeError", "'NoneType' object has no attribute 'fit'"), False),
+    (_crash("AttributeError", "Can only use .str accessor with string values!"), False),
+    (_crash("NameError", "name 'nombre' is not defined"), True),
+    (_crash("NameError", "name 'best' is not defined"), False),  # the cell binds it
+    (_crash("KeyError", "'Age_group'"), True),
+    (_crash("KeyError", "'r7'"), False),  # a value of the frame cut: a label it may lack
+    (_crash("KeyError", "7"), False),
+    (_crash("ValueError", "Input X contains NaN."), True),
+    (_crash("ValueError", "y contains previously unseen labels: 'z'"), False),
+    (_crash("ValueError", "n_components=600 must be between 0 and min(n_samples, "
+                          "n_features)=520 (see the maintenance notes)"), False),
+    (_crash("IndexError", "index 900 is out of bounds for axis 0 with size 520"), False),
+    (_crash("ValueError", "The feature names should match those that were passed "
+                          "during fit."), False),
+    (_crash("AttributeError", "'list' object has no attribute 'shape'",
+            cut_before_crash=True, cut_may_cause=True), False),
+    ({"outcome": "inconclusive", "blocked": "open('x', 'w')"}, False),
+])
+def test_what_a_run_on_the_first_rows_may_say(result, expected) -> None:
+    source = "for m in models:\n    best = m\nprint(best)\n"
+    originals = {"df": pd.DataFrame({"t": ["r1", "r7"], "age": [1, 2]})}
+    assert _sibling.counts(result, source, originals) is expected
+
+
+def _in_a_fork(body) -> int:
+    """Run ``body()`` in a forked process; its return value (a small int) comes back."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 255
+        try:
+            code = int(body())
+        finally:
+            os.write(write, bytes([code]))
+            os._exit(0)
+    os.close(write)
+    got = os.read(read, 1)
+    os.close(read)
+    os.waitpid(pid, 0)
+    return got[0] if got else 255
+
+
+def _fork_errno() -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    pid = libc.fork()
+    if pid == 0:
+        os._exit(0)
+    if pid > 0:
+        os.waitpid(pid, 0)
+        return 0
+    return ctypes.get_errno() - 4000  # ERRNO_BLOCKED numbers, as a byte
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="no filter here")
+def test_processes_are_allowed_until_the_stacked_filter_refuses_them(tmp_path) -> None:
+    def body() -> int:
+        confinement = _confine.confine(str(tmp_path), processes=True)
+        if not confinement.seccomp:
+            return 200
+        if _fork_errno() != 0:
+            return 201
+        if _confine.no_new_processes() is not None:
+            return 202
+        return _fork_errno()
+
+    code = _in_a_fork(body)
+    if code == 200:
+        pytest.skip("no seccomp here")
+    assert code == 1, code  # 4001: a new process
+
+
+def test_the_read_only_layer_refuses_writes_in_the_private_folder_too(tmp_path) -> None:
+    def body() -> int:
+        confinement = _confine.confine(str(tmp_path), processes=True)
+        if not confinement.landlock:
+            return 200
+        (tmp_path / "before").write_text("ok")
+        if _confine.read_only_files() is not None:
+            return 201
+        try:
+            (tmp_path / "after").write_text("no")
+        except PermissionError as exc:
+            return 0 if exc.errno == errno.EACCES else 202
+        return 203
+
+    code = _in_a_fork(body)
+    if code == 200:
+        pytest.skip("no Landlock here")
+    assert code == 0, code
+    assert (tmp_path / "before").exists() and not (tmp_path / "after").exists()
