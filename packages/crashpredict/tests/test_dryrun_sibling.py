@@ -205,3 +205,19 @@ def test_the_read_only_layer_refuses_writes_in_the_private_folder_too(tmp_path) 
         pytest.skip("no Landlock here")
     assert code == 0, code
     assert (tmp_path / "before").exists() and not (tmp_path / "after").exists()
+
+
+@pytest.mark.parametrize("data, forwarded", [
+    (b'R{"outcome": "crashed", "exception": "KeyError"}\n', True),
+    (b'{"outcome": "crashed", "exception": "KeyError"}', True),  # the newline is added
+    (b'R{"outcome": "completed"}\n', False),
+    (b'R{"outcome": "inconclusive", "reason": "stuck"}\n', False),
+    (b'RQ\x00\x00\x00\x00\x00\x00\x00\x02{}{"outcome": "crashed"}\n', False),  # after a probe
+    (b'R{"outcome": "crash', False),  # cut short
+    (b'', False),
+])
+def test_the_child_forwards_only_a_whole_crash_report(data, forwarded) -> None:
+    report = _sibling._crash_report(data)
+    assert (report is not None) is forwarded
+    if forwarded:
+        assert report.endswith(b"\n") and report.count(b"\n") == 1

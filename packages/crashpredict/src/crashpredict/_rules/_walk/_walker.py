@@ -624,7 +624,8 @@ class CellWalker(StatementWalker):
                            kwargs: dict[str, Any]) -> None:
         """``s.apply(lambda v: ...)``, ``s.map(lambda v: ...)`` and ``df.apply(lambda r:
         ..., axis=1)`` call the lambda on every item (row): its body is walked on the
-        first, the first missing and the first of another type (`row_witnesses`)."""
+        first, the first missing and the first of another type (`item_witnesses` for a
+        series, `row_witnesses` for a frame's rows)."""
         lam = node.args[0]
         params = lam.args  # type: ignore[attr-defined]
         if len(node.args) != 1 or len(params.args) != 1 or params.posonlyargs or \

@@ -32,13 +32,13 @@ _TYPE_SCAN_ITEMS = 200_000
 
 
 class Witness:
-    """A row (or item) to walk a body on: its position, what the body is bound to there,
-    and why it was chosen (it ends the explanation of what the walk finds there)."""
+    """A row (or item) to walk a body on: what the body is bound to there, and why it was
+    chosen (it ends the explanation of what the walk finds there, naming the position)."""
 
-    __slots__ = ("position", "value", "why")
+    __slots__ = ("value", "why")
 
-    def __init__(self, position: int, value: Any, why: str) -> None:
-        self.position, self.value, self.why = position, value, why
+    def __init__(self, value: Any, why: str) -> None:
+        self.value, self.why = value, why
 
 
 def names_read(nodes: list[ast.AST]) -> list[str]:
@@ -89,7 +89,7 @@ def item_witnesses(series: Any, what: str) -> list[Witness]:
     chosen: dict[int, str] = {0: ""}
     for k, why in _odd_items(values):
         chosen.setdefault(k, f"{what} at position {k} is {why}")
-    return [Witness(k, series.iloc[k:k + 1].to_numpy(dtype=object)[0], why)
+    return [Witness(series.iloc[k:k + 1].to_numpy(dtype=object)[0], why)
             for k, why in sorted(chosen.items())[:_MAX_WITNESSES]]
 
 
@@ -117,7 +117,7 @@ def row_witnesses(frame: Any, how: str, names: list[str], last: bool,
     picked = sorted(chosen.items())[:_MAX_WITNESSES]
     if last and n > 1 and n - 1 not in dict(picked):
         picked[-1] = (n - 1, chosen[n - 1])
-    return [Witness(k, _row(frame, k, how, itertuples), why) for k, why in picked]
+    return [Witness(_row(frame, k, how, itertuples), why) for k, why in picked]
 
 
 def _row(frame: Any, k: int, how: str, itertuples: tuple[tuple[Any, ...], dict[str, Any]]) -> Any:
