@@ -499,6 +499,29 @@ _BOOST_CELL = """model = xgb.XGBClassifier(n_estimators=ROUNDS, max_depth=8).fit
 pred = model.predict({test})
 """
 
+_APPLY = """
+import time, numpy as np, pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+rng = np.random.default_rng(0)
+WORDS = np.array(['good', 'bad', 'fine', 'poor', 'great', 'awful', 'okay', 'superb'])
+POSITIVE = {'good', 'fine', 'great', 'superb'}
+def score(text):
+    words = text.split()
+    return sum((len(w) if w in POSITIVE else -len(w)) * k for k in range(1, 9) for w in words)
+def reviews(n):
+    picks = rng.integers(0, len(WORDS), (n, 12))
+    return pd.DataFrame({'review': [' '.join(WORDS[p]) for p in picks],
+                         'length': rng.integers(20, 400, n), 'label': rng.integers(0, 2, n)})
+t0 = time.perf_counter(); reviews(20_000).review.apply(score)
+df = reviews(int(20_000 * LONG / max(time.perf_counter() - t0, 1e-3)))
+"""
+_APPLY_CELL = """df['score'] = df['review'].apply(score)
+pipe = make_pipeline(StandardScaler(), LogisticRegression()).fit(df[['score', 'length']], df['label'])
+weights = pd.Series(pipe{step}.coef_[0], index=['score', 'length'])
+"""
+
 #: (name, set-up, crashing cell, fixed cell)
 LONG_PAIRS = [
     ("torch training loop, then metrics into a missing folder", _TORCH,
@@ -512,6 +535,8 @@ LONG_PAIRS = [
     ("XGBoost fit of many rounds, then a prediction on a frame without a column", _BOOST,
      _BOOST_CELL.format(test="test"),
      _BOOST_CELL.format(test="test.reindex(columns=train.columns, fill_value=0.0)")),
+    ("apply over a big text column, then a pipeline's coefficients", _APPLY,
+     _APPLY_CELL.format(step=""), _APPLY_CELL.format(step="[-1]")),
 ]
 
 _VERDICT = """
@@ -542,9 +567,12 @@ def _variant(setup: str, cell: str) -> dict:
             "warned_s": real["warned"], "ename": real["error"], "status": said}
 
 
-def long_pairs() -> str:
+def long_pairs(names: tuple[str, ...] = ()) -> str:
+    """The long pairs (those whose name starts with one of ``names``, when given)."""
     rows, results = [], []
     for name, setup, crash, fixed in LONG_PAIRS:
+        if names and not name.startswith(names):
+            continue
         for variant, cell in (("crash", crash), ("fix", fixed)):
             r = _variant(setup, cell)
             r.update(name=name, variant=variant)
