@@ -103,9 +103,10 @@ def test_a_standby_cell_can_start_no_process(big) -> None:
 
 def test_a_small_frame_gets_no_sibling() -> None:
     code = compile("df.a.sum(); arr.mean()", "<cell>", "exec")
-    small = {"df": pd.DataFrame({"a": range(100)}), "arr": np.zeros(5000)}
+    small = {"df": pd.DataFrame({"a": range(100)}), "arr": np.zeros(_sibling.MIN_ROWS)}
     assert _sibling._big_reads(code, small) == ()
     large = {**small, "arr": np.zeros(_sibling.MIN_ROWS + 1)}
+    assert _sibling.MIN_ROWS > 100
     assert _sibling._big_reads(code, large) == ("arr", "df")
 
 
@@ -122,6 +123,8 @@ def _crash(exception: str, message: str, **extra) -> dict:
     (_crash("KeyError", "'Age_group'"), True),
     (_crash("KeyError", "'r7'"), False),  # a value of the frame cut: a label it may lack
     (_crash("KeyError", "7"), False),
+    (_crash("KeyError", "'t_r7'"), False),  # a one-hot column of that value
+    (_crash("KeyError", "'age'"), False),  # a column of the frame cut
     (_crash("ValueError", "Input X contains NaN."), True),
     (_crash("ValueError", "y contains previously unseen labels: 'z'"), False),
     (_crash("ValueError", "n_components=600 must be between 0 and min(n_samples, "

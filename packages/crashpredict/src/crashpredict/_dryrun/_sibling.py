@@ -32,6 +32,7 @@ import re
 import resource
 import select
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -48,7 +49,7 @@ __all__ = ["AFTER_S", "MIN_ROWS", "ROWS", "Sibling", "counts", "fork"]
 
 #: The sibling is forked only for a cell that reads an object longer than this: on fewer
 #: rows the whole run is about as quick.
-MIN_ROWS = 10_000
+MIN_ROWS = 2_000
 #: The rows the sibling keeps of each object the cell reads (as the replay's retry).
 ROWS = 500
 #: The sibling goes when the whole run has not answered this long after the cell came.
@@ -304,7 +305,8 @@ def _bound(source: str) -> set[str]:
 
 
 def _label_anywhere(key: str, originals: Mapping[str, Any]) -> bool:
-    """Whether ``key`` is a column, a row label or a text value of an object cut."""
+    """Whether ``key`` is a column, a row label or a text value of an object cut, or is
+    made of such a value (a column the cell derives from the data's values)."""
     for value in originals.values():
         try:
             if _label_in(key, value):
@@ -312,6 +314,11 @@ def _label_anywhere(key: str, originals: Mapping[str, Any]) -> bool:
         except Exception:  # noqa: BLE001 - cannot tell: it may be
             return True
     return False
+
+
+#: A text column with at most this many distinct values is searched for values the key
+#: is made of (``pd.get_dummies``'s ``city_west``, a pivot's ``sales_2023``).
+_MOST_VALUES = 10_000
 
 
 def _label_in(key: str, value: Any) -> bool:
@@ -323,9 +330,16 @@ def _label_in(key: str, value: Any) -> bool:
         for column in frame.columns:
             series = frame[column]
             if series.dtype.kind in "OSU" or str(series.dtype) in ("category", "string"):
-                if bool((series == key).any()):
+                if _made_of(key, series.dropna().unique()):
                     return True
         return False
     if module.startswith("numpy") and value.dtype.kind in "OSU":
-        return bool((value == key).any())
+        return _made_of(key, sys.modules["numpy"].unique(value.ravel()))
     return False
+
+
+def _made_of(key: str, values: Any) -> bool:
+    """Whether ``key`` is one of ``values`` or, where they are few, holds one of them."""
+    if len(values) > _MOST_VALUES:
+        return any(str(v) == key for v in values)
+    return any(text == key or (len(text) > 1 and text in key) for text in map(str, values))
