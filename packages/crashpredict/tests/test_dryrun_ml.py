@@ -187,3 +187,35 @@ def test_a_cell_over_budget_with_nothing_to_cut_stays_inconclusive():
     result = dry_run("import time\ntime.sleep(30)", {"big": np.zeros(10_000)}, budget_s=1)
     assert result.outcome == "inconclusive" and "budget" in result.reason
     assert result.elapsed_s < 1 + 0.5 + 2.5
+
+
+# ---- loaders cut to their first rows keep what the user reads of them ----------------------
+
+def test_a_cut_torch_loader_answers_for_its_dataset(torch_ns):
+    from crashpredict._dryrun._shrink import shrink_namespace
+
+    torch = torch_ns["torch"]
+
+    class Images(torch.utils.data.TensorDataset):
+        classes = ["cat", "dog"]
+
+    dataset = Images(torch_ns["X"], torch_ns["y"])
+    dataset.root = "data/train"
+    ns = {"loader": torch.utils.data.DataLoader(dataset, batch_size=32)}
+    assert shrink_namespace(ns, 40) == ("loader",)
+    cut = ns["loader"].dataset
+    assert len(cut) == 40 and cut.classes == ["cat", "dog"] and cut.root == "data/train"
+    with pytest.raises(AttributeError):
+        cut.no_such_field
+    assert sum(len(xb) for xb, _ in ns["loader"]) == 40
+
+
+def test_a_cut_tf_dataset_keeps_what_was_set_on_it(keras_ns):
+    from crashpredict._dryrun._shrink import shrink_namespace
+
+    ds = keras_ns["tf"].data.Dataset.from_tensor_slices((keras_ns["X"], keras_ns["y"])).batch(8)
+    ds.class_names = ["low", "high"]  # as image_dataset_from_directory sets it
+    ns = {"ds": ds}
+    assert shrink_namespace(ns, 100) == ("ds",)
+    assert ns["ds"] is not ds and ns["ds"].class_names == ["low", "high"]
+    assert int(ns["ds"].cardinality()) == 3

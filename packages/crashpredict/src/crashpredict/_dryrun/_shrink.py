@@ -48,10 +48,36 @@ def _loader_head(value: Any, rows: int) -> Any:
     if type(value).__module__.startswith("torch"):
         data = sys.modules["torch.utils.data"]
         # The first samples, in batches of the same size; workers would be blocked anyway.
-        return data.DataLoader(data.Subset(value.dataset, range(rows)),
+        return data.DataLoader(_subset(data)(value.dataset, range(rows)),
                                batch_size=value.batch_size, collate_fn=value.collate_fn,
                                drop_last=value.drop_last)
-    return value.take(max(1, rows * _BATCHES_PER_1000_ROWS // 1000))
+    head = value.take(max(1, rows * _BATCHES_PER_1000_ROWS // 1000))
+    # what the user set on the dataset (``image_dataset_from_directory``'s ``class_names``,
+    # ``file_paths``) the head has too: a cut one is another class, without them
+    for name, attribute in list(vars(value).items()):
+        if not name.startswith("_") and not hasattr(head, name):
+            try:
+                setattr(head, name, attribute)
+            except Exception:  # noqa: BLE001 - a read-only one stays the class's
+                continue
+    return head
+
+
+_SUBSET: list[type] = []
+
+
+def _subset(data: Any) -> type:
+    """``Subset`` that answers for the dataset it cuts (``loader.dataset.classes`` of an
+    ``ImageFolder``, a user's own fields): a cut that lost them would raise an
+    AttributeError the real run does not."""
+    if not _SUBSET:
+        class HeadOf(data.Subset):  # type: ignore[misc,name-defined]
+            def __getattr__(self, name: str) -> Any:
+                if name.startswith("__") or name in ("dataset", "indices"):
+                    raise AttributeError(name)
+                return getattr(self.dataset, name)
+        _SUBSET.append(HeadOf)
+    return _SUBSET[0]
 
 
 def _rows(value: Any) -> int | None:
