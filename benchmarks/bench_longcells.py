@@ -748,7 +748,7 @@ def third_pairs(think_s: float = 1.0) -> str:
 
 def unseen_pairs(ordinal: str, think_s: float = 1.0) -> str:
     """A set written by a helper who had read neither the tool's code nor the earlier sets
-    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth``, ``fifth``, ``sixth``), as `third_pairs`
+    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth`` to ``seventh``), as `third_pairs`
     runs the third."""
     module = importlib.import_module(f"{__package__}.notebook_pairs_{ordinal}")
     return _pairs_in_the_notebook(
@@ -816,7 +816,7 @@ def main() -> str:
     section = "\n\n".join(["## longcells", fine_cells(), long_pairs(), junobench_sample(),
                             own_pairs_back_to_back(), new_pairs(),
                             third_pairs(), *(unseen_pairs(ordinal) for ordinal in
-                                             ("fourth", "fifth", "sixth"))])
+                                             ("fourth", "fifth", "sixth", "seventh"))])
     print(section)
     return section
 
