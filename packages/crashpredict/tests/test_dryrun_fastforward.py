@@ -183,6 +183,19 @@ def test_a_missing_file_that_a_cut_loop_writes_is_not_claimed(tmp_path):
     assert result.exception == "FileNotFoundError" and verdict.crash is None, verdict
 
 
+def test_a_loop_that_only_reads_files_cannot_make_a_missing_folder(tmp_path):
+    for day in range(3):
+        (tmp_path / f"day{day}.csv").write_text("t\n1\n2\n")
+    cell = (f"import os, time\nrows = 0\nfor name in sorted(os.listdir({str(tmp_path)!r}))"
+            f" * 100:\n    time.sleep(0.02)\n    with open(os.path.join({str(tmp_path)!r}, "
+            f"name)) as fh:\n        rows += len(fh.readlines())\n"
+            f"with open(os.path.join({str(tmp_path)!r}, 'results', 'summary.txt'), 'w') as fh:\n"
+            f"    fh.write(str(rows))\n")
+    result, verdict = _predict(cell)
+    assert result.cut_before_crash and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception) == (True, "FileNotFoundError"), verdict
+
+
 def test_keras_fit_runs_one_epoch_of_two_steps():
     tf = pytest.importorskip("tensorflow")
     np = pytest.importorskip("numpy")

@@ -16,7 +16,7 @@ name bound in a later iteration is unbound), so `Cutter.judge` tells the parent 
 the crash may be the cut's doing: it is when the crashing statement reads a name that a
 cut loop binds or grows (or that the cell bound from a call into a function whose loop was
 cut), when it is raised inside such a function, or when a file is missing and a cut loop
-writes files. The parent adds the crash-kind test it uses for shrunk data
+writes files (an ``open`` that only reads does not count). The parent adds the crash-kind test it uses for shrunk data
 (`shrinking_cannot_cause`: no shape, size, index or row-label errors).
 
 A ``for`` of the cell over a ``range``, an ``enumerate`` of a name or a name, that
@@ -109,6 +109,37 @@ def _loop_text(node: ast.For | ast.While) -> str:
     return f"{word} {head[:60]}"
 
 
+_MODE_LETTERS = frozenset("rwxabt+U")
+
+
+def _opens_for_writing(call: ast.Call) -> bool:
+    """Whether an ``open`` call may write: its mode (``mode=``, the builtin's second
+    argument, or a short constant of mode letters given to a method ``open``) has one of
+    ``wax+``, or cannot be read. ``open(path)``, ``Path.open()``, ``gzip.open(path)``
+    read."""
+    modes = [k.value for k in call.keywords if k.arg == "mode"]
+    if any(k.arg is None for k in call.keywords):
+        return True  # **options: the mode may be in them
+    if isinstance(call.func, ast.Name):
+        modes += call.args[1:2]
+        if len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args):
+            return True
+    else:
+        for arg in call.args:
+            if isinstance(arg, ast.Starred):
+                return True
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and \
+                    0 < len(arg.value) <= 3 and set(arg.value) <= _MODE_LETTERS:
+                modes.append(arg)
+            elif call.args.index(arg) > 0:
+                return True  # os.open's flags, another library's arguments
+    for mode in modes:
+        if not (isinstance(mode, ast.Constant) and isinstance(mode.value, str)) or \
+                set(mode.value) & set("wax+"):
+            return True
+    return False
+
+
 def _bound_in(body: list[ast.stmt], extra: Iterable[ast.AST] = ()) -> tuple[frozenset[str], bool]:
     """Names a loop's body binds or grows, and whether it calls a file writer."""
     names: set[str] = set()
@@ -128,7 +159,7 @@ def _bound_in(body: list[ast.stmt], extra: Iterable[ast.AST] = ()) -> tuple[froz
                 func = node.func
                 called = func.attr if isinstance(func, ast.Attribute) else \
                     func.id if isinstance(func, ast.Name) else ""
-                if called in _WRITERS:
+                if called in _WRITERS and (called != "open" or _opens_for_writing(node)):
                     writes = True
                 if isinstance(func, ast.Attribute) and func.attr in _GROWERS:
                     base = func.value
