@@ -94,11 +94,34 @@ def test_the_sibling_writes_no_file_the_whole_run_could_see(big, tmp_path) -> No
 
 def test_a_standby_cell_can_start_no_process(big) -> None:
     cell = ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+            "sizes = [len(v) for v in (df, df)] if 'df' in globals() else []\n"
             "pid = libc.fork()\nif pid == 0:\n    os._exit(0)\n"
             "raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n")
     for ns in ({}, {"df": big}):  # without and with a sibling forked before the cell ran
         result = _beside(cell, dict(ns))
         assert result.outcome == "inconclusive" and "a new process" in result.blocked, result
+
+
+@pytest.mark.parametrize("source, works", [
+    ("df.head()", False),
+    ("big *= 1.000001", False),
+    ("g = df.groupby('k')['v'].mean()", False),
+    ("df['b'] = df['a'].apply(abs)", True),
+    ("g = df.groupby('k')['v'].agg(['mean', 'std'])", False),  # reductions by name
+    ("g = df.groupby('k').agg({'v': ['mean', 'max']})", False),
+    ("g = df.groupby('k')['v'].agg(lambda s: s.iloc[-1])", True),
+    ("z = df.groupby('k')['v'].transform('mean')", False),
+    ("model.fit(X, y)", True),
+    ("for row in df.itertuples():\n    pass", True),
+    ("total = sum(v * 2 for v in df.a)", True),
+    ("summary = report(df)", True),  # a function of the notebook's: it may loop
+    ("summary = len(df)", False),
+])
+def test_only_a_cell_that_works_through_rows_gets_a_sibling(source, works) -> None:
+    def report(frame):
+        return frame
+
+    assert _sibling._works_through_rows(source, {"report": report, "len": len}) is works
 
 
 def test_a_small_frame_gets_no_sibling() -> None:

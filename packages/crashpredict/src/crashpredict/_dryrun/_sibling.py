@@ -3,8 +3,9 @@
 A standby child (`_child.run_standby`) runs the whole cell beside the real one, at the
 real run's speed at best: a cell that works a minute through a big frame before it fails
 on a name, an attribute or a column answers a minute in, no sooner than the real run
-fails. So when the cell reads a DataFrame, Series, array or tensor of more than
-`MIN_ROWS` rows, the child forks one process as the cell arrives (before it stacks the
+fails. So when the cell works through rows (a loop, a fit, an ``apply``: `_ROW_WORK`) and
+reads a DataFrame, Series, array or tensor of more than `MIN_ROWS` rows, the child forks
+one process as the cell arrives (before it stacks the
 filter that refuses new processes, `_confine.no_new_processes`; no code of the cell has
 run), a sibling of the whole run, which waits. If the whole run has not answered
 `AFTER_S` in, the sibling goes: it cuts what the cell reads to its first `ROWS` rows
@@ -35,6 +36,7 @@ import signal
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -65,6 +67,61 @@ _NAME_ERRORS = ("NameError", "UnboundLocalError")
 #: that is no number), not a label the first rows may lack (an encoder fit on them).
 _DATA_VALUE = re.compile(r"\bnan\b|infinity|could not convert|invalid literal")
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+#: Calls that work through every row (or fit on all of them): a cell with none of them and
+#: no loop is answered by the whole run as soon as its sibling would be.
+_ROW_WORK = frozenset({"fit", "fit_transform", "fit_predict", "partial_fit", "fit_resample",
+                       "apply", "applymap", "map", "transform", "agg", "aggregate", "pipe",
+                       "iterrows", "itertuples", "train", "train_on_batch", "cross_val_score",
+                       "cross_validate", "cross_val_predict", "learning_curve",
+                       "validation_curve", "permutation_importance", "vectorize"})
+
+
+#: ...unless given only the names of built-in reductions (``agg(['mean', 'std'])``),
+#: which pandas runs over whole columns at once.
+_BY_NAME = frozenset({"agg", "aggregate", "transform"})
+
+
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    return [*call.args, *(k.value for k in call.keywords)]
+
+
+def _named(node: ast.expr) -> bool:
+    """A string, or a list, tuple or dict of strings (and column names to them)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(_named(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _named(k) and _named(v) for k, v in
+                   zip(node.keys, node.values))
+    return False
+
+
+def _works_through_rows(source: str, namespace: Mapping[str, Any]) -> bool:
+    """Whether the cell, read as text, loops (a comprehension too), calls one of
+    `_ROW_WORK`, or calls a function of the notebook's (its loops are not read here). Read
+    from the syntax alone, without any code of the user's: a cell that does none of it
+    (``df.head()``, ``big *= 2``) gets no sibling, and does not pay for its fork in the
+    head start (where the kernel waits for the whole run's answer)."""
+    try:
+        tree = ast.parse(ipython_to_python(source))
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp,
+                             ast.DictComp, ast.GeneratorExp)):
+            return True
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _ROW_WORK and not (
+                    func.attr in _BY_NAME and all(_named(a) for a in _arguments(node))):
+                return True
+            if isinstance(func, ast.Name) and (func.id in _ROW_WORK or type(
+                    namespace.get(func.id)) is types.FunctionType):
+                return True
+    return False
 
 
 def _big_reads(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
@@ -173,7 +230,7 @@ def fork(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
     if os.getpid() != 2 or "seccomp" not in layers or "landlock" not in layers:
         return None
     try:
-        names = _big_reads(code, namespace)
+        names = _big_reads(code, namespace) if _works_through_rows(source, namespace) else ()
     except Exception:  # noqa: BLE001 - a namespace too strange to read: no sibling
         return None
     if not names:
