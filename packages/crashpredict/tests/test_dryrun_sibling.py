@@ -149,6 +149,8 @@ def _crash(exception: str, message: str, **extra) -> dict:
     (_crash("KeyError", "'t_r7'"), False),  # a one-hot column of that value
     (_crash("KeyError", "'age'"), False),  # a column of the frame cut
     (_crash("ValueError", "Input X contains NaN."), True),
+    (_crash("IntCastingNaNError", "Cannot convert non-finite values (NA or inf) to integer"),
+     True),
     (_crash("ValueError", "y contains previously unseen labels: 'z'"), False),
     (_crash("ValueError", "n_components=600 must be between 0 and min(n_samples, "
                           "n_features)=520 (see the maintenance notes)"), False),
@@ -163,6 +165,15 @@ def test_what_a_run_on_the_first_rows_may_say(result, expected) -> None:
     source = "for m in models:\n    best = m\nprint(best)\n"
     originals = {"df": pd.DataFrame({"t": ["r1", "r7"], "age": [1, 2]})}
     assert _sibling.counts(result, source, originals) is expected
+
+
+def test_a_missing_value_after_a_join_of_two_tables_cut_is_not_trusted() -> None:
+    nan = _crash("ValueError", "Input X contains NaN.")
+    two = {"orders": pd.DataFrame({"id": [1, 2]}), "customers": pd.DataFrame({"id": [2, 1]})}
+    joined = "X = orders.merge(customers, on='id', how='left')\nmodel.fit(X, y)\n"
+    assert not _sibling.counts(nan, joined, two)
+    assert _sibling.counts(nan, "model.fit(orders, y)\n", two)  # no join: the rows' own NaN
+    assert _sibling.counts(nan, joined, {"orders": two["orders"]})  # one table cut, one whole
 
 
 def _in_a_fork(body) -> int:

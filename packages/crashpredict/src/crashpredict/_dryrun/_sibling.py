@@ -65,7 +65,12 @@ _LOADERS = ("torch.utils.data", "tensorflow.python.data")
 _NAME_ERRORS = ("NameError", "UnboundLocalError")
 #: A value error counts when it names a value the rows kept hold (a NaN, an inf, a text
 #: that is no number), not a label the first rows may lack (an encoder fit on them).
-_DATA_VALUE = re.compile(r"\bnan\b|infinity|could not convert|invalid literal")
+_DATA_VALUE = re.compile(r"\bnan\b|infinity|non-finite|could not convert|invalid literal")
+#: ...of them, those about a missing value, which a join of two tables cut may make.
+_MISSING = re.compile(r"\bnan\b|infinity|non-finite")
+#: Calls that match rows of one table with another's (by key, label or position).
+_JOINERS = frozenset({"merge", "merge_asof", "join", "concat", "reindex", "align", "map",
+                      "combine_first", "update", "hstack", "column_stack", "DataFrame"})
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
@@ -293,6 +298,7 @@ def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
     after_confined(rng_state)
     originals = {name: namespace[name] for name in names}
     cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
+    originals = {name: originals[name] for name in cut}
     if not cut:
         return
     tree = _fastforward.loop_tree(source, code, namespace)
@@ -319,18 +325,22 @@ def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any])
     unset (``None``), no columns or labels made from the rows' values (one-hot columns,
     an encoder's classes), no name the cell binds, and no key that is a label anywhere in
     the data cut. A ``.str`` or ``.dt`` accessor is not trusted either: pandas picks it by
-    the values it sees (an object column of NaN in its first rows has none)."""
+    the values it sees (an object column of NaN in its first rows has none). Nor is a
+    missing value where the cell joins two of the tables cut (``originals``: what was cut,
+    before the cut): their first rows match fewer keys than the whole tables."""
     if result.get("outcome") != "crashed" or result.get("blocked") or cut_doubtful(result):
         return False
     exception, message = result.get("exception"), str(result.get("message", ""))
     kind = crash_type_of(exception, message, result.get("library"))
-    if not shrinking_cannot_cause(kind, message):
-        return False
     text = message.lower()
-    if "nonetype" in text or "accessor" in text or kind == "feature name mismatch":
+    if kind in ("value error", "data value violation"):
+        if not _DATA_VALUE.search(text):
+            return False
+        if _MISSING.search(text) and len(originals) > 1 and _joins(source):
+            return False  # two tables cut to their first rows match fewer rows: NaN
+    elif not shrinking_cannot_cause(kind, message):
         return False
-    if kind in ("value error", "data value violation") and \
-            not _DATA_VALUE.search(text):
+    if "nonetype" in text or "accessor" in text or kind == "feature name mismatch":
         return False
     quoted = [a or b for a, b in _QUOTED.findall(message)]
     if exception in _NAME_ERRORS:
@@ -338,6 +348,18 @@ def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any])
     if kind == "key error":
         return bool(quoted) and not any(_label_anywhere(key, originals) for key in quoted)
     return True
+
+
+def _joins(source: str) -> bool:
+    """Whether the cell calls one of `_JOINERS` (read from its text)."""
+    try:
+        tree = ast.parse(ipython_to_python(source))
+    except SyntaxError:
+        return True
+    return any(isinstance(node, ast.Call) and (
+        node.func.attr if isinstance(node.func, ast.Attribute) else
+        node.func.id if isinstance(node.func, ast.Name) else "") in _JOINERS
+        for node in ast.walk(tree))
 
 
 def _bound(source: str) -> set[str]:
