@@ -258,3 +258,15 @@ def test_the_child_forwards_only_a_whole_crash_report(data, forwarded) -> None:
     assert (report is not None) is forwarded
     if forwarded:
         assert report.endswith(b"\n") and report.count(b"\n") == 1
+
+
+def test_a_cast_of_nan_to_int_on_the_first_rows_is_warned_about() -> None:
+    """The rows kept are real rows: a NaN among them makes the whole cast fail too."""
+    from crashpredict._dryrun import DryRun, dryrun_verdict
+
+    message = "Cannot convert non-finite values (NA or inf) to integer"
+    dry = DryRun(outcome="crashed", exception="IntCastingNaNError", message=message, line=6,
+                 shrunk=True, shrunk_names=("energy",))
+    verdict = dryrun_verdict(dry, "x\n" * 6)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "IntCastingNaNError", 6)
+    assert "on data cut to its first rows (energy)" in verdict.explanation

@@ -22,7 +22,7 @@ SHRUNK_CAN_CLEAR = frozenset({
 })
 #: Words of a value error about the data's values, which shrinking keeps (the retry keeps
 #: the rows with NaN/inf and unseen labels) and never creates.
-_VALUE_WORDS = ("nan", "infinity", "could not convert", "invalid literal", "unseen",
+_VALUE_WORDS = ("nan", "infinity", "non-finite", "could not convert", "invalid literal", "unseen",
                 "new labels", "unknown categor", "not in list")
 
 #: Words of a mismatch of element types (torch's, TensorFlow's): rows cut or iterations
