@@ -180,11 +180,14 @@ class Sibling:
 
     def _forward(self, write_fd: int) -> None:
         if self._closed.wait(AFTER_S):
+            os.close(self._reports)
             return
-        try:
-            os.write(self._control, b"g")
-        except OSError:
-            return
+        with self._lock:  # never after `close`: the number may name another file by then
+            try:
+                if not self._closed.is_set():
+                    os.write(self._control, b"g")
+            except OSError:
+                pass
         data = bytearray()
         try:
             while not self._closed.is_set() and len(data) <= _MAX_REPORT:
