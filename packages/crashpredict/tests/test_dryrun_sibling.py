@@ -58,8 +58,8 @@ def big() -> pd.DataFrame:
     return pd.DataFrame({"a": np.arange(n, dtype=float), "t": [f"r{i}" for i in range(n)]})
 
 
-def _first_rows_answer(cell: str, ns: dict, attempts: int = 3):
-    """The dry run's answer, retried while it is not the sibling's: in a process that has
+def _first_rows_answer(cell: str, ns: dict, attempts: int = 4):
+    """The dry run's answer, retried while it is not the sibling's (four tries): in a process that has
     imported torch, TensorFlow, XGBoost, LightGBM, scikit-learn, matplotlib, seaborn and
     IPython (as pytest's has, running the whole suite), the sibling gave no answer in about
     one run in six, and the whole run answered later; nothing wrong was said either way."""

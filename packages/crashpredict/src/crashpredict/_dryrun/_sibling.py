@@ -292,13 +292,17 @@ def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_S, CPU_S + 1))
     if os.read(control, 1) != b"g":
         return  # the whole run answered first, or the child is gone
-    threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
     if _confine.no_new_processes() is not None or _confine.read_only_files() is not None:
         return
     run, report, after_confined = child
     _overlay, policy, _layers = prepared
-    _sandbox.refuse_writes(policy)
+    # the fork hooks first (confined): threading's re-initialises its locks, which a thread
+    # of the kernel's may have held at the kernel's fork; a thread started before them
+    # could wait on such a lock for ever. The audit hook that refuses every write comes
+    # after them: a hook that writes (a log) fails at Landlock, unseen, and taints nothing
     after_confined(rng_state)
+    threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
+    _sandbox.refuse_writes(policy)
     originals = {name: namespace[name] for name in names}
     cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
     originals = {name: originals[name] for name in cut}
