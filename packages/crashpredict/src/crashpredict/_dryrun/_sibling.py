@@ -185,6 +185,7 @@ class Sibling:
         with self._lock:  # never after `close`: the number may name another file by then
             try:
                 if not self._closed.is_set():
+                    _continue_if_stopped(self.pid)
                     os.write(self._control, b"g")
             except OSError:
                 pass
@@ -207,6 +208,29 @@ class Sibling:
             self.close()
             # reported: stopped, as the whole run stops after its own report
             os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def _continue_if_stopped(pid: int) -> None:
+    """Continue the sibling when it is stopped while this process runs.
+
+    The kernel's pacer stops and continues the child's process group (``SIGSTOP``,
+    ``SIGCONT``). Signals sent to a group while one of its processes forks reach the new
+    process once it exists, both of them, and there the stop wins whatever their order: a
+    sibling forked while the pacer held and then let go of the group is born stopped, and
+    the pacer, which sends ``SIGCONT`` only when it lets a held group go, never continues
+    it. This runs only while the child runs, so the group is not held: ``SIGCONT`` to it
+    (the only target the filter allows besides itself, `_confine.seccomp_program`) undoes
+    no hold of the pacer's."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        state = b"T"  # cannot tell: a needless SIGCONT to a running group does nothing
+    if state in (b"T", b"t"):
+        try:
+            os.kill(0, signal.SIGCONT)
+        except OSError:
+            pass
 
 
 def _crash_report(data: bytes) -> bytes | None:
