@@ -639,6 +639,73 @@ def test_a_crash_in_the_last_iteration_that_the_cut_may_cause_is_not_the_cells(c
     assert verdict.crash is not True, verdict
 
 
+#: A failure on the last record's own values (a ``None``, a text where a number was): the
+#: real run meets the same record with the same values (`Cutter.crashed_in_last_iteration`).
+#: Each loop is slow per record (``time.sleep``), so it is cut; the truth runs it for real.
+OWN_VALUES = [
+    "names = {}\nfor r in records:\n    time.sleep(0.0001)\n"
+    "    names[r['id']] = r['name'].strip().title()",
+    "amounts = {}\nfor r in records:\n    time.sleep(0.0001)\n"
+    "    amounts[r['id']] = float(r['amount']) * 1.2",
+    "sizes = np.zeros(n)\nfor i in range(n):\n    time.sleep(0.0001)\n"
+    "    sizes[i] = len(records[i]['name']) + 1",
+]
+
+
+def _records_namespace(n: int) -> dict:
+    import numpy as np
+
+    records = [{"id": i, "name": f" user {i} ", "amount": f"{i * 0.5:.2f}", "key": f"k{i}",
+                "parent": f"k{max(i - 2, 0)}"} for i in range(n)]
+    records[-1].update(name=None, amount="n/a")  # the last batch scraped: a null, a text
+    namespace = {"np": np, "n": n, "records": records, "cache": {}}
+    earlier = "import time\ndef remember(r):\n    cache[r['key']] = r\n"
+    exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def _raised_on_records(cell: str) -> str | None:
+    try:
+        exec(cell, _records_namespace(50))  # noqa: S102 - the truth: the cell run for real
+    except Exception as exc:  # noqa: BLE001
+        return type(exc).__name__
+    return None
+
+
+@pytest.mark.parametrize("cell", OWN_VALUES)
+def test_a_failure_on_the_last_records_own_values_is_the_cells_crash(cell):
+    raised = _raised_on_records(cell)
+    assert raised is not None
+    result, verdict = _predict(cell, _records_namespace(100_000))
+    assert result.cut_before_crash and result.last_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, raised), (verdict, result)
+
+
+@pytest.mark.parametrize("cell", [
+    # the record's parent went into the index in an iteration the cut skipped
+    "index = {}\nfor r in records:\n    time.sleep(0.0001)\n    index[r['key']] = r\n"
+    "    up = index[r['parent']]['amount']",
+    # ...or into the notebook's cache, by a function of an earlier cell
+    "for r in records:\n    time.sleep(0.0001)\n    remember(r)\n"
+    "    up = cache[r['parent']]['amount']",
+    # ...or by a library's function, given the index, or by a method of the index
+    "import operator\nindex = {}\nfor r in records:\n    time.sleep(0.0001)\n"
+    "    operator.setitem(index, r['key'], r)\n    up = index[r['parent']]['amount']",
+    "index = {}\nfor r in records:\n    time.sleep(0.0001)\n"
+    "    index.__setitem__(r['key'], r)\n    up = index[r['parent']]['amount']",
+    # ...or into a counter, through a method no list of growers names
+    "import collections\nseen = collections.Counter()\nfor r in records:\n"
+    "    time.sleep(0.0001)\n    seen.subtract({r['key']: -1})\n"
+    "    share = 1 / seen[r['parent']]",
+])
+def test_a_failure_on_what_the_skipped_records_built_is_not_the_cells(cell):
+    assert _raised_on_records(cell) is None
+    result, verdict = _predict(cell, _records_namespace(100_000))
+    assert result.outcome == "crashed" and result.exception in (
+        "KeyError", "ZeroDivisionError"), result
+    assert not result.last_iteration and verdict.crash is not True, (verdict, result)
+
+
 def test_beside_the_cell_a_loops_last_iteration_runs_soon():
     """In the notebook's one run a short loop runs whole (`CUT_AFTER_S`), reaching its end no
     sooner than the cell: one that indexes with its target is cut sooner and runs its last

@@ -592,29 +592,42 @@ class Cutter:
         """Whether a crash in the last iteration of a cut loop (`LoopInfo.last`) is the real
         run's: an ``IndexError`` or ``KeyError`` of a statement of that iteration whose
         subscripts index with the loop's targets and what no cut loop makes, into
-        containers no cut loop makes or resizes (``inplace=``, ``resize``). The real run
+        containers no cut loop makes, resizes (``inplace=``, ``resize``) or hands to a
+        function that may change them (`_handed`). The real run
         reaches that iteration (the loop has no ``break``; what it loops over no cut loop
         makes), takes the same way to the statement (every test on it reads only such
         names) and there finds the same sizes and the same indices, so it fails the same
         way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column). On a
         ``DataLoader``'s smaller last batch ("batches"), a size or shape error of a statement
         that reads only the batch and what no cut loop makes (`_clean_statement`) is the
-        real run's too: it meets a batch of that size with the same model."""
+        real run's too: it meets a batch of that size with the same model.
+
+        Any other failure there on the iteration's own values is the real run's too (a
+        ``None`` or a text in the last record: ``t['location'].strip()``,
+        ``float(row['amount'])``): the expression that raised (read off the cell's
+        traceback) reads only the loop's targets, what the iteration bound from them, and
+        what no cut loop makes, binds, grows or calls a method of, and the cut loops call
+        none of the notebook's own code (which may change what they do not name). The
+        real run gets there with the same values, or fails sooner."""
         if not self.in_last:
             return False
         if self.loops[self.in_last[-1]].last == "batches":
             if not _about_sizes(exc):
                 return False
-        elif not isinstance(exc, (IndexError, KeyError)):
+        elif not isinstance(exc, _OWN_VALUE_ERRORS):
             return False
         try:
+            raised = None
             if filename is not None:  # the loop's own line, where a function of the cell
                 line = _cell_line(exc, filename, line)  # raised (a module's ``forward``)
-            return self._last_iteration_failed(line, namespace)
+                raised = _cell_position(exc, filename)
+            return self._last_iteration_failed(line, namespace, exc, raised)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
             return False
 
-    def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any]) -> bool:
+    def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any],
+                               exc: BaseException | None = None,
+                               raised: tuple[int, int, int, int] | None = None) -> bool:
         info = self.loops[self.in_last[-1]]
         loop = next((n for n in ast.walk(self.cell_tree) if isinstance(n, ast.For)
                      and n.lineno == info.line), None) if self.cell_tree is not None else None
@@ -627,7 +640,8 @@ class Cutter:
         cut_nodes = self._cut_nodes()
         if cut_nodes is None:
             return False  # a loop of the notebook's functions was cut: what it changed is unseen
-        made = _propagate(self.cell_tree, made | _resized_in(cut_nodes))
+        made = _propagate(self.cell_tree, made | _resized_in(cut_nodes) |
+                          _handed(cut_nodes, namespace))
         others = _propagate(self.cell_tree, set().union(
             *(self.loops[i].names for i in self.cut if i != self.in_last[-1])) |
             _resized_in([n for n in cut_nodes if n is not loop]))
@@ -660,7 +674,11 @@ class Cutter:
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace)
         if info.last == "batches":  # a size the last batch breaks: the real run's too
             return _clean_statement(statement, targets | fresh, made, namespace)
-        return _reads_past_the_end(statement, targets, made - fresh, sized, namespace, fresh)
+        if (exc is None or isinstance(exc, (IndexError, KeyError))) and _reads_past_the_end(
+                statement, targets, made - fresh, sized, namespace, fresh):
+            return True
+        return raised is not None and _own_values_failed(
+            statement, raised, targets | fresh, made, cut_nodes, namespace)
 
     def _cut_nodes(self) -> list[ast.stmt] | None:
         """The cut loops' statements in the cell, or None when one is not the cell's."""
@@ -788,6 +806,97 @@ def _cell_line(exc: BaseException, filename: str, line: int | None) -> int | Non
             found = tb.tb_lineno
         tb = tb.tb_next
     return found if found is not None else line
+
+
+#: Failures of a value itself (not of a file, memory or the interpreter's limits).
+_OWN_VALUE_ERRORS = (AttributeError, TypeError, ValueError, LookupError, ArithmeticError)
+
+
+#: Built-in functions that change none of their arguments.
+_PURE_BUILTINS = frozenset({"len", "float", "int", "str", "bool", "abs", "round", "min", "max",
+                            "sum", "sorted", "list", "tuple", "set", "dict", "range",
+                            "enumerate", "zip", "isinstance", "repr", "format", "print",
+                            "type", "hash", "any", "all", "divmod", "pow", "chr", "ord"})
+
+
+#: Values no call can change.
+_IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, range, type(None))
+
+
+def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
+    """The names ``nodes`` hand to a call that may change them: any but `_PURE_BUILTINS`
+    (``heapq.heappush(heap, x)``, ``operator.setitem(index, k, v)``, ``np.copyto(out, x)``),
+    unless the name holds a value no call changes (``x.view(BATCH, -1)``)."""
+    names: set[str] = set()
+    for node in nodes:
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call) or (
+                    isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS):
+                continue
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
+                while isinstance(arg, (ast.Attribute, ast.Subscript, ast.Starred)):
+                    arg = arg.value
+                if isinstance(arg, ast.Name) and not isinstance(namespace.get(arg.id, []),
+                                                                _IMMUTABLE):
+                    names.add(arg.id)
+    return names
+
+
+def _cell_position(exc: BaseException, filename: str) -> tuple[int, int, int, int] | None:
+    """Where in the cell's own code (not a function's) the crash went through last: the
+    (line, end line, column, end column) of the expression that raised or called what did,
+    as the interpreter's traceback places it; None where it is not known."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == filename and code.co_name == "<module>":
+            found = (code, tb.tb_lasti)
+        tb = tb.tb_next
+    if found is None or found[1] < 0:
+        return None
+    code, lasti = found
+    for k, position in enumerate(code.co_positions()):
+        if k == lasti // 2:
+            return None if None in position else position  # type: ignore[return-value]
+    return None
+
+
+def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
+                       known: set[str], made: set[str], cut_nodes: list[ast.stmt],
+                       namespace: Mapping[str, Any]) -> bool:
+    """Whether the expression of ``statement`` at ``raised`` fails on the last iteration's
+    own values (see `Cutter.crashed_in_last_iteration`): it reads only ``known`` names and
+    names no cut loop makes (``made``) or calls a method of (a fit, a ``transform`` that
+    learnt from the rows skipped; a module's ``random`` state), and the cut loops run none
+    of the notebook's own code."""
+    line, end_line, col, end_col = raised
+    node = next((n for n in ast.walk(statement) if isinstance(n, ast.expr)
+                 and (n.lineno, n.end_lineno, n.col_offset, n.end_col_offset)
+                 == (line, end_line, col, end_col)), None)
+    if node is None:
+        return False
+    receivers: set[str] = set()
+    called: list[Any] = []
+    for loop in cut_nodes:
+        for child in ast.walk(loop):
+            if not isinstance(child, ast.Call):
+                continue
+            func, chain = child.func, []
+            while isinstance(func, (ast.Attribute, ast.Subscript, ast.Call)):
+                if isinstance(func, ast.Attribute):
+                    chain.append(func.attr)
+                func = func.value if not isinstance(func, ast.Call) else func.func
+            if not isinstance(func, ast.Name):
+                continue
+            value = namespace.get(func.id)
+            called.append(value)
+            if chain and (not isinstance(value, types.ModuleType) or "random" in chain):
+                receivers.add(func.id)
+    codes = _notebook_code(called, namespace)
+    if codes is None or codes:
+        return False  # the notebook's code may change what the loop does not name
+    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
 
 
 def _last_batch(loader: Any) -> Any:
