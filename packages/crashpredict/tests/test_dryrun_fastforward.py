@@ -649,6 +649,11 @@ OWN_VALUES = [
     "    amounts[r['id']] = float(r['amount']) * 1.2",
     "sizes = np.zeros(n)\nfor i in range(n):\n    time.sleep(0.0001)\n"
     "    sizes[i] = len(records[i]['name']) + 1",
+    # loops that do not index with their target run their last item too
+    "amounts = []\nfor r in records:\n    time.sleep(0.0001)\n"
+    "    amounts.append(float(r['amount']))",
+    "total = 0\nfor i, r in enumerate(records):\n    time.sleep(0.0001)\n"
+    "    total += len(r['name']) * i",
 ]
 
 
@@ -693,6 +698,9 @@ def test_a_failure_on_the_last_records_own_values_is_the_cells_crash(cell):
     "    operator.setitem(index, r['key'], r)\n    up = index[r['parent']]['amount']",
     "index = {}\nfor r in records:\n    time.sleep(0.0001)\n"
     "    index.__setitem__(r['key'], r)\n    up = index[r['parent']]['amount']",
+    # ...in a loop that does not index with its target (a parent missing: None)
+    "parents = {}\nfor r in records:\n    time.sleep(0.0001)\n    parents.update({r['key']: r})\n"
+    "    up = parents.get(r['parent'])['amount']",
     # ...or into a counter, through a method no list of growers names
     "import collections\nseen = collections.Counter()\nfor r in records:\n"
     "    time.sleep(0.0001)\n    seen.subtract({r['key']: -1})\n"
@@ -702,7 +710,7 @@ def test_a_failure_on_what_the_skipped_records_built_is_not_the_cells(cell):
     assert _raised_on_records(cell) is None
     result, verdict = _predict(cell, _records_namespace(100_000))
     assert result.outcome == "crashed" and result.exception in (
-        "KeyError", "ZeroDivisionError"), result
+        "KeyError", "ZeroDivisionError", "TypeError"), result
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
 
 

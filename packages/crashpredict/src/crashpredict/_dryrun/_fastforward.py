@@ -95,7 +95,8 @@ class LoopInfo:
     #: ``enumerate`` of a name ("enumerate") or a name ("sequence"): once cut, it also runs
     #: its last iteration (`Cutter.crashed_in_last_iteration`); one over a name (or its
     #: ``enumerate``) that does not ("batches") runs it when the name is a torch
-    #: ``DataLoader`` whose last batch is smaller (`_last_batch`); "" for the others
+    #: ``DataLoader`` whose last batch is smaller (`_last_batch`), or a container whose
+    #: last item its type tells (`_last_item`: a record, a text); "" for the others
     last: str = ""
 
 
@@ -460,6 +461,8 @@ class Cutter:
     in_last: list[int] = field(default_factory=list)
     #: the ranges those loops ran over (their last entry's)
     ranges: dict[int, range] = field(default_factory=dict)
+    #: the "batches" loops whose last item is a plain one (no loader's smaller batch)
+    items_last: set[int] = field(default_factory=set)
     began: float = field(default_factory=time.perf_counter)
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
@@ -487,17 +490,32 @@ class Cutter:
                 last = (start + len(source) - 1, item)
         elif kind == "batches" and source is _NO_LAST:
             last = _last_batch(iterable)
+            if last is _NO_LAST:  # not a loader: its last item (a record, a text)
+                last = self._last_item_of(iterable, loop_id)
         elif kind == "batches" and type(start) is int:
             item = _last_batch(source)
+            if item is _NO_LAST:
+                item = self._last_item_of(source, loop_id)
             if item is not _NO_LAST:
                 last = (start + len(source) - 1, item)
         return self._iterate(iter(iterable), loop_id, last)
 
+    def _last_item_of(self, iterable: Any, loop_id: int) -> Any:
+        """The last item of what a "batches" loop runs over that is no ``DataLoader``:
+        only a failure on that item's own values counts there (`items_last`)."""
+        last = _last_item(iterable)
+        if last is not _NO_LAST:
+            self.items_last.add(loop_id)
+        return last
+
     def _iterate(self, iterator: Iterator[Any], loop_id: int,
                  last: Any = _NO_LAST) -> Iterator[Any]:
         done = 0
+        # an index past the end or a loader's last batch is cut to sooner; a plain last
+        # item after as many items as a loop without one keeps
+        sooner = last is not _NO_LAST and loop_id not in self.items_last
         for item in iterator:
-            if self._may_cut(done, last is not _NO_LAST):
+            if self._may_cut(done, sooner):
                 self._cut(loop_id, done)
                 if last is not _NO_LAST:  # an index one past the end fails there
                     if loop_id not in self.ran_last:
@@ -611,7 +629,7 @@ class Cutter:
         real run gets there with the same values, or fails sooner."""
         if not self.in_last:
             return False
-        if self.loops[self.in_last[-1]].last == "batches":
+        if self._in_last_batch():
             if not _about_sizes(exc):
                 return False
         elif not isinstance(exc, _OWN_VALUE_ERRORS):
@@ -672,13 +690,18 @@ class Cutter:
                 return False
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(self.in_last[-1]))
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace)
-        if info.last == "batches":  # a size the last batch breaks: the real run's too
+        if self._in_last_batch():  # a size the last batch breaks: the real run's too
             return _clean_statement(statement, targets | fresh, made, namespace)
         if (exc is None or isinstance(exc, (IndexError, KeyError))) and _reads_past_the_end(
                 statement, targets, made - fresh, sized, namespace, fresh):
             return True
         return raised is not None and _own_values_failed(
             statement, raised, targets | fresh, made, cut_nodes, namespace)
+
+    def _in_last_batch(self) -> bool:
+        """Whether the innermost loop in its last iteration runs a loader's last batch."""
+        loop_id = self.in_last[-1]
+        return self.loops[loop_id].last == "batches" and loop_id not in self.items_last
 
     def _cut_nodes(self) -> list[ast.stmt] | None:
         """The cut loops' statements in the cell, or None when one is not the cell's."""
