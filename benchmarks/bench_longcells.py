@@ -748,11 +748,12 @@ def third_pairs(think_s: float = 1.0) -> str:
 
 def unseen_pairs(ordinal: str, think_s: float = 1.0) -> str:
     """A set written by a helper who had read neither the tool's code nor the earlier sets
-    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth`` to ``seventh``), as `third_pairs`
+    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth`` to ``eighth``), as `third_pairs`
     runs the third."""
     module = importlib.import_module(f"{__package__}.notebook_pairs_{ordinal}")
+    article = "An" if ordinal[:1] in "aeiou" else "A"
     return _pairs_in_the_notebook(
-        module.PAIRS, f"A {ordinal} set of crash/fix pairs, written without reading the tool's "
+        module.PAIRS, f"{article} {ordinal} set of crash/fix pairs, written without reading the tool's "
         "code,", think_s, f"These pairs (`benchmarks/notebook_pairs_{ordinal}.py`) were written "
         "by a helper who read none of the tool's code, docs or tests, nor the earlier pair "
         "sets; their first run, before any change followed them, is a measure on unseen cases.")
@@ -816,7 +817,8 @@ def main() -> str:
     section = "\n\n".join(["## longcells", fine_cells(), long_pairs(), junobench_sample(),
                             own_pairs_back_to_back(), new_pairs(),
                             third_pairs(), *(unseen_pairs(ordinal) for ordinal in
-                                             ("fourth", "fifth", "sixth", "seventh"))])
+                                             ("fourth", "fifth", "sixth", "seventh",
+                                              "eighth"))])
     print(section)
     return section
 

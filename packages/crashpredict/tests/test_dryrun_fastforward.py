@@ -714,6 +714,63 @@ def test_a_failure_on_what_the_skipped_records_built_is_not_the_cells(cell):
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
 
 
+#: Weights updated in place by a loop by hand keep their shape, however many iterations
+#: ran: a shape error of an expression of names after the cut is the real run's.
+GRADIENT = ("Xb = np.hstack([np.ones((len(X), 1)), X])\nw = np.zeros(Xb.shape[1])\n"
+            "for epoch in range(250):\n    time.sleep(0.01)\n    err = Xb @ w - y\n"
+            "    w -= 0.05 * (Xb.T @ err) / len(y)\n")
+
+
+def _weights_namespace() -> dict:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 6))
+    return {"np": np, "time": time, "X": X, "y": X @ np.arange(6.0) + 1,
+            "X_test": rng.normal(size=(50, 6)), "M": np.ones((4, 250)), "M7": np.ones((4, 7))}
+
+
+def _raised_with_weights(cell: str) -> str | None:
+    try:
+        exec(cell, _weights_namespace())  # noqa: S102 - the truth: the cell run for real
+    except Exception as exc:  # noqa: BLE001
+        return type(exc).__name__
+    return None
+
+
+def test_a_shape_error_on_weights_updated_in_place_is_the_cells_crash():
+    cell = GRADIENT + "pred = X_test @ w\n"  # the test matrix lacks the bias column
+    assert _raised_with_weights(cell) == "ValueError"
+    result, verdict = _predict(cell, _weights_namespace())
+    assert result.shapes_kept and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception) == (True, "ValueError"), verdict
+    assert any("updates in place" in e for e in verdict.evidence), verdict.evidence
+    fixed = GRADIENT + "pred = np.hstack([np.ones((len(X_test), 1)), X_test]) @ w\n"
+    assert _raised_with_weights(fixed) is None
+    result, verdict = _predict(fixed, _weights_namespace())
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+@pytest.mark.parametrize("cell", [
+    # a vector the loop grows by rebinding: the cut leaves it shorter
+    "w = np.zeros(1)\nfor epoch in range(249):\n    time.sleep(0.01)\n"
+    "    w = np.append(w, epoch)\nprint(M @ w)\n",
+    # a history the loop appends to, made an array: its length is the iterations'
+    "hist = []\nfor epoch in range(250):\n    time.sleep(0.01)\n    hist.append(epoch)\n"
+    "arr = np.array(hist)\nprint(M @ arr)\n",
+    # weights updated in place, beside a shape their values set
+    GRADIENT + "k = 6 + int(np.abs(w).sum() > 10)\nprint(np.ones((4, k)) @ w)\n",
+    GRADIENT + "print(np.ones((4, 6 + int(np.abs(w).sum() > 10))) @ w)\n",
+    # a list grows in place (``+=``): only an array keeps its shape
+    "w = []\nfor epoch in range(250):\n    time.sleep(0.01)\n    w += [1.0]\nprint(M @ w)\n",
+])
+def test_a_shape_the_cut_may_have_changed_is_not_the_cells(cell):
+    assert _raised_with_weights(cell) is None
+    result, verdict = _predict(cell, _weights_namespace())
+    assert result.outcome == "crashed" and result.cut_before_crash, result
+    assert not result.shapes_kept and verdict.crash is not True, verdict
+
+
 def test_beside_the_cell_a_loops_last_iteration_runs_soon():
     """In the notebook's one run a short loop runs whole (`CUT_AFTER_S`), reaching its end no
     sooner than the cell: one that indexes with its target is cut sooner and runs its last

@@ -164,6 +164,12 @@ def test_a_late_crash_over_big_data_is_warned_from_its_first_rows(shell) -> None
         pytest.skip("the sibling needs seccomp and Landlock in this kernel")
     shell.run_cell("import numpy as np\nbig = pd.DataFrame({'a': np.arange(1_000_000.0)})")
     _ready_standby()
+    # as after a user's pause: the kernel's pages are copied ahead while it is idle (in a
+    # process as large as pytest's after most of the suite, a cell sent at once writes
+    # some 20 MB the child shares, and the dry run steps aside at its first tick)
+    end = time.monotonic() + 15
+    while _extension._GUARD._standby.copy_s == 0 and time.monotonic() < end:
+        time.sleep(0.05)
     cell = ("big['b'] = big['a'].apply(lambda v: sum(i * v for i in range(150)))\n"
             "summary = big.b.describe()\nprint(summary.lenght)\n")
     started = time.perf_counter()
@@ -172,6 +178,7 @@ def test_a_late_crash_over_big_data_is_warned_from_its_first_rows(shell) -> None
     took = time.perf_counter() - started
     shell.user_ns.pop("big", None)
     assert type(result.error_in_exec).__name__ == "AttributeError"
+    assert len(cap.outputs) == 1, (took, _extension._GUARD.last_dry_run)
     (shown,) = cap.outputs
     text = shown.data["text/plain"]
     assert text.startswith("crashpredict: this cell will likely raise AttributeError at line 3")

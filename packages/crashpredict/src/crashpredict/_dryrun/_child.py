@@ -526,6 +526,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if library and not cutter.cut:  # fewer iterations, every loop whole
             return {"cut_before_crash": True, "cut_only_library": True,
                     "cut_may_cause": cutter.judge_library(exc, line, namespace)}
+        if cutter.shapes_kept(exc, line, filename, namespace):  # weights updated in place:
+            # shapes as the real run has them, however many iterations ran
+            return {"cut_before_crash": True, "cut_may_cause": False, "shapes_kept": True}
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)

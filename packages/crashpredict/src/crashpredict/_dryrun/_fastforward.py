@@ -793,6 +793,53 @@ class Cutter:
         read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
         return bool(read & tainted) or bool(read & cut_functions)
 
+    def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
+                    namespace: Mapping[str, Any]) -> bool:
+        """Whether a shape or size error after a cut loop is the real run's: the
+        expression that raised (read off the cell's traceback) is made of names, ``.T``,
+        arithmetic and constants only (no call, no subscript: nothing that takes a shape
+        from values), outside the notebook's functions, and every name in it that a cut
+        loop changes is a numpy array or a torch tensor the cut loops only update in
+        place (``w -= lr * grad``; an item store), which keeps its shape whatever the
+        number of iterations (a weight vector by hand, then ``X_test @ w`` with a column
+        fewer); none is handed to a function in a cut loop."""
+        try:
+            return bool(self.cut) and _about_sizes(exc) and self._shapes_kept(
+                exc, line, filename, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _shapes_kept(self, exc: BaseException, line: int | None, filename: str,
+                     namespace: Mapping[str, Any]) -> bool:
+        cut_functions = {name for name, ids in self.functions.items() if ids & set(self.cut)}
+        tb = exc.__traceback__
+        while tb is not None:  # raised inside a function whose loop was cut
+            if tb.tb_frame.f_code.co_name in cut_functions:
+                return False
+            tb = tb.tb_next
+        statement = _statement_at(self.cell_tree, _cell_line(exc, filename, line))
+        raised = _cell_position(exc, filename)
+        cut_nodes = self._cut_nodes()
+        if statement is None or raised is None or cut_nodes is None:
+            return False
+        node = _node_at(statement, raised)
+        if node is None or not all(isinstance(n, _SHAPE_ONLY) and (
+                not isinstance(n, ast.Attribute) or n.attr == "T") for n in ast.walk(node)):
+            return False
+        changed: set[str] = set()
+        for loop_id in self.cut:
+            changed |= self.loops[loop_id].names
+        handed = _handed(cut_nodes, namespace)
+        for name in _names_in(node):
+            if name in handed:
+                return False
+            if name not in _propagate(self.cell_tree, changed):
+                continue
+            if name not in changed or not _array_or_tensor(
+                    namespace.get(name)) or not _updated_in_place(cut_nodes, name):
+                return False
+        return True
+
 
 def _last_item(value: Any) -> Any:
     """The last item iterating ``value`` yields, where its type tells it without iterating
@@ -885,6 +932,45 @@ def _cell_position(exc: BaseException, filename: str) -> tuple[int, int, int, in
     return None
 
 
+#: What an expression whose shape is its operands' may hold (`Cutter.shapes_kept`).
+_SHAPE_ONLY = (ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load,
+               ast.operator, ast.unaryop)
+
+
+def _node_at(statement: ast.stmt, raised: tuple[int, int, int, int]) -> ast.expr | None:
+    """The expression of ``statement`` spanning exactly ``raised`` (`_cell_position`)."""
+    return next((n for n in ast.walk(statement) if isinstance(n, ast.expr)
+                 and (n.lineno, n.end_lineno, n.col_offset, n.end_col_offset) == raised), None)
+
+
+def _array_or_tensor(value: Any) -> bool:
+    module, name = type(value).__module__.partition(".")[0], type(value).__name__
+    return (module, name) in (("numpy", "ndarray"), ("torch", "Tensor"))
+
+
+def _updated_in_place(nodes: Iterable[ast.AST], name: str) -> bool:
+    """Whether ``nodes`` change ``name`` only by augmented assignment to the bare name
+    (in place, for an array) or a store into its items: no rebinding, no ``del``, no
+    attribute stored (``w.shape = ...``), no method called on it (``w.resize(...)``)."""
+    for node in nodes:
+        for child in ast.walk(node):
+            if isinstance(child, ast.AugAssign) and isinstance(child.target, ast.Name):
+                continue
+            if isinstance(child, ast.Name) and child.id == name and isinstance(
+                    child.ctx, (ast.Store, ast.Del)):
+                if not any(isinstance(a, ast.AugAssign) and a.target is child
+                           for a in ast.walk(node)):
+                    return False
+            if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name) and \
+                    child.value.id == name and (isinstance(child.ctx, (ast.Store, ast.Del))
+                                                 or child.attr not in ("T", "shape", "grad")):
+                return False
+            if isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Del) and \
+                    name in _names_in(child.value):
+                return False
+    return True
+
+
 def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
                        known: set[str], made: set[str], cut_nodes: list[ast.stmt],
                        namespace: Mapping[str, Any]) -> bool:
@@ -893,10 +979,7 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
     names no cut loop makes (``made``) or calls a method of (a fit, a ``transform`` that
     learnt from the rows skipped; a module's ``random`` state), and the cut loops run none
     of the notebook's own code."""
-    line, end_line, col, end_col = raised
-    node = next((n for n in ast.walk(statement) if isinstance(n, ast.expr)
-                 and (n.lineno, n.end_lineno, n.col_offset, n.end_col_offset)
-                 == (line, end_line, col, end_col)), None)
+    node = _node_at(statement, raised)
     if node is None:
         return False
     receivers: set[str] = set()

@@ -80,7 +80,9 @@ class DryRun:
     ``cut_only_library`` cuts (fewer epochs, trees or rounds, no loop cut), what counts
     the iterations: `_fastforward.Cutter.judge_library`); ``last_iteration`` (it raised in
     the last iteration of a cut loop, run after the cut, an index past the end
-    that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`).
+    that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`);
+    ``shapes_kept`` (a shape error after a cut loop, in an expression of arrays the cut
+    loops update only in place: `_fastforward.Cutter.shapes_kept`).
     """
 
     outcome: str
@@ -105,6 +107,7 @@ class DryRun:
     cut_may_cause: bool = False
     cut_only_library: bool = False
     last_iteration: bool = False
+    shapes_kept: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
@@ -672,7 +675,8 @@ _FIELD_TYPES: dict[str, Any] = {
     "exception": str, "message": str, "line": int, "library": str, "blocked": str,
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
-    "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "scale": float,
+    "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
+    "scale": float,
     "extra_s": float,
 }
 _LIST_FIELDS = ("traceback", "shrunk_names", "writes", "layers", "cuts")
