@@ -763,6 +763,12 @@ def test_a_shape_error_on_weights_updated_in_place_is_the_cells_crash():
     GRADIENT + "print(np.ones((4, 6 + int(np.abs(w).sum() > 10))) @ w)\n",
     # a list grows in place (``+=``): only an array keeps its shape
     "w = []\nfor epoch in range(250):\n    time.sleep(0.01)\n    w += [1.0]\nprint(M @ w)\n",
+    # an array the loop never binds, reshaped by a method of its own in each iteration
+    "v = np.zeros(1)\nfor epoch in range(249):\n    time.sleep(0.01)\n"
+    "    v.resize(len(v) + 1, refcheck=False)\nprint(M @ v)\n",
+    # ...or by the notebook's own function
+    "def grow():\n    global u\n    u = np.append(u, 0.0)\nu = np.zeros(1)\n"
+    "for epoch in range(249):\n    time.sleep(0.01)\n    grow()\nprint(M @ u)\n",
 ])
 def test_a_shape_the_cut_may_have_changed_is_not_the_cells(cell):
     assert _raised_with_weights(cell) is None

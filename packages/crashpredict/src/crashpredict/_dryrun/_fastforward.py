@@ -829,14 +829,15 @@ class Cutter:
         changed: set[str] = set()
         for loop_id in self.cut:
             changed |= self.loops[loop_id].names
-        handed = _handed(cut_nodes, namespace)
+        if _runs_notebook_code(cut_nodes, namespace):
+            return False  # the notebook's code may change what the loops do not name
+        handed = _handed(cut_nodes, namespace) | _resized_in(cut_nodes)
+        tainted = _propagate(self.cell_tree, changed)
         for name in _names_in(node):
-            if name in handed:
-                return False
-            if name not in _propagate(self.cell_tree, changed):
-                continue
-            if name not in changed or not _array_or_tensor(
-                    namespace.get(name)) or not _updated_in_place(cut_nodes, name):
+            if name in handed or not _updated_in_place(cut_nodes, name):
+                return False  # a method (``X.resize``) or a function may reshape it
+            if name in tainted and (name not in changed or not _array_or_tensor(
+                    namespace.get(name))):
                 return False
         return True
 
@@ -982,10 +983,20 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
     node = _node_at(statement, raised)
     if node is None:
         return False
-    receivers: set[str] = set()
-    called: list[Any] = []
-    for loop in cut_nodes:
-        for child in ast.walk(loop):
+    if _runs_notebook_code(cut_nodes, namespace):
+        return False  # the notebook's code may change what the loop does not name
+    receivers = {name for name, chain, value in _calls_in(cut_nodes, namespace)
+                 if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
+
+
+def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
+              ) -> list[tuple[str, list[str], Any]]:
+    """Each call in ``nodes`` of a name or through one (``enc.partial_fit``): the name,
+    the attributes on the way (innermost first), and what the name holds."""
+    found = []
+    for node in nodes:
+        for child in ast.walk(node):
             if not isinstance(child, ast.Call):
                 continue
             func, chain = child.func, []
@@ -993,16 +1004,16 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
                 if isinstance(func, ast.Attribute):
                     chain.append(func.attr)
                 func = func.value if not isinstance(func, ast.Call) else func.func
-            if not isinstance(func, ast.Name):
-                continue
-            value = namespace.get(func.id)
-            called.append(value)
-            if chain and (not isinstance(value, types.ModuleType) or "random" in chain):
-                receivers.add(func.id)
-    codes = _notebook_code(called, namespace)
-    if codes is None or codes:
-        return False  # the notebook's code may change what the loop does not name
-    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
+            if isinstance(func, ast.Name):
+                found.append((func.id, chain, namespace.get(func.id)))
+    return found
+
+
+def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> bool:
+    """Whether ``nodes`` call a function of the notebook's or a method of its classes (or
+    one that cannot be told)."""
+    codes = _notebook_code([value for _, _, value in _calls_in(nodes, namespace)], namespace)
+    return codes is None or bool(codes)
 
 
 def _last_batch(loader: Any) -> Any:
