@@ -819,3 +819,60 @@ def test_shrinking_keeps_rows_with_telling_values_from_a_bounded_window(monkeypa
     assert kept[:10] == list(range(10)) and 600 in kept and 700 in kept
     assert 4000 not in kept and 3000 not in kept
     assert len(ns["a"]) == len(ns["df"])  # the same positions for every object
+
+
+def test_shrinking_keeps_rows_whose_text_has_a_shape_the_head_never_has(monkeypatch):
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    from crashpredict._dryrun import _shrink
+
+    assert _shrink._shape("$12.50") == _shrink._shape("$7.05") == "$9.9"
+    assert _shrink._shape("n/a") == "a/a" and _shrink._shape(3) == "<int>"
+    monkeypatch.setattr(_shrink, "MAX_HEAD_SHAPES", 10)
+    n = 5000
+    rng = np.random.default_rng(0)
+    prices = np.array([f"{v:.2f}" for v in rng.uniform(100, 900, n)], dtype=object)
+    prices[4990:] = "n/a"  # appended late, as newer data is
+    counts = np.array([str(v) for v in rng.integers(10, 99, n)], dtype=object)
+    counts[4100] = 12  # a number among numbers written as text
+    # free text of 12 shapes, all in the head (every value a new label): more than a
+    # format has, so not searched
+    words = ["red", "big-car", "x9", "o'k", "a b", "9a", "a.", "a,a", "a!", "(a)", "a:a", "a;"]
+    notes = np.array([f"{words[i % 12]} {i}" for i in range(n)], dtype=object)
+    notes[4200] = "n/a"
+    df = pd.DataFrame({"price": prices, "count": counts, "note": notes})
+    ns = {"df": df}
+    assert shrink_namespace(ns, 20, salient=True) == ("df",)
+    kept = list(ns["df"].index)
+    assert kept[:20] == list(range(20))
+    assert 4990 in kept and 4100 in kept  # the first of each new shape
+    assert 4991 not in kept and 4200 not in kept
+    # every price and count is a new label: they cannot crowd out the late rows
+    assert len(kept) <= 20 + _shrink.MAX_SALIENT
+
+
+def test_a_text_column_of_ids_is_searched_at_both_ends(monkeypatch):
+    pd = pytest.importorskip("pandas")
+    from crashpredict._dryrun import _shrink
+
+    monkeypatch.setattr(_shrink, "MAX_SHAPED", 100)
+    ids = [f"u{i:06d}" for i in range(3000)]
+    ids[1500], ids[2990] = "-", "?"
+    found = _shrink._new_shapes(pd.Series(ids[:10]), pd.Series(ids[10:]))
+    assert found == [2980]  # the middle is not searched past the cap; the end is
+
+
+@pytest.mark.parametrize("source, counts", [
+    ("df['p'] = df['price'].astype(float)\n", True),
+    ("part = df.iloc[:100_000]\npart['price'].astype(float)\n", False),
+    ("df.sample(frac=0.2)['price'].astype(float)\n", False),
+    ("df.head(3)['price'].astype(float)\n", True),  # within the first rows
+])
+def test_a_value_met_on_rows_kept_is_doubted_where_the_cell_takes_a_part(source, counts):
+    dry = DryRun(outcome="crashed", exception="ValueError",
+                 message="could not convert string to float: 'n/a'", line=2,
+                 shrunk=True, shrunk_names=("df",))
+    verdict = dryrun_verdict(dry, source)
+    assert verdict.crash is (True if counts else None), verdict
+    if not counts:
+        assert "takes rows by position or at random" in verdict.explanation

@@ -160,7 +160,8 @@ def test_a_shrunk_retry_keeps_the_rows_with_missing_values_and_new_labels():
 def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
     pd = pytest.importorskip("pandas")
     dates = pd.Series(pd.date_range("2020-01-01", periods=20_000, freq="h").astype(str))
-    dates[15_000] = "not a date"  # past the head, and no NaN or new category to flag it
+    # past the head, of the head's shape: no NaN, new category or new shape flags it
+    dates[15_000] = "2020-13-45 00:00:00"
     df = pd.DataFrame({"a": np.arange(20_000.0), "when": dates})
     cell = SLOW_ROWS + "df['when'] = pd.to_datetime(df['when'], format='%Y-%m-%d %H:%M:%S')"
     dry = dry_run(cell, {"df": df, "pd": pd}, budget_s=2)
@@ -171,6 +172,18 @@ def test_a_clean_shrunk_run_does_not_clear_a_crash_past_the_head():
     rule = Verdict(crash=True, confidence=0.5, exception="ValueError", crash_type="value error",
                    explanation="a date that does not match the format", engine="rules")
     assert combine_with_rules(rule, dry).crash is True
+
+
+def test_a_shrunk_retry_keeps_a_text_of_a_new_shape_past_the_head():
+    pd = pytest.importorskip("pandas")
+    dates = pd.Series(pd.date_range("2020-01-01", periods=20_000, freq="h").astype(str))
+    dates[15_000] = "not a date"  # no NaN, a new label as every date is: a new shape
+    df = pd.DataFrame({"a": np.arange(20_000.0), "when": dates})
+    cell = SLOW_ROWS + "df['when'] = pd.to_datetime(df['when'], format='%Y-%m-%d %H:%M:%S')"
+    dry = dry_run(cell, {"df": df, "pd": pd}, budget_s=2)
+    assert (dry.outcome, dry.exception, dry.shrunk) == ("crashed", "ValueError", True), dry
+    assert "not a date" in dry.message
+    assert dryrun_verdict(dry, cell).crash is True
 
 
 def test_a_shrunk_retry_cuts_what_functions_of_earlier_cells_read():

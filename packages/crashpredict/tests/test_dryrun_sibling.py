@@ -15,6 +15,7 @@ import pytest
 
 from crashpredict._dryrun import _confine, _sibling
 from crashpredict._dryrun._beside import Standby, prepare_standby
+from crashpredict._dryrun._kinds import takes_a_part
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -200,6 +201,8 @@ def _crash(exception: str, message: str, **extra) -> dict:
     (_crash("KeyError", "'t_r7'"), False),  # a one-hot column of that value
     (_crash("KeyError", "'age'"), False),  # a column of the frame cut
     (_crash("ValueError", "Input X contains NaN."), True),
+    (_crash("ValueError", 'time data "n/a" doesn\'t match format "%Y-%m-%d", at position 520.'),
+     True),  # a text of the rows kept
     (_crash("IntCastingNaNError", "Cannot convert non-finite values (NA or inf) to integer"),
      True),
     (_crash("ValueError", "y contains previously unseen labels: 'z'"), False),
@@ -321,3 +324,52 @@ def test_a_cast_of_nan_to_int_on_the_first_rows_is_warned_about() -> None:
     verdict = dryrun_verdict(dry, "x\n" * 6)
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "IntCastingNaNError", 6)
     assert "on data cut to its first rows (energy)" in verdict.explanation
+
+
+@pytest.fixture(scope="module")
+def prices() -> pd.DataFrame:
+    """Prices written as text; the newest rows say ``'n/a'`` where the price is unknown."""
+    if not _layers_for_a_sibling():
+        pytest.skip("the sibling needs seccomp and Landlock in this kernel")
+    n = 300_000
+    rng = np.random.default_rng(7)
+    price = np.array([f"{v:.2f}" for v in rng.uniform(5, 500, n)], dtype=object)
+    price[-2000::7] = "n/a"
+    return pd.DataFrame({"a": np.arange(n, dtype=float), "price": price})
+
+
+@pytest.mark.parametrize("parse, crashes", [
+    ("df['p'] = df['price'].astype(float)\n", True),
+    ("df['p'] = pd.to_numeric(df['price'], errors='coerce')\n", False),  # the fix
+    # the first 100,000 rows hold no 'n/a'; of the rows kept, the first 100,000 do
+    ("first = df.iloc[:100_000]\nfirst['price'].astype(float)\n", False),
+])
+def test_a_text_the_newest_rows_hold_is_on_the_first_rows_too(prices, parse, crashes) -> None:
+    result = _beside(SLOW.format(n=400) + parse, {"df": prices.copy(), "pd": pd})
+    if crashes:
+        # the sibling keeps the first 'n/a' row: its answer comes before the whole run's
+        assert result.outcome == "crashed" and result.exception == "ValueError", result
+        assert "n/a" in result.message and result.shrunk, result
+    else:
+        assert result.outcome == "completed", result
+
+
+@pytest.mark.parametrize("source, part", [
+    ("df.iloc[:100_000]['p'].astype(float)", True),
+    ("X[-200:].astype(float)", True),
+    ("df[:split].p.astype(float)", True),
+    ("df['p'].values[: 2 * n].astype(float)", True),
+    ("df.sample(frac=0.1).p.astype(float)", True),
+    ("df.tail().p.astype(float)", True),
+    ("df.head(n).p.astype(float)", True),
+    ("df.head(10).p.astype(float)", False),  # within the first rows: the same rows
+    ("df.iloc[:, 1:].astype(float)", False),  # columns, not rows
+    ("X[:100].astype(float)", False),
+    ("df.p.apply(lambda s: float(s[1:-1]))", False),  # a text's slice
+    ("other[:5000].astype(float)", False),  # not cut
+])
+def test_a_part_of_the_rows_cut_is_told_from_the_text(source, part) -> None:
+    cut = {"df": pd.DataFrame({"p": ["1"]}), "X": np.array(["1"], dtype=object)}
+    assert takes_a_part(source, cut, _sibling.ROWS) is part
+    text = _crash("ValueError", "could not convert string to float: 'n/a'")
+    assert _sibling.counts(text, source, cut) is not part

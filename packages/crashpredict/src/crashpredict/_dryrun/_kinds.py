@@ -8,10 +8,13 @@ and `SHRUNK_CAN_CLEAR` which kinds its clean run can rule out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ast
+from collections.abc import Collection, Mapping
 from typing import Any
 
-__all__ = ["SHRUNK_CAN_CLEAR", "cut_doubtful", "shrinking_cannot_cause"]
+from nbdeps import ipython_to_python
+
+__all__ = ["SHRUNK_CAN_CLEAR", "cut_doubtful", "shrinking_cannot_cause", "takes_a_part"]
 
 #: Crash kinds a clean run on the first rows can rule out: they depend on names, columns,
 #: types and fitted state, which shrinking keeps. Value errors, index errors, shape and
@@ -21,9 +24,11 @@ SHRUNK_CAN_CLEAR = frozenset({
     "feature name mismatch", "type error", "file not found",
 })
 #: Words of a value error about the data's values, which shrinking keeps (the retry keeps
-#: the rows with NaN/inf and unseen labels) and never creates.
+#: the rows with NaN/inf, unseen labels and texts of a new shape) and never creates: a
+#: date that does not match its format is one of the rows kept.
 _VALUE_WORDS = ("nan", "infinity", "non-finite", "could not convert", "invalid literal", "unseen",
-                "new labels", "unknown categor", "not in list")
+                "new labels", "unknown categor", "not in list", "match format",
+                "unknown string format")
 
 #: Words of a mismatch of element types (torch's, TensorFlow's): rows cut or iterations
 #: cut keep each array's and tensor's dtype, so neither makes a float64 meet a float32.
@@ -70,3 +75,49 @@ def cut_doubtful(fields: Mapping[str, Any]) -> bool:
     kind = crash_type_of(fields.get("exception"), fields.get("message", ""), fields.get("library"))
     return bool(fields.get("cut_may_cause")) or \
         not shrinking_cannot_cause(kind, fields.get("message", ""))
+
+
+#: Calls that take some rows by position or at random: on the rows kept, those past the
+#: head (kept for a NaN or a text) are among the last or a sample's.
+_PART_CALLS = frozenset({"head", "tail", "sample", "nlargest", "nsmallest", "take"})
+
+
+def takes_a_part(source: str, cut: Collection[str], rows: int) -> bool:
+    """Whether the cell takes rows of an object cut (``cut``) by position, past the first
+    ``rows`` or from the end, or at random (``df[:1000]``, ``X[-200:]``, ``df.iloc[:split]``,
+    ``df.head(n)``, ``df.sample(frac=0.1)``): the rows a cut keeps for their values (a NaN,
+    a text; `_shrink.salient_rows`) come right after the first ones, so such a part of the
+    rows kept may hold one where the same part of the whole data does not. A slice of
+    anything else (a text's ``s[:-1]`` in a lambda) is no part of the rows."""
+    try:
+        tree = ast.parse(ipython_to_python(source))
+    except SyntaxError:
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and _root(node.value) in cut:
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and \
+                node.slice.elts else node.slice
+            if isinstance(first, ast.Slice) and any(
+                    bound is not None and not _small_count(bound, rows)
+                    for bound in (first.lower, first.upper)):
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _PART_CALLS and _root(node.func.value) in cut:
+            if node.func.attr != "head" or node.keywords or \
+                    not all(_small_count(a, rows) for a in node.args):
+                return True
+    return False
+
+
+def _root(node: ast.expr) -> str | None:
+    """The name an expression of attributes, items and calls starts from (``df`` of
+    ``df['a'].values``), or None."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _small_count(node: ast.expr, rows: int) -> bool:
+    """A whole number from 0 to ``rows``, written as such."""
+    return isinstance(node, ast.Constant) and type(node.value) is int and \
+        0 <= node.value <= rows

@@ -11,6 +11,7 @@ their size.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Collection, MutableMapping
 from typing import Any
@@ -119,49 +120,118 @@ _PER_OBJECT = 5
 SALIENT_SCAN_ROWS = 1_000_000
 
 
-def _salient_in(value: Any, rows: int) -> list[int]:
+#: A text column has at most this many of its distinct values past the head searched for
+#: a new shape (`_shape`, a Python call each), half of those that appear first and half of
+#: those that appear last (data appended later), so that a column of ids is searched in
+#: a few hundredths of a second.
+MAX_SHAPED = 40_000
+#: A column whose head has more shapes than this is free text, not a format: not searched.
+MAX_HEAD_SHAPES = 30
+_DIGITS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _shape(value: Any) -> str:
+    """What a value looks like, not what it says: in a text each run of digits is a ``9``
+    and each run of letters an ``a`` (``'$12.50'`` is ``'$9.9'``, ``'n/a'`` is ``'a/a'``,
+    ``'2021-03-04'`` is ``'9-9-9'``); a value that is no text is its type's name."""
+    if isinstance(value, str):
+        return _LETTERS.sub("a", _DIGITS.sub("9", value))
+    return f"<{type(value).__name__}>"
+
+
+def _new_shapes(head: Any, tail: Any) -> list[int]:
+    """Positions in ``tail`` of the first value of each shape the head's values never have
+    (the first `_PER_OBJECT` such shapes): a text among numbers written as text (``'n/a'``,
+    ``'-'``, ``'1,200'``), a date written another way, a number among texts. A cell that
+    parses what the head holds (``float``, ``astype``, ``to_datetime``) fails on them."""
+    pd = sys.modules["pandas"]
+    np = sys.modules["numpy"]
+    seen = {_shape(v) for v in head.dropna().tolist()}
+    if not seen or len(seen) > MAX_HEAD_SHAPES:
+        return []
+    values = pd.unique(tail.to_numpy())
+    if len(values) > MAX_SHAPED:
+        values = np.concatenate([values[:MAX_SHAPED // 2], values[-(MAX_SHAPED // 2):]])
+    kinds: dict[str, Any] = {}
+    for v in values.tolist():
+        if v is None or v != v:  # noqa: PLR0124 - NaN: missing values are found apart
+            continue
+        shape = _shape(v)
+        if shape not in seen:
+            kinds.setdefault(shape, v)
+            if len(kinds) == _PER_OBJECT:
+                break
+    if not kinds:
+        return []
+    hits = np.flatnonzero(tail.isin(list(kinds.values())).to_numpy())
+    firsts = pd.Series(tail.to_numpy()[hits]).drop_duplicates().index
+    return [int(hits[i]) for i in firsts]
+
+
+def _salient_in(value: Any, rows: int) -> list[list[int]]:
     """Positions past the first ``rows`` (and within `SALIENT_SCAN_ROWS` of them) whose
-    values a crash may need: missing or non-finite numbers, and category values the head
-    never shows (an unseen label)."""
+    values a crash may need, in groups (a kind of value, of a column or of every column):
+    missing or non-finite numbers, category values the head never shows (an unseen label),
+    and text values of a shape the head's never have (`_new_shapes`)."""
     module = type(value).__module__
     np = sys.modules.get("numpy")
-    found: list[int] = []
+    found: list[list[int]] = []
     if module.startswith("pandas"):
         frame = value.to_frame() if value.ndim == 1 else value
         tail = frame.iloc[rows:rows + SALIENT_SCAN_ROWS]
         missing = tail.isna().to_numpy().any(axis=1)
-        found += [rows + int(i) for i in np.flatnonzero(missing)[:_PER_OBJECT]]
+        found.append([rows + int(i) for i in np.flatnonzero(missing)[:_PER_OBJECT]])
         numeric = tail.select_dtypes("number")
         if numeric.shape[1]:
             bad = ~np.isfinite(numeric.to_numpy(dtype="float64", na_value=0.0)).all(axis=1)
-            found += [rows + int(i) for i in np.flatnonzero(bad)[:_PER_OBJECT]]
+            found.append([rows + int(i) for i in np.flatnonzero(bad)[:_PER_OBJECT]])
         for column in frame.columns:
-            series = frame[column]
-            if series.dtype.kind in "OSUb" or str(series.dtype) == "category":
-                seen = set(series.iloc[:rows].dropna().unique().tolist())
-                new = ~tail[column].isin(seen) & tail[column].notna()
-                firsts = tail[column][new].drop_duplicates().index
-                found += [rows + int(tail.index.get_loc(k)) for k in firsts[:_PER_OBJECT]
-                          if isinstance(tail.index.get_loc(k), int)]
+            try:
+                found += _column_salient(frame[column], tail[column], rows)
+            except Exception:  # noqa: BLE001 - unhashable values (lists): not this column
+                continue
     elif module.startswith("numpy") and value.dtype.kind in "fc":
         window = value[rows:rows + SALIENT_SCAN_ROWS]
         flat = window.reshape(len(window), -1)
-        found += [rows + int(i) for i in np.flatnonzero(~np.isfinite(flat).all(axis=1))[:_PER_OBJECT]]
+        found.append([rows + int(i) for i in
+                      np.flatnonzero(~np.isfinite(flat).all(axis=1))[:_PER_OBJECT]])
+    return found
+
+
+def _column_salient(series: Any, tail: Any, rows: int) -> list[list[int]]:
+    """A column's unseen labels and new shapes (`_salient_in`)."""
+    found = []
+    if series.dtype.kind in "OSUb" or str(series.dtype) == "category":
+        seen = set(series.iloc[:rows].dropna().unique().tolist())
+        new = ~tail.isin(seen) & tail.notna()
+        firsts = tail[new].drop_duplicates().index
+        found.append([rows + int(tail.index.get_loc(k)) for k in firsts[:_PER_OBJECT]
+                      if isinstance(tail.index.get_loc(k), int)])
+    if series.dtype.kind == "O" or str(series.dtype) == "string":
+        found.append([rows + i for i in _new_shapes(series.iloc[:rows], tail)])
     return found
 
 
 def salient_rows(values: list[Any], rows: int) -> list[int]:
     """The positions past the head that the shrunk objects keep too, sorted, at most
-    `MAX_SALIENT`: the same positions for every object, so rows stay aligned."""
+    `MAX_SALIENT`: the same positions for every object, so rows stay aligned. Every group
+    of `_salient_in` gives its first position before any gives its second, so a column of
+    many new labels cannot crowd out another column's NaN or text."""
     if "numpy" not in sys.modules:
         return []
-    found: set[int] = set()
+    groups: list[list[int]] = []
     for value in values:
         try:
-            found.update(_salient_in(value, rows))
+            groups += [group for group in _salient_in(value, rows) if group]
         except Exception:  # an exotic dtype: the head alone
             continue
-    return sorted(found)[:MAX_SALIENT]
+    chosen: set[int] = set()
+    for rank in range(_PER_OBJECT):
+        for group in groups:
+            if rank < len(group) and len(chosen) < MAX_SALIENT:
+                chosen.add(group[rank])
+    return sorted(chosen)
 
 
 def _take(value: Any, positions: list[int]) -> Any:
@@ -180,8 +250,9 @@ def shrink_namespace(namespace: MutableMapping[str, Any], rows: int, *,
         rows: the number of rows to keep; must be positive.
         only: when given, only these names (those the cell reads) are cut.
         salient: also keep (after the head, in order) the rows past it where a DataFrame,
-            Series or float array has a missing or non-finite value or a label the head
-            lacks, so that a crash on those values is still seen; and cut to a quarter of
+            Series or float array has a missing or non-finite value, a label the head
+            lacks or a text of a shape the head lacks (`salient_rows`), so that a crash on
+            those values is still seen; and cut to a quarter of
             the longest object when that is less than ``rows`` (a retry must cut something).
 
     Returns:

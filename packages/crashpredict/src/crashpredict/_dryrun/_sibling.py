@@ -9,7 +9,8 @@ one process as the cell arrives (before it stacks the
 filter that refuses new processes, `_confine.no_new_processes`; no code of the cell has
 run), a sibling of the whole run, which waits. If the whole run has not answered
 `AFTER_S` in, the sibling goes: it cuts what the cell reads to its first `ROWS` rows
-(and the rows past them with a NaN, an inf or a label the head lacks, `_shrink`), runs the
+(and the rows past them with a NaN, an inf, a label or a text shape the head lacks,
+`_shrink`), runs the
 cell fast-forwarded, and reports only a crash the cut cannot have caused (`counts`). The
 child forwards that report as its own and stops; the whole run stops with it. A clean or
 doubtful run on the first rows says nothing: the whole run goes on.
@@ -44,7 +45,7 @@ from nbdeps import ipython_to_python
 
 from .._model import crash_type_of
 from . import _confine, _fastforward, _jail, _sandbox
-from ._kinds import cut_doubtful, shrinking_cannot_cause
+from ._kinds import cut_doubtful, shrinking_cannot_cause, takes_a_part
 from ._shrink import _rows, shrink_namespace
 
 __all__ = ["AFTER_S", "MIN_ROWS", "ROWS", "Sibling", "counts", "fork"]
@@ -64,8 +65,10 @@ _MAX_REPORT = 1 << 20
 _LOADERS = ("torch.utils.data", "tensorflow.python.data")
 _NAME_ERRORS = ("NameError", "UnboundLocalError")
 #: A value error counts when it names a value the rows kept hold (a NaN, an inf, a text
-#: that is no number), not a label the first rows may lack (an encoder fit on them).
-_DATA_VALUE = re.compile(r"\bnan\b|infinity|non-finite|could not convert|invalid literal")
+#: that is no number or no date of the format), not a label the first rows may lack (an
+#: encoder fit on them).
+_DATA_VALUE = re.compile(r"\bnan\b|infinity|non-finite|could not convert|invalid literal|"
+                         r"match format|unknown string format")
 #: ...of them, those about a missing value, which a join of two tables cut may make.
 _MISSING = re.compile(r"\bnan\b|infinity|non-finite")
 #: Calls that match rows of one table with another's (by key, label or position).
@@ -358,7 +361,8 @@ def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any])
     the data cut. A ``.str`` or ``.dt`` accessor is not trusted either: pandas picks it by
     the values it sees (an object column of NaN in its first rows has none). Nor is a
     missing value where the cell joins two of the tables cut (``originals``: what was cut,
-    before the cut): their first rows match fewer keys than the whole tables."""
+    before the cut): their first rows match fewer keys than the whole tables; nor a NaN or
+    a text where the cell takes rows of a table cut by position (`_kinds.takes_a_part`)."""
     if result.get("outcome") != "crashed" or result.get("blocked") or cut_doubtful(result):
         return False
     exception, message = result.get("exception"), str(result.get("message", ""))
@@ -369,6 +373,8 @@ def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any])
             return False
         if _MISSING.search(text) and len(originals) > 1 and _joins(source):
             return False  # two tables cut to their first rows match fewer rows: NaN
+        if takes_a_part(source, originals, ROWS):
+            return False  # the part may hold rows kept for their values; the whole's not
     elif not shrinking_cannot_cause(kind, message):
         return False
     if "nonetype" in text or "accessor" in text or kind == "feature name mismatch":

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._model import Verdict, crash_type_of
-from ._fork import DEFAULT_BUDGET_S, DryRun, dry_run
-from ._kinds import SHRUNK_CAN_CLEAR, shrinking_cannot_cause
+from ._fork import DEFAULT_BUDGET_S, RETRY_ROWS, DryRun, dry_run
+from ._kinds import SHRUNK_CAN_CLEAR, shrinking_cannot_cause, takes_a_part
 
 __all__ = [
     "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "SHRUNK_CAN_CLEAR",
@@ -26,6 +26,8 @@ CLEAN_OVERRIDES_BELOW = 0.9
 #: ...or below this when the dry run ran on shrunk data (a weaker witness), and only for
 #: crash kinds that do not depend on the rows (`SHRUNK_CAN_CLEAR`).
 CLEAN_SHRUNK_OVERRIDES_BELOW = 0.6
+#: Crash kinds about the values of rows: on a cut, of the rows kept for their values too.
+_OF_VALUES = frozenset({"value error", "data value violation"})
 #: Confidence of "no crash" from a run on shrunk data: low, since the rows past the head
 #: (a NaN, an unseen label, a length mismatch) were never seen.
 SHRUNK_CLEAN_CONFIDENCE = 0.6
@@ -62,6 +64,16 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
                        explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
                                    f"was raised only on data cut to its first rows, which can "
                                    f"itself cause an error of that kind",
+                       evidence=(f"dry run on shrunk data raised {result.exception}: "
+                                 f"{result.message[:300]}", *extra), engine="dryrun")
+    if result.outcome == "crashed" and result.shrunk and crash_type in _OF_VALUES and \
+            takes_a_part(cell_source, result.shrunk_names, RETRY_ROWS):
+        return Verdict(crash=None, confidence=0.0,
+                       explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
+                                   f"was raised on data cut to its first rows (and rows "
+                                   f"kept for their values), and the cell takes rows by "
+                                   f"position or at random: those rows of the whole data "
+                                   f"may hold no such value",
                        evidence=(f"dry run on shrunk data raised {result.exception}: "
                                  f"{result.message[:300]}", *extra), engine="dryrun")
     if result.outcome == "crashed":
