@@ -763,12 +763,16 @@ class Cutter:
                 return True
         return False
 
+    def _cut_functions(self) -> set[str]:
+        """The notebook's functions one of whose loops was cut."""
+        return {name for name, ids in self.functions.items() if ids & set(self.cut)}
+
     def judge(self, exc: BaseException, line: int | None, filename: str) -> bool:
         """Whether a crash after a cut may be the cut's own doing (see the module doc)."""
         if not self.cut:
             return False
         tainted: set[str] = set()
-        cut_functions = {name for name, ids in self.functions.items() if ids & set(self.cut)}
+        cut_functions = self._cut_functions()
         cell_functions = {self.loops[i].function for i in self.cut
                           if self.loops[i].where == "the cell" and self.loops[i].function}
         cut_functions |= cell_functions
@@ -778,13 +782,10 @@ class Cutter:
             return any(self.loops[i].writes_files for i in self.cut)
         if any(self.loops[i].autograd for i in self.cut) and _about_autograd(exc):
             return True  # the loop froze or unfroze only some tensors
-        tb = exc.__traceback__
-        while tb is not None:  # raised inside a function whose loop was cut
-            code = tb.tb_frame.f_code
-            if code.co_name in cut_functions and (
-                    code.co_filename != filename or code.co_name in cell_functions):
-                return True
-            tb = tb.tb_next
+        if any(code.co_name in cut_functions and (  # raised in a function whose loop was cut
+                code.co_filename != filename or code.co_name in cell_functions)
+               for code in _codes_of(exc)):
+            return True
         statement = _statement_at(self.cell_tree, line)
         if statement is None:
             return True
@@ -811,12 +812,9 @@ class Cutter:
 
     def _shapes_kept(self, exc: BaseException, line: int | None, filename: str,
                      namespace: Mapping[str, Any]) -> bool:
-        cut_functions = {name for name, ids in self.functions.items() if ids & set(self.cut)}
-        tb = exc.__traceback__
-        while tb is not None:  # raised inside a function whose loop was cut
-            if tb.tb_frame.f_code.co_name in cut_functions:
-                return False
-            tb = tb.tb_next
+        cut_functions = self._cut_functions()
+        if any(code.co_name in cut_functions for code in _codes_of(exc)):
+            return False  # raised inside a function whose loop was cut
         statement = _statement_at(self.cell_tree, _cell_line(exc, filename, line))
         raised = _cell_position(exc, filename)
         cut_nodes = self._cut_nodes()
@@ -949,19 +947,26 @@ def _array_or_tensor(value: Any) -> bool:
     return (module, name) in (("numpy", "ndarray"), ("torch", "Tensor"))
 
 
+def _codes_of(exc: BaseException) -> Iterator[Any]:
+    """The code objects of ``exc``'s traceback, outermost first."""
+    tb = exc.__traceback__
+    while tb is not None:
+        yield tb.tb_frame.f_code
+        tb = tb.tb_next
+
+
 def _updated_in_place(nodes: Iterable[ast.AST], name: str) -> bool:
     """Whether ``nodes`` change ``name`` only by augmented assignment to the bare name
     (in place, for an array) or a store into its items: no rebinding, no ``del``, no
     attribute stored (``w.shape = ...``), no method called on it (``w.resize(...)``)."""
+    nodes = list(nodes)
+    augmented = {id(child.target) for node in nodes for child in ast.walk(node)
+                 if isinstance(child, ast.AugAssign)}
     for node in nodes:
         for child in ast.walk(node):
-            if isinstance(child, ast.AugAssign) and isinstance(child.target, ast.Name):
-                continue
             if isinstance(child, ast.Name) and child.id == name and isinstance(
-                    child.ctx, (ast.Store, ast.Del)):
-                if not any(isinstance(a, ast.AugAssign) and a.target is child
-                           for a in ast.walk(node)):
-                    return False
+                    child.ctx, (ast.Store, ast.Del)) and id(child) not in augmented:
+                return False
             if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name) and \
                     child.value.id == name and (isinstance(child.ctx, (ast.Store, ast.Del))
                                                  or child.attr not in ("T", "shape", "grad")):
