@@ -17,6 +17,7 @@ from ._keys import column_length, missing_key
 from ._misc import (
     frame_plot_call,
     missing_file,
+    missing_folder,
     missing_module,
     plot_call,
     seaborn_call,
@@ -55,7 +56,7 @@ RULES = Rules(
     changed_attribute=[removed_attribute],
     subscript=[not_subscriptable, missing_key],
     call=[not_callable, sklearn_call, torch_call, keras_call, array_call, plot_call,
-          seaborn_call, frame_plot_call, missing_file, bad_arguments],
+          seaborn_call, frame_plot_call, missing_file, missing_folder, bad_arguments],
     binop=[broadcast_binop, plain_binop],
     statement=[missing_module],
     unpack=[bad_unpack],

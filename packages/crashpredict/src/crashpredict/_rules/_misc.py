@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import inspect
 import os
 import sys
 import types
@@ -11,6 +12,8 @@ from typing import Any
 
 from ._finding import Finding
 from ._values import (
+    Changed,
+    Partial,
     is_abstract,
     is_frame,
     is_known,
@@ -23,7 +26,7 @@ from ._values import (
 )
 from ._walk._types import CallSite, Walker
 
-__all__ = ["plot_call", "missing_file", "missing_module"]
+__all__ = ["plot_call", "missing_file", "missing_folder", "missing_module"]
 
 
 def _plot(exc: str, crash: str, text: str) -> Finding:
@@ -166,6 +169,237 @@ def missing_file(site: CallSite) -> Finding | None:
                    library=_lib(root), rule="missing-file", confidence=0.93,
                    explanation=f"{path!r} does not exist relative to the kernel's working "
                                f"directory {os.getcwd()!r}{hint}")
+
+
+#: Writers that fail when the folder of the path they write does not exist, by the root
+#: package of the callee and its name: where the path is (position, keyword), and what
+#: they raise (measured: none of them makes the folder; Keras' ``.h5`` saving does, and is
+#: not here).
+_FOLDER_WRITERS: dict[tuple[str, str], tuple[int, str, str]] = {
+    ("torch", "save"): (1, "f", "RuntimeError"),
+    ("numpy", "save"): (0, "file", "FileNotFoundError"),
+    ("numpy", "savez"): (0, "file", "FileNotFoundError"),
+    ("numpy", "savez_compressed"): (0, "file", "FileNotFoundError"),
+    ("numpy", "savetxt"): (0, "fname", "FileNotFoundError"),
+    ("pandas", "to_csv"): (0, "path_or_buf", "OSError"),
+    ("pandas", "to_json"): (0, "path_or_buf", "OSError"),
+    ("pandas", "to_pickle"): (0, "path", "OSError"),
+    ("matplotlib", "savefig"): (0, "fname", "FileNotFoundError"),
+    ("seaborn", "savefig"): (0, "fname", "FileNotFoundError"),
+    ("joblib", "dump"): (1, "filename", "FileNotFoundError"),
+    ("io", "open"): (0, "file", "FileNotFoundError"),
+    ("PIL", "save"): (0, "fp", "FileNotFoundError"),
+    ("keras", "save"): (0, "filepath", "FileNotFoundError"),
+    ("keras", "save_weights"): (0, "filepath", "FileNotFoundError"),
+    ("xgboost", "save_model"): (0, "fname", "XGBoostError"),
+    ("lightgbm", "save_model"): (0, "filename", "LightGBMError"),
+}
+#: Keras writes only these files itself (``.h5`` files through h5py, which makes the folder).
+_KERAS_SUFFIXES = {"save": ".keras", "save_weights": ".weights.h5"}
+
+
+def missing_folder(site: CallSite) -> Finding | None:
+    """A writer given a path whose folder does not exist (relative to the kernel's working
+    directory), where nothing the cell does before it can have made that folder: no shell
+    command or magic, no call of the notebook's own code, no text before it that names the
+    missing folder (an ``os.makedirs``, a ``Path.mkdir``, a library handed that name)."""
+    func = site.func
+    if not is_known(func) and isinstance(site.receiver, (Changed, Partial)) and site.method:
+        # an object changed earlier in the cell (``df['b'] = ...``): its class is certain
+        func = inspect.getattr_static(type(site.receiver.obj), site.method, None)
+    if func is None or not is_known(func) or site.starred:
+        return None
+    root, name = type_root(func), meta_attr(func, "__name__") or ""
+    spec = _FOLDER_WRITERS.get((root, name))
+    if spec is None:
+        return None
+    position, keyword, exception = spec
+    path = site.args[position] if len(site.args) > position else site.kwargs.get(keyword)
+    if is_known(path) and isinstance(path, os.PathLike):
+        try:
+            path = os.fspath(path)
+        except Exception:  # noqa: BLE001 - a strange path object: not this rule's
+            return None
+    if type(path) is not str or not path or "://" in path:
+        return None
+    if name == "open":
+        mode = site.args[1] if len(site.args) > 1 else site.kwargs.get("mode", "r")
+        if not isinstance(mode, str) or not any(c in mode for c in "wax"):
+            return None
+    if root == "keras" and not path.endswith(_KERAS_SUFFIXES[name]):
+        return None  # another suffix: Keras refuses it for that, or h5py makes the folder
+    walker = site.walker
+    if walker.environment_changed or walker.namespace_dirty:
+        return None
+    full = os.path.abspath(os.path.expanduser(path))
+    folder = os.path.dirname(full)
+    if os.path.isdir(folder):
+        return None
+    missing = _missing_parts(folder)
+    if missing is None or _may_make(site, missing):
+        return None
+    shown = os.path.dirname(path)
+    message = {
+        "RuntimeError": f"Parent directory {shown} does not exist.",
+        "OSError": f"Cannot save file into a non-existent directory: {shown!r}",
+    }.get(exception, f"[Errno 2] No such file or directory: {path!r}")
+    return Finding(exception=exception, crash_type="file not found", library=_lib(root),
+                   rule="missing-folder", confidence=0.93,
+                   explanation=f"{message} (the folder {shown!r} does not exist relative to "
+                               f"the kernel's working directory {os.getcwd()!r}, and nothing "
+                               f"before this line in the cell makes it)")
+
+
+def _missing_parts(folder: str) -> list[str] | None:
+    """The names of ``folder``'s parts from the first that does not exist (None when a
+    part is a file, or the folder cannot be read: not this rule's)."""
+    parts: list[str] = []
+    while not os.path.isdir(folder):
+        if os.path.lexists(folder):
+            return None
+        head, tail = os.path.split(folder)
+        if head == folder or not tail:
+            return None
+        parts.append(tail)
+        folder = head
+    return parts
+
+
+def _may_make(site: CallSite, missing: list[str]) -> bool:
+    """Whether something the cell does before this call may make a missing folder: a text
+    before the call that names one of the missing parts (an ``os.makedirs('models')``, a
+    checkpoint callback handed ``'models'``, ``!mkdir``), an import of a module not yet
+    imported, or a name before it that holds such a text or is the user's own code that
+    may make folders (`_code_may_make`). What the cell makes from library calls is the
+    libraries' (a loss, a tensor): their code makes none of the user's folders."""
+    walker = site.walker
+    if walker.modules_changed:
+        return True  # a module imported now runs its code
+    at = (site.node.lineno, site.node.col_offset)
+    lines = walker.lines
+    before = "\n".join([*lines[:at[0] - 1], lines[at[0] - 1][:at[1]]]
+                       if at[0] - 1 < len(lines) else lines)
+    if any(part in before for part in missing):
+        return True
+    try:
+        tree = ast.parse(walker.source)
+    except SyntaxError:
+        return True
+    seen: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                (node.lineno, node.col_offset) < at and node.id in walker.namespace:
+            if _code_may_make(walker.namespace[node.id], missing, walker.namespace, seen):
+                return True
+    return False
+
+
+def _library(value: Any) -> bool:
+    """Whether ``value`` (a module, a function, a class or an object) comes from an
+    installed package or the standard library, by the file of its module."""
+    if isinstance(value, types.ModuleType):
+        module = value
+    else:
+        if isinstance(value, types.MethodType):
+            value = value.__func__
+        owner = value if isinstance(value, (type, types.FunctionType,
+                                            types.BuiltinFunctionType)) else type(value)
+        name = meta_attr(owner, "__module__")
+        if name == "builtins":
+            return True
+        module = sys.modules.get(name) if isinstance(name, str) else None
+        if module is None:
+            return False
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str):
+        return module.__name__ in sys.builtin_module_names
+    return os.path.realpath(path).startswith(_LIBRARY_ROOTS)
+
+
+def _library_roots() -> tuple[str, ...]:
+    """The folders of the standard library and of installed packages."""
+    import site as _site
+    import sysconfig
+
+    roots = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    try:
+        roots.update(_site.getsitepackages())
+    except AttributeError:  # an old virtualenv's site module
+        pass
+    return tuple(os.path.realpath(root) + os.sep for root in roots if root)
+
+
+_LIBRARY_ROOTS = _library_roots()
+
+
+def _user_code_of(value: Any) -> list[types.CodeType]:
+    """The code objects of ``value``, the user's own (a function, or a class or an object of
+    a class: the functions of its classes that are no library's). Read through the type's
+    own slots: no ``__getattr__`` or metaclass of the user's runs."""
+    if isinstance(value, types.MethodType):
+        value = value.__func__
+    if isinstance(value, types.FunctionType):
+        return [value.__code__]
+    cls = value if isinstance(value, type) else type(value)
+    codes = []
+    for klass in type.__getattribute__(cls, "__mro__"):
+        if _library(klass):
+            continue
+        for attr in type.__getattribute__(klass, "__dict__").values():
+            if isinstance(attr, (staticmethod, classmethod)):
+                attr = attr.__func__
+            if isinstance(attr, types.FunctionType):
+                codes.append(attr.__code__)
+    return codes
+
+
+#: Names whose use in the notebook's code may make a folder or run what does.
+_FOLDER_MAKERS = frozenset({
+    "makedirs", "mkdir", "mkdtemp", "system", "popen", "Popen", "run", "call", "check_call",
+    "check_output", "getoutput", "chdir", "copytree", "move", "rename", "renames",
+    "unpack_archive", "extractall", "run_line_magic", "run_cell_magic", "exec", "eval",
+    "symlink", "copy", "copy2", "replace",
+})
+
+
+def _code_may_make(value: Any, missing: list[str], namespace: Any, seen: set[int]) -> bool:
+    """Whether ``value``, when it is the user's own code (a function, a class, an object of
+    a class of theirs: no installed package's or the standard library's), may make a
+    missing folder: its code (and the code of the user's functions and classes it names,
+    and of its classes' methods) uses a name of `_FOLDER_MAKERS` or a text that holds a
+    missing part; a module of the user's may. A library's function or object (numpy's,
+    torch's) makes none of the user's folders."""
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
+    if isinstance(value, (str, os.PathLike)):  # a setting the code reads (``OUT_DIR``)
+        try:
+            return any(part in os.fspath(value) for part in missing)
+        except Exception:  # noqa: BLE001 - a strange path: it may name the folder
+            return True
+    try:
+        if _library(value):
+            return False
+        if isinstance(value, types.ModuleType):
+            return True  # the user's own module: any of its functions may
+        codes = _user_code_of(value)
+    except Exception:  # noqa: BLE001 - cannot read it: it may make the folder
+        return True
+    if not codes:
+        return False
+    names: set[str] = set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                codes.append(const)
+            elif isinstance(const, str) and any(part in const for part in missing):
+                return True
+    if names & _FOLDER_MAKERS:
+        return True
+    return any(_code_may_make(namespace[name], missing, namespace, seen)
+               for name in names if name in namespace and len(seen) < 50)
 
 
 def _lib(root: str) -> str:
