@@ -322,3 +322,22 @@ def test_user_objects_run_no_code(source: str) -> None:
     verdict = predict(source, ns)
     assert verdict.crash in (True, False)
     assert _Spy.calls == []
+
+
+@pytest.mark.parametrize("cell, raises", [
+    ("del list\nfeats = list(df.columns)", None),  # the builtin, uncovered
+    ("feats = list(df.columns)", "TypeError"),  # the global list is not callable
+    ("del total\nprint(total)", "NameError"),  # no builtin of that name
+])
+def test_a_global_deleted_in_the_cell_uncovers_the_builtin(cell, raises) -> None:
+    """An earlier cell rebound ``list``; this one deletes it: ``list`` is the builtin again."""
+    ns = {"df": pd.DataFrame({"a": [1]}), "list": ["Age", "Fare"], "total": 3}
+    verdict = predict(cell, ns)
+    try:
+        exec(cell, dict(ns))  # noqa: S102 - the truth
+    except Exception as exc:  # noqa: BLE001
+        truth = type(exc).__name__
+    else:
+        truth = None
+    assert truth == raises
+    assert (verdict.exception if verdict.crash else None) == raises, verdict

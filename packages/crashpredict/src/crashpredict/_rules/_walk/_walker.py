@@ -155,9 +155,13 @@ class CellWalker(StatementWalker):
         return lines
 
     def lookup(self, name: str) -> Any:
-        """The walker's value for a name: env, then namespace, then builtins."""
+        """The walker's value for a name: env, then namespace, then builtins (also for a
+        name the cell deleted: ``del list`` of a global that hid the builtin uncovers it)."""
         if name in self.env:
-            return self.env[name]
+            value = self.env[name]
+            if value is DELETED and hasattr(builtins, name):
+                return getattr(builtins, name)
+            return value
         if name in self.namespace:
             value = self.namespace[name]
             if self.namespace_dirty and not stable(value):
