@@ -556,9 +556,13 @@ PAST_THE_END = [
     "rows = []\nfor i in range(len(frame)):\n    window = frame['price'].iloc[max(i - 3, 0):i + 1]\n"
     "    rows.append({'mean': window.mean(), 'up': frame['price'].iloc[i + 1] > window.iloc[-1]})",
     "for i in range(n):\n    j = i + 1\n    step = prices[j] - prices[i]",
+    # the store fails, after a notebook function's call that ran clean in the statement
+    "boot = np.zeros(n)\nfor b in range(1, n + 1):\n    idx = b % 7\n"
+    "    boot[b] = spread(prices, idx)",
 ]
 #: The same cells, fixed as their authors would.
 FIXED = {"range(len(prices))": "range(len(prices) - 1)", "range(len(frame))": "range(len(frame) - 1)",
+         "range(1, n + 1)": "range(1, n)",
          "range(n)": "range(n - 1)", "in enumerate(names": "in enumerate(names[:-1]",
          "for name in names:": "for name in names[:-1]:"}
 
@@ -576,6 +580,7 @@ def _last_namespace(n: int) -> dict:
                  "entries": dict.fromkeys(names[:-1], 1), "buf": prices.copy(),
                  "todo": list(names)}
     earlier = ("def lookup(j):\n    return table[j]\n"  # a function of an earlier cell
+               "def spread(values, k):\n    return float(values[k:k + 50].std())\n"
                "class Offsets:\n    def at(self, i):\n        return i - 1 + n - len(table)\n"
                "offsets = Offsets()\n")
     exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
@@ -616,6 +621,7 @@ def test_an_index_past_the_end_in_a_cut_loops_last_iteration_is_the_cells_crash(
     "    x = prices[i + 1]",
     # the notebook's own function reads what the loop builds
     "table = []\nfor i in range(n):\n    table.append(prices[i])\n    x = lookup(i) + prices[i]",
+    "table = []\nfor i in range(n):\n    table.append(i)\n    x = prices[offsets.at(i) + 1]",
     # an index bound in the iteration from what the loop counts, or changed by a statement
     # that reads it, or by a method of the notebook's own class that reads what it builds
     "count = 0\nfor i in range(n):\n    count += 1\n    j = i + 1 if count < n else i\n"

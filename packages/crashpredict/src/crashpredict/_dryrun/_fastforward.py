@@ -692,8 +692,15 @@ class Cutter:
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace)
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
             return _clean_statement(statement, targets | fresh, made, namespace)
+        judged: ast.stmt = statement
+        node = _node_at(statement, raised) if raised is not None else None
+        if isinstance(node, ast.Subscript):
+            # the subscript that raised: its container and index decide it, whatever else
+            # the statement ran before it (``boot[b] = auc(y[idx], p[idx])`` fails at the
+            # store, after a notebook function's call that ran clean)
+            judged = ast.Expr(value=node)
         if (exc is None or isinstance(exc, (IndexError, KeyError))) and _reads_past_the_end(
-                statement, targets, made - fresh, sized, namespace, fresh):
+                judged, targets, made - fresh, sized, namespace, fresh):
             return True
         return raised is not None and _own_values_failed(
             statement, raised, targets | fresh, made, cut_nodes, namespace)
