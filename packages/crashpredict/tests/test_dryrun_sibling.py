@@ -16,6 +16,7 @@ import pytest
 from crashpredict._dryrun import _confine, _sibling
 from crashpredict._dryrun._beside import Standby, prepare_standby
 from crashpredict._dryrun._kinds import takes_a_part
+from crashpredict._dryrun._verdict import dryrun_verdict
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -203,6 +204,8 @@ def _crash(exception: str, message: str, **extra) -> dict:
     (_crash("ValueError", "Input X contains NaN."), True),
     (_crash("ValueError", 'time data "n/a" doesn\'t match format "%Y-%m-%d", at position 520.'),
      True),  # a text of the rows kept
+    (_crash("JSONDecodeError", "Expecting property name enclosed in double quotes: line 1 "
+                               "column 3 (char 2)"), True),  # a text of the rows kept
     (_crash("IntCastingNaNError", "Cannot convert non-finite values (NA or inf) to integer"),
      True),
     (_crash("ValueError", "y contains previously unseen labels: 'z'"), False),
@@ -373,3 +376,59 @@ def test_a_part_of_the_rows_cut_is_told_from_the_text(source, part) -> None:
     assert takes_a_part(source, cut, _sibling.ROWS) is part
     text = _crash("ValueError", "could not convert string to float: 'n/a'")
     assert _sibling.counts(text, source, cut) is not part
+
+
+@pytest.fixture(scope="module")
+def genres() -> pd.DataFrame:
+    """Genres as JSON texts; the newest rows hold Python reprs (single quotes) instead."""
+    if not _layers_for_a_sibling():
+        pytest.skip("the sibling needs seccomp and Landlock in this kernel")
+    import json
+
+    n = 400_000
+    names = ["Drama", "Comedy", "Action", "Horror"]
+    pick = np.random.default_rng(5).integers(0, 4, n)
+    as_json = np.array([json.dumps([{"id": i, "name": g}]) for i, g in enumerate(names)],
+                       dtype=object)
+    as_repr = np.array([str([{"id": i, "name": g}]) for i, g in enumerate(names)], dtype=object)
+    texts = as_json[pick]
+    texts[-3000:] = as_repr[pick[-3000:]]
+    return pd.DataFrame({"genres": texts, "a": np.arange(n, dtype=float)})
+
+
+#: A loop over every row (slow per row: the fast-forward cuts it) that builds a list and
+#: stores it as a column: after the cut the lengths differ, a crash the cut itself causes
+GENRES = ("import json, time\nparsed = []\nfor s in movies['genres']:\n"
+          "    time.sleep(0.00002)\n    parsed.append({parse}(s)[0]['name'])\n"
+          "movies['first'] = parsed\n")
+
+
+@pytest.mark.parametrize("parse, crashes", [
+    ("json.loads", True),
+    ("ast.literal_eval", False),  # the fix: reads both
+])
+def test_a_doubtful_crash_after_a_cut_waits_for_the_first_rows(genres, parse, crashes) -> None:
+    import ast
+    import json
+
+    ns = {"movies": genres.copy(), "json": json, "ast": ast}
+    result = _beside(GENRES.format(parse=parse), ns)
+    if crashes:
+        # the cut run's length mismatch is doubtful; the sibling, on the first rows and the
+        # first row of each new shape, runs the loop whole and meets a repr
+        assert result.outcome == "crashed" and result.exception == "JSONDecodeError", result
+        assert result.shrunk and result.shrunk_names == ("movies",), result
+        assert dryrun_verdict(result, GENRES).crash is True
+    else:
+        assert result.outcome != "crashed" or dryrun_verdict(result, GENRES).crash is not True
+
+
+def test_a_cell_that_works_through_big_data_is_likely_long() -> None:
+    from crashpredict._extension import _likely_long
+
+    big = pd.DataFrame({"a": np.arange(_sibling.MIN_ROWS + 1.0)})
+    assert _likely_long("big['b'] = big.apply(lambda r: r.a * 2, axis=1)", {"big": big})
+    assert _likely_long("for v in big.a:\n    pass", {"big": big})
+    small = big.head(100)
+    assert not _likely_long("s = small.apply(lambda r: r.a, axis=1)", {"small": small})
+    assert not _likely_long("total = big.a.sum()", {"big": big})

@@ -26,6 +26,7 @@ from typing import Any
 
 from .._syntax import clone
 from . import _confine, _fastforward, _jail, _prefault, _probes, _sandbox, _sibling
+from ._kinds import cut_doubtful
 from ._overlay import Overlay
 from ._shrink import shrink_namespace
 
@@ -441,6 +442,9 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     result = _run_prepared(prepared, code, namespace, deadline=arrived + budget_s,
                            budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
                            write_fd=write_fd, cut_after_s=cut_after_s)
+    if sibling is not None and cut_doubtful(result):
+        # a crash the cut may have caused says nothing: the run on the first rows may
+        sibling.settle_doubt(arrived + budget_s - time.perf_counter())
     _report(write_fd, result)
     if sibling is not None:
         sibling.close()

@@ -23,12 +23,16 @@ SHRUNK_CAN_CLEAR = frozenset({
     "variable not found", "attribute error", "module not found", "syntax error", "NotFitted",
     "feature name mismatch", "type error", "file not found",
 })
+#: What ``json.loads`` says of a text that is no JSON (a ``JSONDecodeError``).
+_JSON_WORDS = ("expecting value", "expecting property name", "expecting ',' delimiter",
+               "expecting ':' delimiter", "unterminated string", "invalid control character",
+               "invalid \\escape", "extra data")
 #: Words of a value error about the data's values, which shrinking keeps (the retry keeps
 #: the rows with NaN/inf, unseen labels and texts of a new shape) and never creates: a
-#: date that does not match its format is one of the rows kept.
+#: date that does not match its format, a text that is no JSON, is one of the rows kept.
 _VALUE_WORDS = ("nan", "infinity", "non-finite", "could not convert", "invalid literal", "unseen",
                 "new labels", "unknown categor", "not in list", "match format",
-                "unknown string format")
+                "unknown string format", *_JSON_WORDS)
 
 #: Words of a mismatch of element types (torch's, TensorFlow's): rows cut or iterations
 #: cut keep each array's and tensor's dtype, so neither makes a float64 meet a float32.

@@ -163,12 +163,24 @@ class Sibling:
         self.pid, self._report = pid, report
         self._control, self._reports = control, reports
         self._closed = threading.Event()
+        self._go = threading.Event()  # go now, not `AFTER_S` in
+        self._done = threading.Event()  # the forwarder has ended
         self._lock = threading.Lock()
 
     def start(self, write_fd: int) -> None:
         """Forward the sibling's crash, if it reports one, from a thread of the child."""
         threading.Thread(target=self._forward, args=(write_fd,), name="crashpredict-sibling",
                          daemon=True).start()
+
+    def settle_doubt(self, timeout: float) -> None:
+        """The whole run ended in a crash its cut may have caused (`_kinds.cut_doubtful`):
+        let the sibling go now if it has not, and wait (at most ``timeout`` seconds) for
+        its answer, which the forwarder reports first when it counts. On the first rows a
+        loop over rows is short enough to run whole, and the rows past the head kept for
+        their values (`_shrink.salient_rows`) are in it: a parse that fails only on later
+        rows fails there, where the cut run stopped early on the cut's own error."""
+        self._go.set()
+        self._done.wait(max(0.0, timeout))
 
     def close(self) -> None:
         """End the sibling (it reads the end of its control pipe), once."""
@@ -182,7 +194,14 @@ class Sibling:
                 pass
 
     def _forward(self, write_fd: int) -> None:
-        if self._closed.wait(AFTER_S):
+        try:
+            self._forward_report(write_fd)
+        finally:
+            self._done.set()
+
+    def _forward_report(self, write_fd: int) -> None:
+        self._go.wait(AFTER_S)
+        if self._closed.is_set():
             os.close(self._reports)
             return
         with self._lock:  # never after `close`: the number may name another file by then
@@ -362,10 +381,14 @@ def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any])
     the values it sees (an object column of NaN in its first rows has none). Nor is a
     missing value where the cell joins two of the tables cut (``originals``: what was cut,
     before the cut): their first rows match fewer keys than the whole tables; nor a NaN or
-    a text where the cell takes rows of a table cut by position (`_kinds.takes_a_part`)."""
+    a text where the cell takes rows of a table cut by position (`_kinds.takes_a_part`). A
+    text that is no JSON (``json.loads``) is one of the rows kept, as a text that is no
+    number is."""
     if result.get("outcome") != "crashed" or result.get("blocked") or cut_doubtful(result):
         return False
     exception, message = result.get("exception"), str(result.get("message", ""))
+    if exception == "JSONDecodeError":  # a text of the rows kept that is no JSON
+        return not takes_a_part(source, originals, ROWS)
     kind = crash_type_of(exception, message, result.get("library"))
     text = message.lower()
     if kind in ("value error", "data value violation"):
