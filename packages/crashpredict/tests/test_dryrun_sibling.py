@@ -421,14 +421,3 @@ def test_a_doubtful_crash_after_a_cut_waits_for_the_first_rows(genres, parse, cr
         assert dryrun_verdict(result, GENRES).crash is True
     else:
         assert result.outcome != "crashed" or dryrun_verdict(result, GENRES).crash is not True
-
-
-def test_a_cell_that_works_through_big_data_is_likely_long() -> None:
-    from crashpredict._extension import _likely_long
-
-    big = pd.DataFrame({"a": np.arange(_sibling.MIN_ROWS + 1.0)})
-    assert _likely_long("big['b'] = big.apply(lambda r: r.a * 2, axis=1)", {"big": big})
-    assert _likely_long("for v in big.a:\n    pass", {"big": big})
-    small = big.head(100)
-    assert not _likely_long("s = small.apply(lambda r: r.a, axis=1)", {"small": small})
-    assert not _likely_long("total = big.a.sum()", {"big": big})
