@@ -160,6 +160,7 @@ FINE_CELLS = [
     ("numpy matmul, all cores", "for _ in range(12):\n    b = a @ a", False),
     ("torch matmul, all cores", "for _ in range(10):\n    u = t @ t", False),
     ("pandas groupby", "g = df.groupby('k')['v'].agg(['mean', 'std'])", False),
+    ("pandas apply of a function", "z = df['v'].apply(lambda v: v * 2.0)", False),
     ("sklearn forest, n_jobs=-1",
      "RandomForestClassifier(n_estimators=60, n_jobs=-1, random_state=0).fit(X, y)", False),
     ("480 MB updated in place", "big *= 1.000001", False),
