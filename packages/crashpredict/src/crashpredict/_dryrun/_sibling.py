@@ -188,6 +188,7 @@ class Sibling:
             if self._closed.is_set():
                 return
             self._closed.set()
+            self._go.set()  # a forwarder still waiting to let it go returns at once
             try:
                 os.close(self._control)
             except OSError:
