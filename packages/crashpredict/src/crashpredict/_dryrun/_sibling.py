@@ -45,7 +45,7 @@ from nbdeps import ipython_to_python
 
 from .._model import crash_type_of
 from . import _confine, _fastforward, _jail, _sandbox
-from ._kinds import cut_doubtful, shrinking_cannot_cause, takes_a_part
+from ._kinds import _JSON_WORDS, cut_doubtful, shrinking_cannot_cause, takes_a_part
 from ._shrink import _rows, shrink_namespace
 
 __all__ = ["AFTER_S", "MIN_ROWS", "ROWS", "Sibling", "counts", "fork"]
@@ -65,10 +65,11 @@ _MAX_REPORT = 1 << 20
 _LOADERS = ("torch.utils.data", "tensorflow.python.data")
 _NAME_ERRORS = ("NameError", "UnboundLocalError")
 #: A value error counts when it names a value the rows kept hold (a NaN, an inf, a text
-#: that is no number or no date of the format), not a label the first rows may lack (an
-#: encoder fit on them).
+#: that is no number, no date of the format or no JSON), not a label the first rows may
+#: lack (an encoder fit on them).
 _DATA_VALUE = re.compile(r"\bnan\b|infinity|non-finite|could not convert|invalid literal|"
-                         r"match format|unknown string format")
+                         r"match format|unknown string format|" +
+                         "|".join(map(re.escape, _JSON_WORDS)))
 #: ...of them, those about a missing value, which a join of two tables cut may make.
 _MISSING = re.compile(r"\bnan\b|infinity|non-finite")
 #: Calls that match rows of one table with another's (by key, label or position).
@@ -388,8 +389,6 @@ def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any])
     if result.get("outcome") != "crashed" or result.get("blocked") or cut_doubtful(result):
         return False
     exception, message = result.get("exception"), str(result.get("message", ""))
-    if exception == "JSONDecodeError":  # a text of the rows kept that is no JSON
-        return not takes_a_part(source, originals, ROWS)
     kind = crash_type_of(exception, message, result.get("library"))
     text = message.lower()
     if kind in ("value error", "data value violation"):
