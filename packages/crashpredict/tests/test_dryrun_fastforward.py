@@ -720,6 +720,94 @@ def test_a_failure_on_what_the_skipped_records_built_is_not_the_cells(cell):
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
 
 
+#: Loops that work column by column: each iteration reads and writes only the columns its
+#: own item names, so the last item's columns hold the real run's values (`Cutter._keyed`).
+#: Each iteration sleeps, so the loop is cut; the truth runs it for real.
+BY_COLUMN = [
+    # an encoder fitted on the last column meets a label only the test rows have
+    "encoders = {}\nfor col in cat_cols:\n    time.sleep(0.05)\n"
+    "    freq = train[col].value_counts(normalize=True)\n"
+    "    train[col + '_freq'] = train[col].map(freq)\n"
+    "    test[col + '_freq'] = test[col].map(freq).fillna(0)\n"
+    "    le = LabelEncoder()\n    train[col] = le.fit_transform(train[col])\n"
+    "    test[col] = le.transform(test[col])\n    encoders[col] = le",
+    # counts cast to int, the last column with a gap
+    "for col in count_cols:\n    time.sleep(0.05)\n"
+    "    counts[f'{col}_share'] = counts[col] / counts[col].sum()\n"
+    "    counts[col] = counts[col].astype(int)",
+]
+
+
+def _columns_namespace(middle: int) -> dict:
+    import numpy as np
+    import pandas as pd
+    from sklearn.preprocessing import LabelEncoder
+
+    rng = np.random.default_rng(5)
+    cat_cols = [f"c{k}" for k in range(middle)] + ["device"]
+    train = pd.DataFrame({c: rng.choice(["a", "b", "c"], 300) for c in cat_cols})
+    test = pd.DataFrame({c: rng.choice(["a", "b", "c"], 100) for c in cat_cols})
+    test.loc[7, "device"] = "smart_tv"  # a device type only the test period has
+    count_cols = [f"n{k}" for k in range(middle)] + ["n_last"]
+    counts = pd.DataFrame({c: rng.integers(0, 9, 300).astype(float) for c in count_cols})
+    counts.loc[3, "n_last"] = np.nan  # a customer with no visits in the last window
+    # a stale text copy of the last column: an earlier iteration writes it as numbers
+    sizes = pd.DataFrame({"size": rng.integers(1, 9, 300).astype(str),
+                          **{f"s{k}": rng.integers(1, 9, 300).astype(str) for k in range(middle)},
+                          "size_num": ["n/a"] * 300})
+    namespace = {"np": np, "pd": pd, "LabelEncoder": LabelEncoder, "cat_cols": cat_cols,
+                 "train": train, "test": test, "count_cols": count_cols, "counts": counts,
+                 "sizes": sizes, "size_cols": [*[f"s{k}" for k in range(middle // 2)], "size",
+                                                *[f"s{k}" for k in range(middle // 2, middle)],
+                                                "size_num"],
+                 "frames": {"counts": counts}}
+    exec("import time", namespace)  # noqa: S102
+    return namespace
+
+
+def _raised_by_column(cell: str) -> str | None:
+    try:
+        exec(cell, _columns_namespace(6))  # noqa: S102 - the truth: the cell run for real
+    except Exception as exc:  # noqa: BLE001
+        return type(exc).__name__
+    return None
+
+
+@pytest.mark.parametrize("cell", BY_COLUMN)
+def test_a_failure_on_the_last_columns_own_values_is_the_cells_crash(cell):
+    raised = _raised_by_column(cell)
+    assert raised is not None
+    result, verdict = _predict(cell, _columns_namespace(60))
+    assert result.cut_before_crash and result.last_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, raised), (verdict, result)
+
+
+@pytest.mark.parametrize("cell", [
+    # an item the cut skips writes the column the last item reads (``size`` -> ``size_num``)
+    "for col in size_cols:\n    time.sleep(0.05)\n"
+    "    sizes[col + '_num'] = sizes[col].astype(int)",
+    # an item the cut skips fills the whole frame (the frame named, not a column)
+    "for col in count_cols:\n    time.sleep(0.05)\n    if col == 'n30':\n"
+    "        counts = counts.fillna(0)\n    counts[col] = counts[col].astype(int)",
+    # ...through a dict that holds the same frame
+    "for col in count_cols:\n    time.sleep(0.05)\n    if col == 'n30':\n"
+    "        frames['counts']['n_last'] = 0.0\n    counts[col] = counts[col].astype(int)",
+    # ...or through the key of another item (a text made otherwise than of the target)
+    "for col in count_cols:\n    time.sleep(0.05)\n"
+    "    counts[col.replace('n30', 'n_last')] = counts[col] * 0 + 1\n"
+    "    counts[col] = counts[col].astype(int)",
+])
+def test_a_failure_on_a_column_an_earlier_item_writes_is_not_the_cells(cell):
+    namespace = _columns_namespace(60)
+    try:
+        exec(cell, namespace)  # noqa: S102 - the truth, with the item the cut skips
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(f"{type(exc).__name__}: {exc}") from exc
+    result, verdict = _predict(cell, _columns_namespace(60))
+    assert result.outcome == "crashed" and result.cut_before_crash, result
+    assert not result.last_iteration and verdict.crash is not True, (verdict, result)
+
+
 #: Weights updated in place by a loop by hand keep their shape, however many iterations
 #: ran: a shape error of an expression of names after the cut is the real run's.
 GRADIENT = ("Xb = np.hstack([np.ones((len(X), 1)), X])\nw = np.zeros(Xb.shape[1])\n"

@@ -31,7 +31,9 @@ same way.
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
+import dataclasses
 import importlib
 import inspect
 import sys
@@ -464,6 +466,9 @@ class Cutter:
     #: the "batches" loops whose last item is a plain one (no loader's smaller batch)
     items_last: set[int] = field(default_factory=set)
     began: float = field(default_factory=time.perf_counter)
+    #: names known to hold the real run's values as the last iteration begins: the
+    #: columns of the last item's own keys, in `_keyed`'s reading of the cell
+    known_at_start: frozenset[str] = frozenset()
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
@@ -646,6 +651,16 @@ class Cutter:
     def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any],
                                exc: BaseException | None = None,
                                raised: tuple[int, int, int, int] | None = None) -> bool:
+        if self._judge_last(line, namespace, exc, raised):
+            return True
+        if raised is None or self.known_at_start or self._in_last_batch():
+            return False
+        keyed = self._keyed(namespace)
+        return keyed is not None and keyed._judge_last(line, namespace, exc, raised)
+
+    def _judge_last(self, line: int | None, namespace: Mapping[str, Any],
+                    exc: BaseException | None = None,
+                    raised: tuple[int, int, int, int] | None = None) -> bool:
         info = self.loops[self.in_last[-1]]
         loop = next((n for n in ast.walk(self.cell_tree) if isinstance(n, ast.For)
                      and n.lineno == info.line), None) if self.cell_tree is not None else None
@@ -689,7 +704,8 @@ class Cutter:
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(self.in_last[-1]))
-        fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace)
+        fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace,
+                                    self.known_at_start)
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
             return _clean_statement(statement, targets | fresh, made, namespace)
         judged: ast.stmt = statement
@@ -722,6 +738,98 @@ class Cutter:
                 return None
             nodes.append(node)
         return nodes
+
+    def _keyed(self, namespace: Mapping[str, Any]) -> Cutter | None:
+        """This cutter as it reads a cell whose cut loop works column by column: each
+        iteration touches only the columns its own item names (``train[col] =
+        le.fit_transform(train[col])``, ``test[col + '_freq'] = ...``). The last item's
+        columns, never named by an earlier item, hold as the last iteration begins what
+        they held when the loop began, in the cut run as in the real one; each becomes a
+        name of its own (``test['device']``), known then (`known_at_start`), and what the
+        iteration does to it is judged as for any name (`_fresh_in_iteration`). So an
+        encoder fitted in the last iteration on a column of its own, then given a test
+        column with a label the training one lacks, fails as the real run will.
+
+        Only where every cut loop is the loop in its last iteration or within it (a ``for``
+        over a name, or a ``range``, whose items are known, at least two), which calls none
+        of the notebook's code and names its iterable nowhere in its body; and only for the
+        frames and series (no other name in the notebook holds them) that loop names only
+        by subscripts, at keys made of its target and texts (``col``, ``col + '_freq'``,
+        ``f'{col}_lag'``), all texts. None where no name qualifies."""
+        loop_id = self.in_last[-1]
+        info = self.loops[loop_id]
+        cut_nodes = self._cut_nodes()
+        loop = next((n for n in cut_nodes or () if isinstance(n, ast.For)
+                     and n.lineno == info.line), None)
+        if loop is None or not isinstance(loop.target, ast.Name) or cut_nodes is None or \
+                self.entries.get(loop_id) != 1 or \
+                any(not any(node is n for n in ast.walk(loop)) for node in cut_nodes) or \
+                _runs_notebook_code(cut_nodes, namespace):
+            return None  # entered again (in an outer loop), or after another cut loop
+        target = loop.target.id
+        items = _items_of(loop.iter, namespace, self.ranges.get(loop_id))
+        if items is None or len(items) < 2 or \
+                _names_in(loop.iter) & set().union(*(_names_in(n) for n in loop.body)):
+            return None
+        keys: dict[str, list[ast.expr]] = {}
+        subscripted: set[int] = set()
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                    target in _names_in(node.slice) and \
+                    _key_of(node.slice, target, items[-1]) is not None:
+                keys.setdefault(node.value.id, []).append(node.slice)
+                subscripted.add(id(node.value))
+        keyed: dict[str, str] = {}
+        for name, slices in keys.items():
+            value = namespace.get(name)
+            if name == target or not _frame_or_series(value) or any(
+                    isinstance(n, ast.Name) and n.id == name and id(n) not in subscripted
+                    for n in ast.walk(loop)) or \
+                    sum(v is value for v in list(namespace.values())) != 1:
+                continue  # named otherwise in the loop, or held by another name too
+            if len(slices) * len(items) > _MOST_KEYS:
+                continue
+            last = {_key_of(e, target, items[-1]) for e in slices}
+            earlier = {_key_of(e, target, item) for e in slices for item in items[:-1]}
+            if None not in earlier and not last & earlier:
+                keyed[name] = target
+        held = [namespace.get(name) for name in keyed]
+        for node in ast.walk(loop):  # a frame also stored in a container the loop writes
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                base = node.value
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+                if isinstance(base, ast.Name) and base.id not in keyed and \
+                        _holds(namespace.get(base.id), held):
+                    return None
+        if not keyed:
+            return None
+        tree = copy.deepcopy(self.cell_tree)
+        known: set[str] = set()
+        copied = next(n for n in ast.walk(tree) if isinstance(n, ast.For)
+                      and n.lineno == info.line)
+
+        class Columns(ast.NodeTransformer):
+            def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+                if isinstance(node.value, ast.Name) and node.value.id in keyed:
+                    key = _key_of(node.slice, target, items[-1])
+                    if key is not None:
+                        name = f"{node.value.id}[{key!r}]"
+                        known.add(name)
+                        return ast.copy_location(ast.Name(id=name, ctx=node.ctx), node)
+                return self.generic_visit(node)
+
+        copied.body = [Columns().visit(n) for n in copied.body]
+        loops = dict(self.loops)
+        for node in ast.walk(copied):
+            for other_id, other in self.loops.items():
+                if isinstance(node, (ast.For, ast.While)) and other.line == node.lineno and \
+                        other.where == "the cell":
+                    names, _ = _bound_in(node.body, [node.target] if isinstance(
+                        node, ast.For) else [])
+                    loops[other_id] = dataclasses.replace(other, names=names)
+        return dataclasses.replace(self, loops=loops, cell_tree=tree,
+                                   known_at_start=frozenset(known))
 
     def _sized_as_ever(self, namespace: Mapping[str, Any], loop: ast.For, made: set[str],
                        labels: range | None) -> set[str]:
@@ -871,6 +979,77 @@ def _last_item(value: Any) -> Any:
     return _NO_LAST
 
 
+#: The most keys `Cutter._keyed` works out for one name (its keys times the items).
+_MOST_KEYS = 200_000
+
+
+def _items_of(iterable: ast.expr, namespace: Mapping[str, Any],
+              ran: range | None) -> list[Any] | None:
+    """What a loop's ``iterable`` yields, where it is known without running code: the
+    ``range`` it ran over; a list, tuple or dict (its keys) of texts, or a pandas index,
+    held by a name, or a frame's ``columns``."""
+    if ran is not None:
+        return list(ran) if len(ran) <= _MOST_KEYS else None
+    value: Any = None
+    if isinstance(iterable, ast.Name):
+        value = namespace.get(iterable.id)
+    elif isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name) and \
+            iterable.attr == "columns" and _frame_or_series(namespace.get(iterable.value.id)):
+        value = namespace[iterable.value.id].columns
+    try:
+        if type(value) in (list, tuple, dict) or (
+                type(value).__module__.startswith("pandas.") and type(value).__name__.endswith("Index")):
+            if len(value) > _MOST_KEYS:
+                return None
+            items = list(value)
+            return items if all(type(item) is str for item in items) else None
+    except Exception:  # noqa: BLE001 - a strange container: not known
+        return None
+    return None
+
+
+def _key_of(node: ast.expr, target: str, item: Any) -> str | None:
+    """The text ``node`` makes of the loop's ``target`` bound to ``item`` (``col``, ``col +
+    '_freq'``, ``f'{col}_lag'``, ``'lag_' + str(k)`` is not: only names, texts, ``+`` and
+    f-strings), or None."""
+    if isinstance(node, ast.Name):
+        return item if node.id == target and type(item) is str else None
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is str else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _key_of(node.left, target, item), _key_of(node.right, target, item)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant) and type(part.value) is str:
+                parts.append(part.value)
+            elif isinstance(part, ast.FormattedValue) and part.conversion == -1 and \
+                    part.format_spec is None and isinstance(part.value, ast.Name) and \
+                    part.value.id == target and type(item) in (str, int):
+                parts.append(str(item))
+            else:
+                return None
+        return "".join(parts)
+    return None
+
+
+def _holds(container: Any, values: list[Any]) -> bool:
+    """Whether a list, tuple or dict holds one of ``values`` (or cannot be told)."""
+    try:
+        if type(container) in (list, tuple, dict):
+            items = list(container.values() if type(container) is dict else container)
+            return len(items) > _MOST_KEYS or any(v is h for v in items for h in values)
+    except Exception:  # noqa: BLE001 - a strange container: it may
+        return True
+    return False
+
+
+def _frame_or_series(value: Any) -> bool:
+    return type(value).__module__.startswith("pandas.") and \
+        type(value).__name__ in ("DataFrame", "Series")
+
+
 def _cell_line(exc: BaseException, filename: str, line: int | None) -> int | None:
     """The line of the cell's own code (not of a function it defines) the crash went
     through last; ``line`` where there is none."""
@@ -902,7 +1081,9 @@ _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, range, ty
 def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     """The names ``nodes`` hand to a call that may change them: any but `_PURE_BUILTINS`
     (``heapq.heappush(heap, x)``, ``operator.setitem(index, k, v)``, ``np.copyto(out, x)``),
-    unless the name holds a value no call changes (``x.view(BATCH, -1)``)."""
+    unless the name holds a value no call changes (``x.view(BATCH, -1)``), is a builtin
+    (``astype(int)``), or is a module one of whose attributes is handed (``np.float32``;
+    not its ``random`` state)."""
     names: set[str] = set()
     for node in nodes:
         for call in ast.walk(node):
@@ -910,11 +1091,22 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
                     isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS):
                 continue
             for arg in [*call.args, *(k.value for k in call.keywords)]:
+                chain = []
                 while isinstance(arg, (ast.Attribute, ast.Subscript, ast.Starred)):
+                    if isinstance(arg, ast.Attribute):
+                        chain.append(arg.attr)
                     arg = arg.value
-                if isinstance(arg, ast.Name) and not isinstance(namespace.get(arg.id, []),
-                                                                _IMMUTABLE):
-                    names.add(arg.id)
+                if not isinstance(arg, ast.Name):
+                    continue
+                value = namespace.get(arg.id, _NO_LAST)
+                if value is _NO_LAST:
+                    if arg.id in vars(builtins):
+                        continue  # a builtin (``int``, ``str``): no library call changes it
+                    value = []
+                if isinstance(value, _IMMUTABLE) or (
+                        isinstance(value, types.ModuleType) and chain and "random" not in chain):
+                    continue
+                names.add(arg.id)
     return names
 
 
@@ -1082,13 +1274,15 @@ def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
 
 def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
                         targets: set[str], made: set[str],
-                        namespace: Mapping[str, Any]) -> set[str]:
+                        namespace: Mapping[str, Any],
+                        start: frozenset[str] = frozenset()) -> set[str]:
     """The names the loop's last iteration binds on its way to ``statement``, before it,
     from the loop's targets and what no cut loop makes (``window = prices.iloc[i - 20:i +
     1]``, then what is bound from those): the real run's same iteration binds them to the
     same values, whatever the cut changed. Only simple statements count; any statement
-    that is not so clean unbinds every name it mentions (it may change them)."""
-    fresh: set[str] = set()
+    that is not so clean unbinds every name it mentions (it may change them). ``start``:
+    names known to hold the real run's values as the iteration begins (`Cutter._keyed`)."""
+    fresh: set[str] = set(start)
     steps = [*path, statement]
     block: list[ast.stmt] = list(loop.body)
     for k, step in enumerate(steps):
