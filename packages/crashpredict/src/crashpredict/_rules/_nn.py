@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import math
+import os
 import sys
 import textwrap
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from ._finding import Finding
 from ._model_facts import record_compiled_loss
 from ._values import (
+    Changed,
     is_abstract,
     is_frame,
     is_keras_model,
@@ -215,9 +217,21 @@ def _input_shape(model: Any) -> tuple | None:
 
 
 def keras_call(site: CallSite) -> Finding | None:
-    """model.fit/predict/evaluate with data whose shape the built model cannot take."""
+    """model.fit/predict/evaluate with data whose shape the built model cannot take; a
+    model saved to a path Keras 3 refuses."""
     if isinstance(site.func, type):
         return _optimizer_arguments(site)
+    model, func = site.receiver, site.func
+    if isinstance(model, Changed) and site.method:  # trained earlier in the cell: its
+        model = model.obj  # class is certain, and with it the method
+        func = inspect.getattr_static(type(model), site.method, None)
+    keras_code = is_known(func) and str(meta_attr(func, "__module__") or "").startswith(
+        "keras.")
+    if keras_code and meta_attr(func, "__name__") == "save_model":
+        return _keras_save(site, "save", 1)  # keras.models.save_model(model, path)
+    if site.method in ("save", "save_weights") and (is_abstract(model, "keras") or (
+            keras_code and is_keras_model(model))):
+        return _keras_save(site, site.method, 0)  # Keras' own method, not a subclass's
     model = site.receiver
     if is_abstract(model, "keras"):
         if site.method == "compile":
@@ -265,6 +279,52 @@ def keras_call(site: CallSite) -> Finding | None:
     if site.method == "fit" and is_abstract(y, "ndarray") and y.shape is not None:
         return _loss_labels(model, y, site.walker.scratch.get(COMPILED_IN_CELL, {}))
     return None
+
+
+#: What Keras 3's ``save`` takes besides the path (the rest it refuses).
+_SAVE_ARGUMENTS = frozenset({"filepath", "overwrite", "zipped", "include_optimizer",
+                             "save_format"})
+
+
+def _keras_save(site: CallSite, method: str, position: int) -> Finding | None:
+    """Keras 3 saves a model only to a ``.keras`` or ``.h5`` file (the SavedModel folder of
+    ``model.save('model')`` is gone: ``export`` makes it), and weights only to a
+    ``.weights.h5`` file; it refuses ``save_format`` with any other path. Checked where
+    the installed Keras is 3 or later and the path is a known text or path."""
+    keras = sys.modules.get("keras")
+    try:
+        major = int(str(getattr(keras, "__version__", "0")).split(".")[0])
+    except ValueError:
+        return None
+    if major < 3 or site.starred or "tf_keras" in sys.modules:
+        return None
+    path = site.args[position] if len(site.args) > position else site.kwargs.get("filepath")
+    if is_known(path) and isinstance(path, os.PathLike):
+        try:
+            path = os.fspath(path)
+        except Exception:  # noqa: BLE001 - a strange path object: not this rule's
+            return None
+    if type(path) is not str or not path or path.startswith("hf://"):
+        return None
+    if method == "save_weights":
+        if site.kwargs.get("max_shard_size") is not None or path.endswith(".weights.h5"):
+            return None
+        return _keras(f"The filename must end in `.weights.h5`. Received: filepath={path} "
+                      f"(Keras {keras.__version__} saves weights only to a .weights.h5 file)",
+                      "value error")
+    if set(site.kwargs) - _SAVE_ARGUMENTS or site.kwargs.get("zipped") is not None:
+        return None  # refused for another reason, or an unzipped folder: not this rule's
+    if path.endswith((".keras", ".h5", ".hdf5")):
+        return None
+    if site.kwargs.get("save_format"):
+        return _keras("The `save_format` argument is deprecated in Keras 3. Please remove "
+                      "this argument and pass a file path with either `.keras` or `.h5` "
+                      f"extension. Received: save_format={site.kwargs['save_format']}",
+                      "value error")
+    return _keras(f"Invalid filepath extension for saving: {path!r}. Keras "
+                  f"{keras.__version__} saves a model only to a `.keras` file (or a "
+                  f"legacy `.h5` one); `model.export({path!r})` makes a SavedModel folder",
+                  "value error")
 
 
 def _kind(model: Any) -> str:
