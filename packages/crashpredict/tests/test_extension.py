@@ -232,6 +232,36 @@ def test_strict_refuses_a_cell_whose_head_start_crashed(shell, tmp_path,
     shell.run_cell("%crashpredict on")
 
 
+def test_a_cell_that_warned_leaves_a_standby_fresh_for_the_next(
+        shell, tmp_path, long_head_start) -> None:
+    """A warning from the cell's own code leaves ``__warningregistry__`` in the namespace,
+    and IPython unbinds it as the next cell starts: that is no change of the user's state,
+    so the standby forked after the cell still runs the next one (it was discarded as
+    stale, and every cell after one that warned ran with no child ready)."""
+    (tmp_path / "n.txt").write_text("twelve")
+    shell.run_cell(f"import warnings\npath = {str(tmp_path / 'n.txt')!r}\n"
+                   "warnings.warn('a pandas FutureWarning, say', FutureWarning)")
+    assert "__warningregistry__" in shell.user_ns
+    _ready_standby()
+    with capture_output() as cap:
+        result = shell.run_cell("marker = 1\nn = int(open(path).read())")
+    assert type(result.error_in_exec).__name__ == "ValueError"
+    assert "(before the cell started)" in _extension._GUARD.last_dry_run, \
+        _extension._GUARD.last_dry_run
+    assert any("before the cell started" in o.data.get("text/plain", "") for o in cap.outputs)
+    _extension._GUARD.settle()
+    # the child unbinds it too, as IPython does in the kernel
+    shell.run_cell("warnings.warn('again', FutureWarning)")
+    _ready_standby()
+    with capture_output() as cap:
+        result = shell.run_cell("if '__warningregistry__' in globals():\n"
+                                "    raise RuntimeError('a registry IPython unbinds')")
+    assert result.success and cap.outputs == [], cap.outputs
+    assert _extension._GUARD.last_dry_run.startswith("ran to its end"), \
+        _extension._GUARD.last_dry_run
+    _extension._GUARD.settle()
+
+
 def test_a_stale_standby_is_never_used(shell, long_head_start) -> None:
     shell.run_cell("value = 1")
     _ready_standby()

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _fork, _prefault
-from ._child import message_of
+from ._child import UNBOUND_AT_START, message_of
 from ._fork import DryRun, DryRunError
 
 __all__ = ["BESIDE_BUDGET_S", "COW_SHARE", "Beside", "Standby", "dry_run_beside",
@@ -432,9 +432,12 @@ def _finished(result: DryRun) -> Beside:
 
 def _fingerprint(namespace: Mapping[str, Any]) -> tuple[tuple[str, int, type], ...]:
     """Which object each name is bound to (a rebinding between cells makes a standby stale:
-    a widget's callback, a background thread, a silent execution)."""
+    a widget's callback, a background thread, a silent execution); not the names IPython
+    unbinds as each cell starts (`UNBOUND_AT_START`: a cell that warned would leave every
+    standby after it stale)."""
     try:
-        return tuple((k, id(v), type(v)) for k, v in list(namespace.items()))
+        return tuple((k, id(v), type(v)) for k, v in list(namespace.items())
+                     if k not in UNBOUND_AT_START)
     except Exception:  # a mapping that cannot be listed: never fresh
         return (("", id(object()), object),)
 

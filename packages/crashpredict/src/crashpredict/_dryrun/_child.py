@@ -388,6 +388,12 @@ def run_child(write_fd: int, code: Any, namespace: dict[str, Any], *, deadline: 
 MAX_CELL_BYTES = 1 << 20
 
 
+#: Names IPython itself unbinds as each cell starts, before the extension sees the cell
+#: (the warnings module's registry of a cell that warned: ``pre_execute``): a standby's
+#: freshness ignores them (`_beside._fingerprint`), and it drops them as its cell arrives.
+UNBOUND_AT_START = ("__warningregistry__",)
+
+
 def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budget_s: float,
                 private_dir: str, filename: str, rng_state: Any, answer_fd: int = -1,
                 fast_forward: bool = True, copy_fd: int = -1) -> None:
@@ -414,6 +420,8 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
         return None
     arrived = time.perf_counter()
     _write_all(write_fd, b"R")
+    for name in UNBOUND_AT_START:  # as IPython unbinds them in the kernel at the cell's start
+        namespace.pop(name, None)
     try:
         code = _fastforward.compile_cell(source, filename)
     except SyntaxError:
