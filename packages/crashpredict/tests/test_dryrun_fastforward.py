@@ -12,6 +12,7 @@ import linecache
 import re
 import sys
 import time
+import types
 
 import pytest
 
@@ -760,7 +761,8 @@ def _columns_namespace(middle: int) -> dict:
                  "sizes": sizes, "size_cols": [*[f"s{k}" for k in range(middle // 2)], "size",
                                                 *[f"s{k}" for k in range(middle // 2, middle)],
                                                 "size_num"],
-                 "frames": {"counts": counts}}
+                 "frames": {"counts": counts},
+                 "store": types.SimpleNamespace(counts=counts)}
     exec("import time", namespace)  # noqa: S102
     return namespace
 
@@ -792,6 +794,10 @@ def test_a_failure_on_the_last_columns_own_values_is_the_cells_crash(cell):
     # ...through a dict that holds the same frame
     "for col in count_cols:\n    time.sleep(0.05)\n    if col == 'n30':\n"
     "        frames['counts']['n_last'] = 0.0\n    counts[col] = counts[col].astype(int)",
+    # ...or through an object that holds it, by a method of the column it holds
+    "for col in count_cols:\n    time.sleep(0.05)\n    if col == 'n30':\n"
+    "        store.counts['n_last'].fillna(0.0, inplace=True)\n"
+    "    counts[col] = counts[col].astype(int)",
     # ...or through the key of another item (a text made otherwise than of the target)
     "for col in count_cols:\n    time.sleep(0.05)\n"
     "    counts[col.replace('n30', 'n_last')] = counts[col] * 0 + 1\n"

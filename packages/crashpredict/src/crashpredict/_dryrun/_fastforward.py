@@ -779,7 +779,7 @@ class Cutter:
                     _key_of(node.slice, target, items[-1]) is not None:
                 keys.setdefault(node.value.id, []).append(node.slice)
                 subscripted.add(id(node.value))
-        keyed: dict[str, str] = {}
+        keyed: set[str] = set()
         for name, slices in keys.items():
             value = namespace.get(name)
             if name == target or not _frame_or_series(value) or any(
@@ -792,17 +792,11 @@ class Cutter:
             last = {_key_of(e, target, items[-1]) for e in slices}
             earlier = {_key_of(e, target, item) for e in slices for item in items[:-1]}
             if None not in earlier and not last & earlier:
-                keyed[name] = target
+                keyed.add(name)
         held = [namespace.get(name) for name in keyed]
-        for node in ast.walk(loop):  # a frame also stored in a container the loop writes
-            if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                base = node.value
-                while isinstance(base, (ast.Subscript, ast.Attribute)):
-                    base = base.value
-                if isinstance(base, ast.Name) and base.id not in keyed and \
-                        _holds(namespace.get(base.id), held):
-                    return None
-        if not keyed:
+        if not keyed or any(  # a frame also held by a container or an object the loop names
+                isinstance(node, ast.Name) and node.id not in keyed and
+                _holds(namespace.get(node.id), held) for node in ast.walk(loop)):
             return None
         tree = copy.deepcopy(self.cell_tree)
         known: set[str] = set()
@@ -1035,14 +1029,23 @@ def _key_of(node: ast.expr, target: str, item: Any) -> str | None:
 
 
 def _holds(container: Any, values: list[Any]) -> bool:
-    """Whether a list, tuple or dict holds one of ``values`` (or cannot be told)."""
+    """Whether a list, tuple or dict, or an object's attributes, hold one of ``values``
+    (or it cannot be told)."""
     try:
         if type(container) in (list, tuple, dict):
             items = list(container.values() if type(container) is dict else container)
-            return len(items) > _MOST_KEYS or any(v is h for v in items for h in values)
+        else:
+            slot = inspect.getattr_static(type(container), "__dict__", None)
+            if type(slot) not in (types.GetSetDescriptorType, types.MemberDescriptorType) or \
+                    slot.__objclass__ not in type(container).__mro__:
+                return False  # no instance dict (a property would run the class's code)
+            attributes = slot.__get__(container)
+            if type(attributes) is not dict:
+                return False
+            items = list(attributes.values())
+        return len(items) > _MOST_KEYS or any(v is h for v in items for h in values)
     except Exception:  # noqa: BLE001 - a strange container: it may
         return True
-    return False
 
 
 def _frame_or_series(value: Any) -> bool:
