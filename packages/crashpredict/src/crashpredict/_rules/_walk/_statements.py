@@ -234,13 +234,17 @@ class StatementWalker:
             else:
                 size = self._known_length(iterable, call)
                 self.bind(stmt.target, _item_arity(call) if size else UNKNOWN)
-                self._forget(bound)
                 if size == 0:
+                    self._forget(bound)
                     self.block(stmt.orelse)
                 elif size is None:  # it may be empty: nothing in the body is certain
+                    self._forget(bound)
                     self._uncertain_blocks(stmt.body, stmt.orelse)
                 else:
+                    # the first pass starts from the values before the loop (its item
+                    # unknown): ``results = results.append(...)`` meets the frame itself
                     self.block(stmt.body)
+                    self._forget(bound)
                     last = _last_count(iterable, call, size)
                     if last is not UNKNOWN and self.loop_depth <= 2:
                         self._pass_again(stmt, last)

@@ -188,13 +188,18 @@ def stable(value: Any) -> bool:
                               types.BuiltinFunctionType))
 
 
+#: ``d.keys()``, ``d.values()``, ``d.items()`` of a plain dict: as plain as the dict.
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+
+
 def small_items(value: Any) -> list[Any] | None:
     """The items a ``for`` over ``value`` sees, when plain and few; else None."""
     if not is_known(value):
         return None
     if isinstance(value, range) and len(value) <= _MAX_UNROLL:
         return list(value)
-    if type(value) in (list, tuple, set, frozenset, dict, str) and len(value) <= _MAX_UNROLL:
+    if type(value) in (list, tuple, set, frozenset, dict, str, *_DICT_VIEWS) and \
+            len(value) <= _MAX_UNROLL:
         items = list(value)
         if all(type(i) in (*_PLAIN, tuple) for i in items):
             return items
@@ -211,7 +216,7 @@ def safe_len(value: Any) -> int | None:
     """len() of a container or array whose length costs nothing and runs no user code."""
     if not is_known(value):
         return None
-    if type(value) in (list, tuple, dict, set, frozenset, str, range):
+    if type(value) in (list, tuple, dict, set, frozenset, str, range, *_DICT_VIEWS):
         return len(value)
     if is_frame(value) or is_series(value) or type_root_is_pandas_index(value):
         return len(value)
