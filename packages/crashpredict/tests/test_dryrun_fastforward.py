@@ -814,6 +814,78 @@ def test_a_failure_on_a_column_an_earlier_item_writes_is_not_the_cells(cell):
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
 
 
+#: A ``range`` loop that looks rows up by label (``.loc[i]``, ``s[i]``) over a frame that
+#: lost rows (``dropna``, a filter) fails at the first label its index lacks: after the cut
+#: that iteration runs, before the last (`Cutter._first_missing`).
+LABELS = [
+    "clean = sensor.dropna(subset=['reading'])\njumps = []\n"
+    "for i in range(1, len(clean)):\n"
+    "    delta = clean.loc[i, 'reading'] - clean.loc[i - 1, 'reading']\n"
+    "    if abs(delta) > 3.0:\n        jumps.append(i)",
+    "kept = sensor[sensor['reading'] > 0]['reading']\ntotal = 0.0\n"
+    "for i in range(len(kept)):\n    total += kept[i] * 0.5",
+    "clean = sensor.dropna()\nout = []\nfor i in range(len(clean) - 1):\n"
+    "    out.append(clean['reading'][i + 1] - clean['reading'][i])",
+]
+#: The same loops fixed as their authors would (labels made positions again).
+LABELS_FIXED = {"dropna(subset=['reading'])": "dropna(subset=['reading']).reset_index(drop=True)",
+                "['reading']\ntotal": "['reading'].reset_index(drop=True)\ntotal",
+                "sensor.dropna()\n": "sensor.dropna().reset_index(drop=True)\n"}
+
+
+def _sensor_namespace(n: int) -> dict:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    sensor = pd.DataFrame({"reading": np.cumsum(rng.normal(0, 0.8, n)) + 50})
+    late = rng.choice(np.arange(int(n * 0.7), n - 2), max(3, n // 200), replace=False)
+    sensor.loc[late, "reading"] = np.nan  # the battery failed late in the recording
+    return {"np": np, "pd": pd, "sensor": sensor}
+
+
+def _raised_on_sensor(cell: str) -> str | None:
+    try:
+        exec(cell, _sensor_namespace(3_000))  # noqa: S102 - the truth: the cell run for real
+    except Exception as exc:  # noqa: BLE001
+        return type(exc).__name__
+    return None
+
+
+@pytest.mark.parametrize("cell", LABELS)
+def test_a_label_the_skipped_iterations_lack_is_looked_up_after_the_cut(cell):
+    raised = _raised_on_sensor(cell)
+    assert raised == "KeyError"
+    result, verdict = _predict(cell, _sensor_namespace(400_000))
+    assert result.cut_before_crash and result.last_iteration, result
+    assert any("a label the index lacks" in c for c in result.cuts), result.cuts
+    assert (verdict.crash, verdict.exception) == (True, raised), (verdict, result)
+    fixed = cell
+    for old, new in LABELS_FIXED.items():
+        fixed = fixed.replace(old, new)
+    assert fixed != cell and _raised_on_sensor(fixed) is None
+    result, verdict = _predict(fixed, _sensor_namespace(400_000))
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+@pytest.mark.parametrize("cell", [
+    # the loop looks only where the label is
+    "clean = sensor.dropna()\nfor i in range(len(clean)):\n    if i in clean.index:\n"
+    "        x = clean.loc[i, 'reading']",
+    # the loop fills the label in before it reads it (a store adds the row)
+    "clean = sensor.dropna()\nfor i in range(len(clean)):\n"
+    "    clean.loc[i, 'reading'] = 0.0\n    x = clean.loc[i, 'reading']",
+    # a text index: ``s[i]`` is a position there (the iteration that runs after the cut
+    # is a real one: where its lookup works, nothing is claimed)
+    "named = sensor['reading'].dropna()\nnamed.index = 'r' + named.index.astype(str)\n"
+    "total = 0.0\nfor i in range(len(named)):\n    total += named[i]",
+])
+def test_a_label_lookup_that_cannot_miss_is_not_claimed(cell):
+    assert _raised_on_sensor(cell) is None
+    result, verdict = _predict(cell, _sensor_namespace(400_000))
+    assert verdict.crash is not True, (verdict, result)
+
+
 #: Weights updated in place by a loop by hand keep their shape, however many iterations
 #: ran: a shape error of an expression of names after the cut is the real run's.
 GRADIENT = ("Xb = np.hstack([np.ones((len(X), 1)), X])\nw = np.zeros(Xb.shape[1])\n"

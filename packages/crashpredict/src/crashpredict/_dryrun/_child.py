@@ -602,7 +602,7 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: s
     rewritten = _fastforward.rewrite_cell(clone(tree), loops)
     functions = _fastforward.rewrite_functions(code, namespace, loops)
     cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree,
-                                 cut_after_s=cut_after_s)
+                                 cut_after_s=cut_after_s, namespace=namespace)
     namespace[_fastforward.HELPER] = cutter
     _fastforward.import_capped(tree)
     _fastforward.cap_libraries(cutter, namespace)

@@ -100,6 +100,10 @@ class LoopInfo:
     #: ``DataLoader`` whose last batch is smaller (`_last_batch`), or a container whose
     #: last item its type tells (`_last_item`: a record, a text); "" for the others
     last: str = ""
+    #: a "range" loop's subscripts that look labels up with its target (``df.loc[i, 'x']``,
+    #: ``s[i - 1]``): the first label the iterations the cut skips would miss
+    #: (`Cutter._first_missing`) runs after the cut, before the last
+    probes: tuple[tuple[ast.Subscript, int], ...] = ()
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
@@ -210,6 +214,8 @@ class _Rewrite(ast.NodeTransformer):
         loop_id = self._register(node)
         last = _last_kind(node) if self.where == "the cell" and not self.functions else ""
         self.loops[loop_id].last = last
+        if last == "range":
+            self.loops[loop_id].probes = _label_probes(node)
         self.generic_visit(node)
         extra: list[ast.expr] = []
         call = node.iter
@@ -469,6 +475,10 @@ class Cutter:
     #: names known to hold the real run's values as the last iteration begins: the
     #: columns of the last item's own keys, in `_keyed`'s reading of the cell
     known_at_start: frozenset[str] = frozenset()
+    #: the namespace the cell runs in (`_first_missing` reads the frames it indexes)
+    namespace: Mapping[str, Any] | None = None
+    #: the loops that ran, after their cut, the iteration of a label the index lacks
+    ran_missing: dict[int, Any] = field(default_factory=dict)
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
@@ -525,13 +535,49 @@ class Cutter:
                 if last is not _NO_LAST:  # an index one past the end fails there
                     if loop_id not in self.ran_last:
                         self.ran_last.append(loop_id)
+                    missing = self._first_missing(loop_id, done, item)
                     self.in_last.append(loop_id)
+                    if missing is not _NO_LAST:  # a label the skipped iterations lack
+                        self.ran_missing[loop_id] = missing
+                        yield missing
                     yield last  # a crash in its body leaves the loop here, marked
                     self.in_last.remove(loop_id)
                 return
             done += 1
             self.counts[loop_id] = self.counts.get(loop_id, 0) + 1
             yield item
+
+    def _first_missing(self, loop_id: int, done: int, item: Any) -> Any:
+        """For a "range" loop cut after ``done`` iterations (``item`` the first it skips):
+        the first skipped value of its target at which one of its label subscripts
+        (`LoopInfo.probes`: ``clean.loc[i, 'reading']``, ``s[i - 1]``) looks up a label the
+        frame or series lacks (its rows after a ``dropna`` or a filter keep their labels);
+        else `_NO_LAST`. That iteration runs after the cut, before the last: its
+        ``KeyError`` is judged as the last iteration's is (`crashed_in_last_iteration`).
+        Read from the frames as they are when the loop is cut; one vectorised lookup per
+        subscript."""
+        ran = self.ranges.get(loop_id)
+        probes = self.loops[loop_id].probes
+        if ran is None or not probes or self.namespace is None or len(ran) < done + 2 or \
+                ran[done] != item:
+            return _NO_LAST
+        try:
+            import numpy as np
+
+            skipped = np.arange(ran.start + done * ran.step, ran[-1], ran.step)
+            first = len(skipped)
+            for probe, offset in probes:
+                index = _probe_index(probe, self.namespace)
+                if index is None:
+                    continue
+                labels = skipped[:first] + offset
+                lacks = index.get_indexer(labels) < 0 if index.is_unique else \
+                    ~np.isin(labels, index.to_numpy())
+                if lacks.any():
+                    first = int(np.argmax(lacks))
+            return int(skipped[first]) if first < len(skipped) else _NO_LAST
+        except Exception:  # noqa: BLE001 - a strange frame: no label looked up ahead
+            return _NO_LAST
 
     def tick(self, loop_id: int) -> bool:
         done = self.counts.get(loop_id, 0)
@@ -567,7 +613,10 @@ class Cutter:
             of = f" of {total:,}" if isinstance(total, int) else ""
             runs = self.entries.get(loop_id, 1)
             done = self.counts.get(loop_id, 0)
+            missing = self.ran_missing.get(loop_id)
             each = f"{self.kept.get(loop_id, min(done, self.keep)):,}{of} iterations" + (
+                f", the one at {missing:,} (a label the index lacks)" if missing is not None
+                else "") + (
                 " and the last" if loop_id in self.ran_last else "") + (
                 f", in each of its {runs:,} runs" if runs > 1 else "")
             lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
@@ -1051,6 +1100,74 @@ def _holds(container: Any, values: list[Any]) -> bool:
 def _frame_or_series(value: Any) -> bool:
     return type(value).__module__.startswith("pandas.") and \
         type(value).__name__ in ("DataFrame", "Series")
+
+
+def _affine(node: ast.expr, target: str) -> int | None:
+    """The constant ``node`` adds to the loop's ``target`` (``i``, ``i + 1``, ``i - 1``,
+    ``1 + i``), or None."""
+    if isinstance(node, ast.Name):
+        return 0 if node.id == target else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        left, right = node.left, node.right
+        if isinstance(left, ast.Name) and left.id == target and \
+                isinstance(right, ast.Constant) and type(right.value) is int:
+            return right.value if isinstance(node.op, ast.Add) else -right.value
+        if isinstance(node.op, ast.Add) and isinstance(right, ast.Name) and \
+                right.id == target and isinstance(left, ast.Constant) and type(left.value) is int:
+            return left.value
+    return None
+
+
+def _label_probes(loop: ast.For) -> tuple[tuple[ast.Subscript, int], ...]:
+    """The subscripts of a loop over a ``range`` that read a label made of its target,
+    with what they add to it: ``df.loc[i, 'x']``, ``df.at[i + 1, 'x']``, ``s[i]``,
+    ``df['x'][i - 1]`` (`_probe_index` tells at run time which of them look labels up).
+    Stores are not (``.loc`` adds a label it lacks)."""
+    if not isinstance(loop.target, ast.Name):
+        return ()
+    target = loop.target.id
+    found = []
+    for node in _own_nodes(loop.body):
+        if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+            continue
+        key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts \
+            else node.slice
+        value = node.value
+        offset = _affine(key, target)
+        if offset is None:
+            continue
+        if isinstance(value, ast.Name) or (
+                isinstance(value, ast.Attribute) and value.attr in ("loc", "at")
+                and isinstance(value.value, ast.Name)) or (
+                isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
+                and isinstance(value.slice, ast.Constant) and type(value.slice.value) is str):
+            found.append((node, offset))
+    return tuple(found)
+
+
+def _probe_index(probe: ast.Subscript, namespace: Mapping[str, Any]) -> Any:
+    """The integer index ``probe`` looks a label up in: ``df.loc[i + 1, 'x']`` and ``df.at[...]`` on a frame or series, ``s[i]`` on a series
+    and ``df['x'][i]`` on a frame (where an integer index makes ``[]`` a label lookup);
+    None for anything else (a positional lookup, a non-integer index, a name the cell
+    has not bound to a frame)."""
+    value = probe.value
+    if isinstance(value, ast.Attribute):  # .loc / .at
+        obj = namespace.get(value.value.id)  # type: ignore[attr-defined]
+        if not _frame_or_series(obj):
+            return None
+    elif isinstance(value, ast.Subscript):  # df['x'][i]
+        obj = namespace.get(value.value.id)  # type: ignore[attr-defined]
+        if type(obj).__name__ != "DataFrame" or not _frame_or_series(obj) or \
+                value.slice.value not in obj.columns:  # type: ignore[attr-defined]
+            return None
+    else:  # s[i]
+        obj = namespace.get(value.id)  # type: ignore[attr-defined]
+        if type(obj).__name__ != "Series" or not _frame_or_series(obj):
+            return None
+    index = obj.index
+    if type(index).__name__ == "MultiIndex" or getattr(index.dtype, "kind", "") not in ("i", "u"):
+        return None
+    return index
 
 
 def _cell_line(exc: BaseException, filename: str, line: int | None) -> int | None:
