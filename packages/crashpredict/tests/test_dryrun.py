@@ -851,6 +851,31 @@ def test_shrinking_keeps_rows_whose_text_has_a_shape_the_head_never_has(monkeypa
     assert len(kept) <= 20 + _shrink.MAX_SALIENT
 
 
+def test_shrinking_keeps_rows_of_integer_codes_the_head_lacks(monkeypatch):
+    """A store, a product or a class coded by a small integer: a code the head never shows
+    is an unseen label. Integers of many values in the head (ids, amounts) or negative
+    ones are no codes."""
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    from crashpredict._dryrun import _shrink
+
+    n = 5000
+    rng = np.random.default_rng(1)
+    store = rng.integers(1, 41, n)
+    store[4000], store[4500] = 41, 42  # opened late
+    ids = np.arange(n)
+    delta = rng.integers(-3, 4, n)
+    delta[4200] = 9
+    df = pd.DataFrame({"store": store, "id": ids, "delta": delta})
+    ns = {"df": df}
+    assert shrink_namespace(ns, 200, salient=True) == ("df",)
+    kept = list(ns["df"].index)
+    assert 4000 in kept and 4500 in kept
+    assert 4200 not in kept  # a signed integer: not a code
+    assert len(kept) == 202  # every later id is new, but ids are no codes
+    assert not _shrink._codes(df["id"], 200) and _shrink._codes(df["store"], 200)
+
+
 def test_a_text_column_of_ids_is_searched_at_both_ends(monkeypatch):
     pd = pytest.importorskip("pandas")
     from crashpredict._dryrun import _shrink

@@ -357,6 +357,38 @@ def test_a_text_the_newest_rows_hold_is_on_the_first_rows_too(prices, parse, cra
         assert result.outcome == "completed", result
 
 
+@pytest.fixture(scope="module")
+def sales() -> pd.DataFrame:
+    """Sales by day; two stores (codes 49, 50) opened in the last weeks, past the head."""
+    if not _layers_for_a_sibling():
+        pytest.skip("the sibling needs seccomp and Landlock in this kernel")
+    n = 400_000
+    rng = np.random.default_rng(11)
+    store = rng.integers(1, 49, n)
+    store[-30_000:] = rng.integers(1, 51, 30_000)
+    return pd.DataFrame({"store_id": store, "units": rng.poisson(3.0, n).astype(float)})
+
+
+@pytest.mark.parametrize("cast, crashes", [
+    ("tx['region'] = tx['region'].astype(int)\n", True),
+    ("tx['region'] = tx['region'].fillna(0).astype(int)\n", False),  # the fix
+])
+def test_a_code_only_the_newest_rows_hold_is_on_the_first_rows_too(sales, cast, crashes) -> None:
+    """A store that opened late has no row in the store table: merged, its region is NaN,
+    and the cast fails on the whole data. The first rows keep the first row of each code
+    their head lacks, so the sibling meets it (`_shrink._codes`)."""
+    stores = pd.DataFrame({"store_id": np.arange(1, 49), "region": np.arange(48) % 7 + 1})
+    source = ("tx['score'] = tx['units'].apply(lambda v: sum(i * v for i in range(400)))\n"
+              "tx = tx.merge(stores, on='store_id', how='left')\n" + cast)
+    result = _beside(source, {"tx": sales.copy(), "stores": stores, "pd": pd})
+    if crashes:
+        assert result.outcome == "crashed" and result.exception == "IntCastingNaNError", result
+        assert result.shrunk and result.shrunk_names == ("tx",), result
+        assert dryrun_verdict(result, source).crash is True
+    else:
+        assert result.outcome == "completed", result
+
+
 @pytest.mark.parametrize("source, part", [
     ("df.iloc[:100_000]['p'].astype(float)", True),
     ("X[-200:].astype(float)", True),

@@ -199,10 +199,24 @@ def _salient_in(value: Any, rows: int) -> list[list[int]]:
     return found
 
 
+#: An integer column whose head holds at most this many distinct values, none negative,
+#: is a code (a store, a product, a class): a code its head lacks is an unseen label too.
+MAX_HEAD_CODES = 64
+
+
+def _codes(series: Any, rows: int) -> bool:
+    """Whether an integer column reads as codes of a small set (`MAX_HEAD_CODES`)."""
+    if series.dtype.kind not in "iu":
+        return False
+    head = series.iloc[:rows]
+    return bool(head.min() >= 0) and head.nunique() <= MAX_HEAD_CODES
+
+
 def _column_salient(series: Any, tail: Any, rows: int) -> list[list[int]]:
-    """A column's unseen labels and new shapes (`_salient_in`)."""
+    """A column's unseen labels (of texts, categories, flags, or integer codes: a store
+    that opened late) and new shapes (`_salient_in`)."""
     found = []
-    if series.dtype.kind in "OSUb" or str(series.dtype) == "category":
+    if series.dtype.kind in "OSUb" or str(series.dtype) == "category" or _codes(series, rows):
         seen = set(series.iloc[:rows].dropna().unique().tolist())
         new = ~tail.isin(seen) & tail.notna()
         firsts = tail[new].drop_duplicates().index
