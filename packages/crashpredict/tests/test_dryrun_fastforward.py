@@ -661,6 +661,9 @@ OWN_VALUES = [
     "    amounts.append(float(r['amount']))",
     "total = 0\nfor i, r in enumerate(records):\n    time.sleep(0.0001)\n"
     "    total += len(r['name']) * i",
+    # a loop over a frame's column runs its last value too
+    "names = []\nfor name in people['name']:\n    time.sleep(0.0001)\n"
+    "    names.append(name.strip().title())",
 ]
 
 
@@ -670,7 +673,10 @@ def _records_namespace(n: int) -> dict:
     records = [{"id": i, "name": f" user {i} ", "amount": f"{i * 0.5:.2f}", "key": f"k{i}",
                 "parent": f"k{max(i - 2, 0)}"} for i in range(n)]
     records[-1].update(name=None, amount="n/a")  # the last batch scraped: a null, a text
-    namespace = {"np": np, "n": n, "records": records, "cache": {}}
+    import pandas as pd
+
+    namespace = {"np": np, "n": n, "records": records, "cache": {},
+                 "people": pd.DataFrame({"name": [r["name"] for r in records]})}
     earlier = "import time\ndef remember(r):\n    cache[r['key']] = r\n"
     exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
     return namespace

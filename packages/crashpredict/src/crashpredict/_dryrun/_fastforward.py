@@ -308,8 +308,11 @@ def _last_kind(node: ast.For) -> str:
 
 
 def _pure(node: ast.AST | None) -> bool:
-    """A name or a chain of attributes of one (``df.columns``): read again, it is the same."""
-    while isinstance(node, ast.Attribute):
+    """A name or a chain of attributes of one (``df.columns``), or of its items at constant
+    keys (``df['genres']``): read again, it is the same."""
+    while isinstance(node, ast.Attribute) or (
+            isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            and type(node.slice.value) in (str, int)):
         node = node.value
     return isinstance(node, ast.Name)
 
