@@ -682,12 +682,17 @@ def _records_namespace(n: int) -> dict:
     return namespace
 
 
-def _raised_on_records(cell: str) -> str | None:
+def _raised_type(cell: str, namespace: dict) -> str | None:
+    """The truth: the name of what the cell raises, run for real (None: it ran clean)."""
     try:
-        exec(cell, _records_namespace(50))  # noqa: S102 - the truth: the cell run for real
+        exec(cell, namespace)  # noqa: S102
     except Exception as exc:  # noqa: BLE001
         return type(exc).__name__
     return None
+
+
+def _raised_on_records(cell: str) -> str | None:
+    return _raised_type(cell, _records_namespace(50))
 
 
 @pytest.mark.parametrize("cell", OWN_VALUES)
@@ -774,11 +779,7 @@ def _columns_namespace(middle: int) -> dict:
 
 
 def _raised_by_column(cell: str) -> str | None:
-    try:
-        exec(cell, _columns_namespace(6))  # noqa: S102 - the truth: the cell run for real
-    except Exception as exc:  # noqa: BLE001
-        return type(exc).__name__
-    return None
+    return _raised_type(cell, _columns_namespace(6))
 
 
 @pytest.mark.parametrize("cell", BY_COLUMN)
@@ -810,11 +811,7 @@ def test_a_failure_on_the_last_columns_own_values_is_the_cells_crash(cell):
     "    counts[col] = counts[col].astype(int)",
 ])
 def test_a_failure_on_a_column_an_earlier_item_writes_is_not_the_cells(cell):
-    namespace = _columns_namespace(60)
-    try:
-        exec(cell, namespace)  # noqa: S102 - the truth, with the item the cut skips
-    except Exception as exc:  # noqa: BLE001
-        raise AssertionError(f"{type(exc).__name__}: {exc}") from exc
+    assert _raised_type(cell, _columns_namespace(60)) is None  # the item the cut skips
     result, verdict = _predict(cell, _columns_namespace(60))
     assert result.outcome == "crashed" and result.cut_before_crash, result
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
@@ -851,11 +848,7 @@ def _sensor_namespace(n: int) -> dict:
 
 
 def _raised_on_sensor(cell: str) -> str | None:
-    try:
-        exec(cell, _sensor_namespace(3_000))  # noqa: S102 - the truth: the cell run for real
-    except Exception as exc:  # noqa: BLE001
-        return type(exc).__name__
-    return None
+    return _raised_type(cell, _sensor_namespace(3_000))
 
 
 @pytest.mark.parametrize("cell", LABELS)
@@ -909,11 +902,7 @@ def _weights_namespace() -> dict:
 
 
 def _raised_with_weights(cell: str) -> str | None:
-    try:
-        exec(cell, _weights_namespace())  # noqa: S102 - the truth: the cell run for real
-    except Exception as exc:  # noqa: BLE001
-        return type(exc).__name__
-    return None
+    return _raised_type(cell, _weights_namespace())
 
 
 def test_a_shape_error_on_weights_updated_in_place_is_the_cells_crash():
