@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
@@ -669,6 +671,57 @@ def test_kernel_warning_arrives_while_the_cell_is_busy(ext_kernel: KernelSession
     client.get_shell_msg(timeout=30)
     assert warned is not None and errored is not None
     assert warned < errored / 5, (warned, errored)
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("last", ["x = 1", "raise KeyError('late')"])
+def test_a_kernel_that_shuts_down_leaves_no_child_and_no_folder(tmp_path, last) -> None:
+    """The standby waiting for the next cell is ended, its private folder removed, when the
+    kernel exits (a shutdown or restart from JupyterLab)."""
+    from jupyter_client.manager import KernelManager
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    manager = KernelManager(kernel_name="python3")
+    manager.start_kernel(cwd=str(tmp_path), env={**os.environ, "TMPDIR": str(temp)})
+    client = manager.client()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=90)
+        for cell in ("%load_ext crashpredict", "import pandas as pd", last):
+            client.execute_interactive(cell, timeout=120, output_hook=lambda msg: None)
+        deadline = time.monotonic() + 30
+        kernel = manager.provisioner.process.pid
+        while time.monotonic() < deadline:
+            children = _children(kernel)
+            if children and list(temp.glob("crashpredict-dryrun-*")):
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("no standby was made")
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=False)
+    assert not list(temp.iterdir()), list(temp.iterdir())
+    deadline = time.monotonic() + 10
+    while any(map(_alive, children)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_alive, children))
 
 
 def test_a_cell_that_ran_quickly_before_gets_the_head_start_only(shell) -> None:

@@ -142,7 +142,61 @@ class _Later:
 
 
 LATER = _Later()
-atexit.register(LATER.run)
+
+
+class _Open:
+    """Each standby's private folder, and its child once forked, until both are gone. A
+    kernel that shuts down (or restarts) with a standby waiting for the next cell, or a
+    child still running beside the last one, ends those children and removes their
+    folders as it exits; before, each session left an empty folder in the temporary
+    directory. Once closed, no folder is made: a thread still preparing a standby as the
+    interpreter exits forks none."""
+
+    def __init__(self) -> None:
+        self._dirs: dict[str, int] = {}  # folder: the child's pid (0: not forked yet)
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def make(self) -> str | None:
+        """A new private folder, or None once the interpreter is exiting."""
+        with self._lock:
+            if self._closed:
+                return None
+            private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
+            self._dirs[private_dir] = 0
+            return private_dir
+
+    def forked(self, private_dir: str, pid: int) -> bool:
+        """Record the folder's child; False (the child ended, the folder removed) once the
+        interpreter is exiting."""
+        with self._lock:
+            if not self._closed:
+                self._dirs[private_dir] = pid
+                return True
+        _fork.kill_now(pid)
+        shutil.rmtree(private_dir, ignore_errors=True)
+        return False
+
+    def remove(self, private_dir: str) -> None:
+        """Remove the folder (its child's processes are gone or going)."""
+        with self._lock:
+            self._dirs.pop(private_dir, None)
+        shutil.rmtree(private_dir, ignore_errors=True)
+
+    def close(self) -> None:
+        """At the interpreter's exit: the pending clean-up, then every child still open."""
+        LATER.run()
+        with self._lock:
+            self._closed = True
+            left, self._dirs = self._dirs, {}
+        for private_dir, pid in left.items():
+            if pid:
+                _fork.kill_now(pid)
+            shutil.rmtree(private_dir, ignore_errors=True)
+
+
+OPEN = _Open()
+atexit.register(OPEN.close)
 
 
 def _settle(gone: threading.Event, timeout: float | None) -> bool:
@@ -614,7 +668,7 @@ class Standby:
             try:
                 _fork._kill_and_reap(child.pid)
             finally:
-                shutil.rmtree(private_dir, ignore_errors=True)
+                OPEN.remove(private_dir)
                 self._gone.set()
 
         if wait:
@@ -652,15 +706,19 @@ def prepare_standby(namespace: Mapping[str, Any], *, budget_s: float = BESIDE_BU
     if refusal is not None:
         return DryRun(outcome="inconclusive", reason=refusal)
     hot = _prefault.learn()  # which pages the last cell wrote (its child still shares the rest)
-    private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
+    private_dir = OPEN.make()
+    if private_dir is None:
+        return DryRun(outcome="inconclusive", reason="the kernel is exiting")
     try:
         child = _fork._fork_child(
             float(budget_s), standby=True, namespace=namespace,
             private_dir=private_dir, filename=filename, rng_state=random.getstate(),
             fast_forward=fast_forward, copy_ahead=copy_ahead and _prefault.usable(), held=held)
     except OSError as exc:  # no more processes, no pipes: the cell runs unchecked
-        shutil.rmtree(private_dir, ignore_errors=True)
+        OPEN.remove(private_dir)
         return DryRun(outcome="inconclusive", reason=f"could not fork: {exc}")
+    if not OPEN.forked(private_dir, child.pid):
+        return DryRun(outcome="inconclusive", reason="the kernel is exiting")
     _prefault.populate(hot)  # copied now, while the kernel is idle, not in the next cell
     if reap:
         LATER.run()
@@ -747,7 +805,7 @@ def _watch(child: Any, private_dir: str, prefix: bytes, budget_s: float,
             _fork._kill_and_reap(child.pid)
         finally:
             stop.close()
-            shutil.rmtree(private_dir, ignore_errors=True)
+            OPEN.remove(private_dir)
             beside._gone.set()
 
     def witnessed() -> bool:
