@@ -506,3 +506,27 @@ def test_a_stepped_back_child_is_killed_once_the_cells_writes_would_copy_too_muc
         time.sleep(0.01)
     beside.cancel(witness=True)
     assert beside.settle(10)
+
+
+def test_sweep_removes_only_the_folders_of_kernels_that_are_gone(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = int(gone.stdout)
+    left = tmp_path / f"crashpredict-dryrun-{dead}-ab12_x"
+    (left / "jail").mkdir(parents=True)  # what a killed child leaves
+    kept = [tmp_path / f"crashpredict-dryrun-{os.getpid()}-cd34",  # a kernel still running
+            tmp_path / "crashpredict-dryrun-k2j4h6g8",  # no pid in the name
+            tmp_path / f"crashpredict-dryrun-{dead}",  # not the folder's form
+            tmp_path / f"other-{dead}-ab12"]
+    for path in kept:
+        path.mkdir()
+    a_file = tmp_path / f"crashpredict-dryrun-{dead}-ef56"
+    a_file.write_text("not a folder")
+    assert _beside.sweep(str(tmp_path)) == 1
+    assert not left.exists()
+    assert all(path.is_dir() for path in kept) and a_file.is_file()
+    assert _beside.sweep(str(tmp_path / "missing")) == 0

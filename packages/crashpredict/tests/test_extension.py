@@ -688,40 +688,63 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _kernel_with_a_standby(cwd: Path, temp: Path, last: str = "x = 1"):
+    """A real kernel whose temporary folder is ``temp``, with the extension loaded and a
+    standby made after ``last``: (manager, client, the kernel's children)."""
+    from jupyter_client.manager import KernelManager
+
+    manager = KernelManager(kernel_name="python3")
+    manager.start_kernel(cwd=str(cwd), env={**os.environ, "TMPDIR": str(temp)})
+    client = manager.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=90)
+    for cell in ("%load_ext crashpredict", "import pandas as pd", last):
+        client.execute_interactive(cell, timeout=120, output_hook=lambda msg: None)
+    deadline = time.monotonic() + 30
+    kernel = manager.provisioner.process.pid
+    while time.monotonic() < deadline:
+        children = _children(kernel)
+        if children and list(temp.glob(f"crashpredict-dryrun-{kernel}-*")):
+            return manager, client, children
+        time.sleep(0.1)
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)
+    raise AssertionError("no standby was made")
+
+
 @pytest.mark.kernel
 @pytest.mark.parametrize("last", ["x = 1", "raise KeyError('late')"])
 def test_a_kernel_that_shuts_down_leaves_no_child_and_no_folder(tmp_path, last) -> None:
     """The standby waiting for the next cell is ended, its private folder removed, when the
     kernel exits (a shutdown or restart from JupyterLab)."""
-    from jupyter_client.manager import KernelManager
-
     temp = tmp_path / "tmp"
     temp.mkdir()
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(cwd=str(tmp_path), env={**os.environ, "TMPDIR": str(temp)})
-    client = manager.client()
-    client.start_channels()
-    try:
-        client.wait_for_ready(timeout=90)
-        for cell in ("%load_ext crashpredict", "import pandas as pd", last):
-            client.execute_interactive(cell, timeout=120, output_hook=lambda msg: None)
-        deadline = time.monotonic() + 30
-        kernel = manager.provisioner.process.pid
-        while time.monotonic() < deadline:
-            children = _children(kernel)
-            if children and list(temp.glob("crashpredict-dryrun-*")):
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("no standby was made")
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=False)
+    manager, client, children = _kernel_with_a_standby(tmp_path, temp, last)
+    client.stop_channels()
+    manager.shutdown_kernel(now=False)
     assert not list(temp.iterdir()), list(temp.iterdir())
     deadline = time.monotonic() + 10
     while any(map(_alive, children)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(map(_alive, children))
+
+
+@pytest.mark.kernel
+def test_the_folder_of_a_killed_kernel_is_removed_by_the_next_one(tmp_path) -> None:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    manager, client, _ = _kernel_with_a_standby(tmp_path, temp)
+    killed = manager.provisioner.process.pid
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)  # SIGKILL: no exit handler runs
+    left = list(temp.glob(f"crashpredict-dryrun-{killed}-*"))
+    assert left
+    manager, client, _ = _kernel_with_a_standby(tmp_path, temp)
+    try:
+        assert not any(path.exists() for path in left)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=False)
 
 
 def test_a_cell_that_ran_quickly_before_gets_the_head_start_only(shell) -> None:

@@ -29,6 +29,7 @@ import math
 import os
 import queue
 import random
+import re
 import resource
 import select
 import shutil
@@ -144,6 +145,41 @@ class _Later:
 LATER = _Later()
 
 
+PREFIX = _fork.PREFIX
+_LEFT = re.compile(re.escape(PREFIX) + r"(\d+)-\w+")
+
+
+def sweep(folder: str) -> int:
+    """Remove the private folders in ``folder`` whose kernel is gone: a kernel that was
+    killed (SIGKILL: a forced shutdown, the OOM killer) runs no exit handler, and its
+    children die with it. Only this user's folders named by `PREFIX` with a pid that no
+    process has; returns how many were removed."""
+    removed = 0
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return 0
+    uid = os.getuid()
+    with entries:
+        for entry in entries:
+            found = _LEFT.fullmatch(entry.name)
+            if found is None:
+                continue
+            try:
+                if not entry.is_dir(follow_symlinks=False) or \
+                        entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                os.kill(int(found.group(1)), 0)
+                continue  # its kernel still runs
+            except ProcessLookupError:
+                pass
+            except (OSError, OverflowError, ValueError):
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed += 1
+    return removed
+
+
 class _Open:
     """Each standby's private folder, and its child once forked, until both are gone. A
     kernel that shuts down (or restarts) with a standby waiting for the next cell, or a
@@ -155,14 +191,20 @@ class _Open:
     def __init__(self) -> None:
         self._dirs: dict[str, int] = {}  # folder: the child's pid (0: not forked yet)
         self._closed = False
+        self._swept = False
         self._lock = threading.Lock()
 
     def make(self) -> str | None:
-        """A new private folder, or None once the interpreter is exiting."""
+        """A new private folder, or None once the interpreter is exiting. The first one a
+        process makes first removes the folders left by kernels that were killed (see
+        `sweep`)."""
         with self._lock:
             if self._closed:
                 return None
-            private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
+            if not self._swept:
+                self._swept = True
+                sweep(tempfile.gettempdir())
+            private_dir = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
             self._dirs[private_dir] = 0
             return private_dir
 

@@ -52,6 +52,9 @@ OUTCOMES = ("crashed", "completed", "inconclusive")
 DEFAULT_BUDGET_S = DEFAULT_DRYRUN_BUDGET_S
 #: How long past the budget the parent waits for the child's own report before killing it.
 KILL_MARGIN_S = 0.5
+#: a child's private folder is named ``<PREFIX><the kernel's pid>-<random>`` (a folder whose
+#: kernel was killed is removed by the next kernel that makes one: `_beside.sweep`)
+PREFIX = "crashpredict-dryrun-"
 #: The rows kept when a run over budget is retried on shrunk data.
 RETRY_ROWS = 500
 
@@ -818,7 +821,7 @@ def _fast_forward_first(code: Any, namespace: dict[str, Any], budget_s: float, f
 def _run_once(code: Any, namespace: dict[str, Any], budget_s: float, shrink: int | None,
               filename: str, reads: tuple[str, ...] | None,
               tree: ast.Module | None = None) -> dict[str, Any]:
-    private_dir = tempfile.mkdtemp(prefix="crashpredict-dryrun-")
+    private_dir = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
     try:
         data, startup, timed_out, exit_code = _fork_and_wait(
             budget_s, code=code, namespace=namespace, shrink=shrink, reads=reads,
