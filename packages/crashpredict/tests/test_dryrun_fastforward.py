@@ -1125,3 +1125,132 @@ def test_a_size_the_cut_may_have_changed_on_the_last_batch_is_not_the_cells(cell
     result, verdict = _predict(cell, _loader_namespace(20_000, 17))
     assert not result.last_iteration, result
     assert verdict.crash is not True, verdict
+
+
+# ---- loops over files: a listing's last item, the frames a cut loop collects ----------------
+
+def _log_folder(tmp_path, files: int, late: int, late_row: str, rows: int = 20) -> dict:
+    """``files`` CSV exports in a folder; the last ``late`` write ``late_row`` (a format
+    string of the file's number) where the others write ``2023-01-01 00:00:{k:02d},k,k``."""
+    import glob
+    import os
+
+    import numpy as np
+    import pandas as pd
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i in range(files):
+        line = late_row if i >= files - late else "2023-01-{d:02d} 00:00:{k:02d},{k},{k}"
+        body = "".join(line.format(d=1 + i % 28, k=k) + "\n" for k in range(rows))
+        (folder / f"log_{i:04d}.csv").write_text("timestamp,count,reading\n" + body)
+    import csv
+
+    return {"np": np, "pd": pd, "glob": glob, "os": os, "csv": csv, "time": time,
+            "folder": str(folder)}
+
+
+READ_EACH = ("totals = {}\nfor fname in sorted(os.listdir(folder)):\n    time.sleep(0.01)\n"
+             "    total = 0\n"
+             "    with open(os.path.join(folder, fname), newline='') as f:\n"
+             "        for row in csv.DictReader(f):\n            total += {parse}\n"
+             "    totals[fname] = total\n")
+
+
+def test_a_loop_over_a_listing_runs_its_last_item_and_its_own_values_count(tmp_path):
+    def namespace():
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        return _log_folder(folder, 300, 3, "2023-02-01 00:00:{k:02d},{k}.0,{k}")
+
+    cell = READ_EACH.replace("{parse}", "int(row['count'])")
+    assert _raised_type(cell, namespace()) == "ValueError"
+    result, verdict = _predict(cell, namespace())
+    assert result.last_iteration and any("and the last" in c for c in result.cuts), result
+    assert (verdict.crash, verdict.exception) == (True, "ValueError"), (verdict, result)
+    fixed = READ_EACH.replace("{parse}", "int(float(row['count']))")
+    assert _raised_type(fixed, namespace()) is None
+    result, verdict = _predict(fixed, namespace())
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+COLLECT = ("frames = []\nfor path in sorted(glob.glob(os.path.join(folder, '*.csv'))):\n"
+           "    time.sleep(0.01)\n    chunk = pd.read_csv(path)\n"
+           "    chunk = chunk[chunk['reading'] >= 0]\n"
+           "    chunk['log_reading'] = np.log1p(chunk['reading'])\n"
+           "    chunk['source'] = os.path.basename(path)\n    frames.append(chunk)\n"
+           "readings = pd.concat(frames, ignore_index=True)\n")
+#: (the cell's end, the rows of the late files, the fixed end)
+COLLECTED_CRASHES = [
+    ("readings['timestamp'] = pd.to_datetime(readings['timestamp'])\n",
+     "2023-02-01T00:00:{k:02d}.000,{k},{k}",
+     "readings['timestamp'] = pd.to_datetime(readings['timestamp'], format='mixed')\n"),
+    ("readings['count'] = readings['count'].astype(int)\n", "2023-02-01 00:00:{k:02d},,{k}",
+     "readings['count'] = readings['count'].fillna(0).astype(int)\n"),
+]
+
+
+@pytest.mark.parametrize("end, late_row, fixed_end", COLLECTED_CRASHES)
+def test_a_value_of_the_frames_a_cut_loop_collected_fails_as_in_the_whole(
+        tmp_path, end, late_row, fixed_end):
+    def namespace():
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        return _log_folder(folder, 300, 3, late_row)
+
+    cell = COLLECT + end
+    assert _raised_type(cell, namespace()) == "ValueError" or \
+        _raised_type(cell, namespace()) == "IntCastingNaNError"
+    result, verdict = _predict(cell, namespace())
+    assert result.cut_before_crash and not result.cut_may_cause, result
+    assert verdict.crash is True, (verdict, result)
+    fixed = COLLECT + fixed_end
+    assert _raised_type(fixed, namespace()) is None
+    result, verdict = _predict(fixed, namespace())
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+@pytest.mark.parametrize("end", [
+    # a column made after the join from many rows (a group's spread): the cut run's groups
+    # hold fewer rows than the real run's
+    "readings['spread'] = readings.groupby('station')['reading'].transform('std')\n"
+    "readings['spread'].astype(int)\n",
+    "readings.groupby('station')['reading'].transform('std').astype(int)\n",
+])
+def test_a_value_made_after_the_join_from_many_rows_is_not_claimed(tmp_path, end):
+    """One row per file, each station in two files: the real run's every station has two
+    readings, the cut run's last one only one (a NaN spread)."""
+    def namespace():
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        ns = _log_folder(folder, 300, 0, "", rows=1)
+        for k, path in enumerate(sorted((folder / "logs").iterdir())):
+            path.write_text(f"timestamp,count,reading,station\n2023-01-01,{k},{k % 7},s{k // 2}\n")
+        return ns
+
+    cell = COLLECT + end
+    assert _raised_type(cell, namespace()) is None
+    result, verdict = _predict(cell, namespace())
+    assert result.outcome == "crashed" and result.cut_before_crash, result
+    assert verdict.crash is not True, (verdict, result)
+
+
+@pytest.mark.parametrize("body, own", [
+    ("chunk = pd.read_csv(path)\nchunk['x'] = np.log1p(chunk['v'])\nframes.append(chunk)", True),
+    ("chunk = pd.read_csv(path)\nif chunk.empty:\n    continue\nframes.append(chunk)", True),
+    # running state: the frame is no longer the item's own
+    ("chunk = pd.read_csv(path)\nchunk['k'] = seen\nseen += 1\nframes.append(chunk)", False),
+    ("chunk = pd.read_csv(path)\nframes.append(chunk)\nframes.append(frames[0])", False),
+    ("chunk = pd.read_csv(path)\nif chunk.empty:\n    break\nframes.append(chunk)", False),
+    ("chunk = pd.read_csv(path)\nframes.append(chunk.dropna())", False),
+    ("chunk = pd.read_csv(path)", False),
+])
+def test_a_loop_collects_its_items_own_frames_only_in_plain_statements(body, own):
+    import ast
+    import textwrap
+
+    from crashpredict._dryrun._fastforward import _bound_in, _own_items
+
+    loop = ast.parse("for path in paths:\n" + textwrap.indent(body, "    ")).body[0]
+    made, _ = _bound_in(loop.body, [loop.target])
+    assert _own_items(loop, "frames", set(made)) is own

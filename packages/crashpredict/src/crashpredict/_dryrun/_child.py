@@ -541,6 +541,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.shapes_kept(exc, line, filename, namespace):  # weights updated in place:
             # shapes as the real run has them, however many iterations ran
             return {"cut_before_crash": True, "cut_may_cause": False, "shapes_kept": True}
+        if cutter.rows_kept(exc, line, filename, namespace):  # a value of the frames the
+            # cut loop collected, each the real run's own, converted value by value
+            return {"cut_before_crash": True, "cut_may_cause": False}
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)

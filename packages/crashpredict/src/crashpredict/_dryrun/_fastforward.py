@@ -219,7 +219,7 @@ class _Rewrite(ast.NodeTransformer):
         self.generic_visit(node)
         extra: list[ast.expr] = []
         call = node.iter
-        if last == "enumerate" or (last == "batches" and isinstance(call, ast.Call)):
+        if last == "enumerate" or (last == "batches" and _enumerates(call)):
             # what it enumerates, and from where it counts
             assert isinstance(call, ast.Call)
             start = call.args[1] if len(call.args) > 1 else \
@@ -290,7 +290,7 @@ def _last_kind(node: ast.For) -> str:
             and all(isinstance(a, ast.Constant) and type(a.value) is int
                     for a in [*call.args[1:], *(k.value for k in call.keywords)]):
         kind = "enumerate"
-    elif _pure(node.iter) and (isinstance(node.target, ast.Name) or (
+    elif (_pure(node.iter) or _listing(node.iter)) and (isinstance(node.target, ast.Name) or (
             isinstance(node.target, (ast.Tuple, ast.List))
             and all(isinstance(e, ast.Name) for e in node.target.elts))):
         kind = "sequence"
@@ -305,6 +305,32 @@ def _last_kind(node: ast.For) -> str:
            for n in _own_nodes(node.body)):
         return kind if kind != "sequence" or isinstance(node.target, ast.Name) else ""
     return "batches" if kind in ("sequence", "enumerate") else ""
+
+
+#: Calls that return a new list (or tuple) of what they are given or find: a loop over one
+#: knows its last item once the call is made (``sorted(glob.glob(...))``, ``os.listdir``).
+_LISTING = frozenset({"sorted", "list", "tuple", "listdir", "glob"})
+
+
+def _listing(node: ast.AST) -> bool:
+    """A call of `_LISTING` by its name or as an attribute (``os.listdir(path)``,
+    ``glob.glob(pattern)``), or a list or tuple written out: iterated once, as the loop's
+    header evaluates it, its last item is that of the list it made (`_last_item`, which
+    gives none for anything but a list or tuple)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not any(isinstance(e, ast.Starred) for e in node.elts)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else \
+        func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
+    return name in _LISTING
+
+
+def _enumerates(node: ast.AST) -> bool:
+    """``enumerate(...)``."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "enumerate"
 
 
 def _pure(node: ast.AST | None) -> bool:
@@ -734,23 +760,36 @@ class Cutter:
             return False  # it loops over what a cut loop makes: its last item may differ
         targets = _stored(loop.target)
         path = _path_to(loop, statement)
-        for node in path:  # the inner loops' targets are set by their headers
+        # the inner loops' targets are set by their headers, a ``with``'s by its items (a
+        # file the iteration opens from its own item: ``with open(path) as f``)
+        bound = set(targets)
+        for node in path:
             if isinstance(node, ast.For):
-                targets |= _stored(node.target)
+                bound |= _stored(node.target)
+            elif isinstance(node, ast.With):
+                bound |= set().union(*(_stored(item.optional_vars) for item in node.items
+                                       if item.optional_vars is not None))
         headers = {id(n) for node in ast.walk(loop) if isinstance(node, ast.For)
-                   for n in ast.walk(node.target)}
+                   for n in ast.walk(node.target)} | \
+            {id(n) for node in path if isinstance(node, ast.With) for item in node.items
+             if item.optional_vars is not None for n in ast.walk(item.optional_vars)}
         if any(isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
-               and n.id in targets and id(n) not in headers for n in ast.walk(loop)):
+               and n.id in bound and id(n) not in headers for n in ast.walk(loop)):
             return False  # ``i += 2`` in the body: the index is not the header's
 
         def clean(node: ast.AST) -> bool:
             return not (_names_in(node) - targets) & made
-        for node in path:
+        for node in path:  # outermost first: each header binds what the next ones read
             tests = [node.test] if isinstance(node, (ast.If, ast.While)) else \
                 [node.iter] if isinstance(node, ast.For) else \
                 [item.context_expr for item in node.items] if isinstance(node, ast.With) else None
             if tests is None or not all(clean(test) for test in tests):
                 return False  # a try, a match, or a test on what the cut changed
+            if isinstance(node, ast.For):
+                targets |= _stored(node.target)
+            elif isinstance(node, ast.With):
+                targets |= set().union(*(_stored(item.optional_vars) for item in node.items
+                                         if item.optional_vars is not None))
         for node in _own_nodes(loop.body):  # a continue on what the cut changed: the real
             if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
@@ -955,6 +994,100 @@ class Cutter:
         read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
         return bool(read & tainted) or bool(read & cut_functions)
 
+    def rows_kept(self, exc: BaseException, line: int | None, filename: str,
+                  namespace: Mapping[str, Any]) -> bool:
+        """Whether a value error after a cut loop is the real run's because it is raised
+        by a value of the rows the cut run kept: the cell collects one frame per item
+        (``frames.append(chunk)``, each made from its own item alone: a file it reads),
+        joins them (``readings = pd.concat(frames)``) and converts a column value by value
+        (``pd.to_datetime(readings['timestamp'])``, ``.astype(int)``), which fails on a
+        date of another format, a text that is no number, a NaN. The cut run's frames are
+        some of the real run's, in the same order from the first (the items kept and the
+        last one), each the same, so the real run's column holds every value the cut
+        run's holds, and converts them with the same first value. Only where:
+
+        - the list is made empty by the cell, before the loop, and the loop (a statement
+          of the cell, entered once, running none of the notebook's code) only appends to
+          it; every statement of its body is a plain one that binds or changes only what
+          the iteration made from its item and what no cut loop changes, or skips the item
+          on such a test (`_own_items`);
+        - the joined name is bound only by the join, of that list alone (rows after rows),
+          and no statement between the join and the crash changes the column converted;
+        - the expression that raised (read off the traceback) is such a conversion of a
+          column of the joined name, with arguments no cut loop changes."""
+        try:
+            if not self.cut or not isinstance(exc, ValueError):
+                return False
+            message = str(exc)
+            kind = crash_type_of(type(exc).__name__, message)
+            if kind not in ("value error", "data value violation") or \
+                    not shrinking_cannot_cause(kind, message):
+                return False
+            return self._rows_kept(exc, line, filename, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _rows_kept(self, exc: BaseException, line: int | None, filename: str,
+                   namespace: Mapping[str, Any]) -> bool:
+        tree = self.cell_tree
+        cut_nodes = self._cut_nodes()
+        if tree is None or cut_nodes is None or _runs_notebook_code(cut_nodes, namespace):
+            return False
+        cut_functions = self._cut_functions()
+        if any(code.co_name in cut_functions for code in _codes_of(exc)):
+            return False
+        statement = _statement_at(tree, _cell_line(exc, filename, line))
+        raised = _cell_position(exc, filename)
+        if statement is None or raised is None or not any(statement is n for n in tree.body):
+            return False
+        node = _node_at(statement, raised)
+        converted = _converted_column(node) if node is not None else None
+        if converted is None:
+            return False
+        joined, column, others = converted
+        made: set[str] = set()
+        for loop_id in self.cut:
+            made |= self.loops[loop_id].names
+        made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+        if _names_in_free(others) & made:
+            return False
+        position = {id(n): k for k, n in enumerate(tree.body)}
+        at = position[id(statement)]
+        bindings = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == joined
+                    and isinstance(n.ctx, (ast.Store, ast.Del))]
+        join = next((n for n in tree.body[:at] if isinstance(n, ast.Assign)
+                     and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                     and n.targets[0].id == joined), None)
+        if join is None or len(bindings) != 1 or bindings[0] is not join.targets[0]:
+            return False
+        listed = _joined_list(join.value)
+        if listed is None:
+            return False
+        for between in tree.body[position[id(join)] + 1:at]:
+            if _changes_column(between, joined, column):
+                return False
+        loops = [(loop_id, n) for loop_id, n in zip(self.cut, cut_nodes)
+                 if listed in _names_in(n)]
+        if len(loops) != 1:
+            return False
+        loop_id, loop = loops[0]
+        if not isinstance(loop, ast.For) or id(loop) not in position or \
+                position[id(loop)] > position[id(join)] or self.entries.get(loop_id) != 1 or \
+                _names_in(loop.iter) & made:
+            return False
+        made_empty = [n for n in tree.body[:position[id(loop)]] if isinstance(n, ast.Assign)
+                      and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                      and n.targets[0].id == listed and isinstance(n.value, ast.List)
+                      and not n.value.elts]
+        stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == listed
+                  and isinstance(n.ctx, (ast.Store, ast.Del))]
+        if len(made_empty) != 1 or len(stores) != 1 or stores[0] is not made_empty[0].targets[0]:
+            return False
+        if any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+               and n.value.id == listed for n in ast.walk(tree) if not _within(n, loop)):
+            return False  # a method of the list outside the loop (``frames.pop()``)
+        return _own_items(loop, listed, made)
+
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
         """Whether a shape or size error after a cut loop is the real run's: the
@@ -999,6 +1132,169 @@ class Cutter:
                     namespace.get(name))):
                 return False
         return True
+
+
+#: Conversions that take each value on its own (`Cutter.rows_kept`): what one value
+#: fails, it fails wherever it is.
+_CONVERSIONS = frozenset({"to_datetime", "to_numeric", "to_timedelta"})
+#: Joins of a list's frames or arrays, rows after rows (`Cutter.rows_kept`).
+_ROW_JOINS = frozenset({"concat", "concatenate", "vstack", "row_stack"})
+
+
+def _column_of(node: ast.expr) -> tuple[str, Any] | None:
+    """``(name, key)`` for ``name``, ``name['col']`` or ``name[['a', 'b']]`` (key None for
+    the whole), else None."""
+    if isinstance(node, ast.Name):
+        return node.id, None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return node.value.id, key.value
+        if isinstance(key, ast.List) and key.elts and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in key.elts):
+            return node.value.id, tuple(e.value for e in key.elts)
+    return None
+
+
+def _converted_column(node: ast.expr) -> tuple[str, Any, list[ast.AST]] | None:
+    """For a value-by-value conversion of a column (``pd.to_datetime(df['ts'], ...)``,
+    ``df['n'].astype(int)``): the name, the column's key and the call's other parts."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    attr = func.attr if isinstance(func, ast.Attribute) else \
+        func.id if isinstance(func, ast.Name) else None
+    if attr in _CONVERSIONS and node.args:
+        column = _column_of(node.args[0])
+        others: list[ast.AST] = [*node.args[1:], *node.keywords]
+        if isinstance(func, ast.Attribute):
+            others.append(func.value)  # ``pd``
+    elif attr == "astype" and isinstance(func, ast.Attribute):
+        column = _column_of(func.value)
+        others = [*node.args, *node.keywords]
+    else:
+        return None
+    return (column[0], column[1], others) if column is not None else None
+
+
+def _joined_list(node: ast.expr) -> str | None:
+    """The list ``node`` joins rows after rows (``pd.concat(frames, ignore_index=True)``,
+    ``np.concatenate(parts)``), else None."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+        return None
+    func = node.func
+    attr = func.attr if isinstance(func, ast.Attribute) else None
+    if attr not in _ROW_JOINS or len(node.args) > 1:
+        return None
+    for keyword in node.keywords:
+        if keyword.arg == "axis" and not (isinstance(keyword.value, ast.Constant)
+                                          and keyword.value.value in (0, "index")):
+            return None
+        if keyword.arg not in ("axis", "ignore_index", "sort", "copy"):
+            return None
+    return node.args[0].id
+
+
+def _changes_column(statement: ast.stmt, name: str, column: Any) -> bool:
+    """Whether ``statement`` may change ``name``'s column ``column`` (a store to it or to
+    a key not written out, a method of the name, the name handed to a call)."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                node.value.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            key = _column_of(node)
+            if key is None or key[1] is None or column is None or \
+                    set(key[1] if isinstance(key[1], tuple) else (key[1],)) & \
+                    set(column if isinstance(column, tuple) else (column,)):
+                return True
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.value.id == name and isinstance(node.ctx, ast.Store):
+            return True
+        elif isinstance(node, ast.Call) and any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) and (
+                any(k.arg == "inplace" for k in node.keywords) or any(
+                    isinstance(a, ast.Name) and a.id == name for a in node.args)):
+            return True
+    return False
+
+
+def _names_in_free(nodes: Iterable[ast.AST]) -> set[str]:
+    """The names ``nodes`` read, less the parameters of the lambdas and the targets of the
+    comprehensions in them."""
+    read: set[str] = set()
+    bound: set[str] = set()
+    for top in nodes:
+        for node in ast.walk(top):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                read.add(node.id)
+            elif isinstance(node, ast.Lambda):
+                bound |= {a.arg for a in [*node.args.posonlyargs, *node.args.args,
+                                          *node.args.kwonlyargs]}
+                bound |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
+            elif isinstance(node, ast.comprehension):
+                bound |= _stored(node.target)
+    return read - bound
+
+
+def _within(node: ast.AST, outer: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(outer))
+
+
+def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
+    """Whether ``loop`` appends to ``listed`` only values each iteration makes from its own
+    item and from what no cut loop changes (``made``): its body holds only assignments,
+    calls and ``listed.append(x)`` (at least one), and ``if test: continue`` on such
+    values; a name the iteration binds from anything else is no longer its own."""
+    own = set(_stored(loop.target))
+
+    def clean(nodes: Iterable[ast.AST]) -> bool:
+        return not (_names_in_free(nodes) - own) & made
+
+    appended = False
+    for statement in loop.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                    func.value.id == listed:
+                if func.attr != "append" or len(call.args) != 1 or call.keywords or \
+                        not isinstance(call.args[0], ast.Name) or call.args[0].id not in own:
+                    return False
+                appended = True
+                continue
+            if listed in _names_in(call) or not clean([call]):
+                return False
+            continue
+        if isinstance(statement, ast.If) and not statement.orelse and \
+                all(isinstance(n, ast.Continue) for n in statement.body):
+            if listed in _names_in(statement.test) or not clean([statement.test]):
+                return False
+            continue
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            value = statement.value
+            if value is None or listed in _names_in(value) or \
+                    any(listed in _names_in(t) for t in targets):
+                return False
+            reads: list[ast.AST] = [value]
+            if isinstance(statement, ast.AugAssign):
+                reads.append(statement.target)
+            for target in targets:  # what a subscript store's key reads
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Subscript):
+                        reads.append(node.slice)
+            ok = clean(reads)
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    (own.add if ok else own.discard)(target.id)
+                    continue
+                root = target
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    root = root.value
+                if not isinstance(root, ast.Name) or root.id not in own or not ok:
+                    return False  # a store into what the iteration did not make
+            continue
+        return False  # a loop, a ``with``, a ``try``, a test that does more than skip
+    return appended
 
 
 def _last_item(value: Any) -> Any:
