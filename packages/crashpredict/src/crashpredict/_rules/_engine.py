@@ -21,6 +21,7 @@ from ._misc import (
     missing_module,
     plot_call,
     seaborn_call,
+    torch_load,
 )
 from ._meta import warm_meta
 from ._names import missing_attribute, removed_attribute, undefined_name
@@ -56,7 +57,8 @@ RULES = Rules(
     changed_attribute=[removed_attribute],
     subscript=[not_subscriptable, missing_key],
     call=[not_callable, sklearn_call, torch_call, keras_call, array_call, plot_call,
-          seaborn_call, frame_plot_call, missing_file, missing_folder, bad_arguments],
+          seaborn_call, frame_plot_call, torch_load, missing_file, missing_folder,
+          bad_arguments],
     binop=[broadcast_binop, plain_binop],
     statement=[missing_module],
     unpack=[bad_unpack],

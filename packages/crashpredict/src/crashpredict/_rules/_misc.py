@@ -26,7 +26,7 @@ from ._values import (
 )
 from ._walk._types import CallSite, Walker
 
-__all__ = ["plot_call", "missing_file", "missing_folder", "missing_module"]
+__all__ = ["plot_call", "missing_file", "missing_folder", "missing_module", "torch_load"]
 
 
 def _plot(exc: str, crash: str, text: str) -> Finding:
@@ -248,6 +248,114 @@ def missing_folder(site: CallSite) -> Finding | None:
                    explanation=f"{message} (the folder {shown!r} does not exist relative to "
                                f"the kernel's working directory {os.getcwd()!r}, and nothing "
                                f"before this line in the cell makes it)")
+
+
+def torch_load(site: CallSite) -> Finding | None:
+    """``torch.load(path)`` with ``weights_only`` left to its default, which is True from
+    torch 2.6: the file's pickle may hold only tensors, containers and plain values, and
+    a checkpoint that also holds a numpy array or scalar (``{'model': ..., 'mean':
+    feat_mean}``), or any other class not allowed, is refused (``UnpicklingError``).
+    Known where the file on disk holds such a class (`torch.serialization.
+    get_unsafe_globals_in_checkpoint` reads its pickle without running it) and the cell
+    does not write that path first, or where every ``torch.save`` of the cell before the
+    load writes that path a dict written out with a value that is a numpy array or scalar
+    of the namespace the cell does not bind again (the file on disk, if any, is refused
+    too: whichever the load reads, it fails). Nothing is said where the cell makes the
+    classes safe (``add_safe_globals``, ``safe_globals``) or the environment forces the
+    old default."""
+    func = site.func
+    torch = sys.modules.get("torch")
+    if torch is None or site.starred or not is_known(func) or func is not getattr(torch, "load", None):
+        return None
+    serialization = getattr(torch, "serialization", None)
+    unsafe_in = getattr(serialization, "get_unsafe_globals_in_checkpoint", None)
+    if unsafe_in is None or len(site.args) > 2 or set(site.kwargs) - {"f", "map_location"}:
+        return None  # weights_only, pickle_module, mmap given: not the default's
+    if os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "").lower() in ("1", "y", "yes", "true"):
+        return None
+    path = site.args[0] if site.args else site.kwargs.get("f")
+    if type(path) is not str or not path or "://" in path:
+        return None
+    walker = site.walker
+    if walker.environment_changed or walker.namespace_dirty or "safe_globals" in walker.source:
+        return None
+    try:
+        tree = ast.parse(walker.source)
+    except SyntaxError:
+        return None
+    at = (site.node.lineno, site.node.col_offset)
+    saves = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and (n.lineno, n.col_offset) < at
+             and (isinstance(n.func, ast.Attribute) and n.func.attr == "save"
+                  or isinstance(n.func, ast.Name) and n.func.id == "save")]
+    written = {id(n.args[1]) for n in saves if len(n.args) > 1}
+    if any(isinstance(n, ast.Constant) and n.value == path and id(n) not in written
+           and (n.lineno, n.col_offset) < at for n in ast.walk(tree)):
+        return None  # the path named before the load otherwise: copied, moved, removed
+    full = os.path.expanduser(path)
+    refused: list[str] = []
+    if os.path.isfile(full):
+        try:
+            refused = list(unsafe_in(full))
+        except Exception:  # noqa: BLE001 - not a checkpoint torch can read: not this rule's
+            return None
+        if not refused:
+            return None
+    if saves:
+        found = _unsafe_saves(saves, path, tree, walker.namespace)
+        if found is None:
+            return None
+        refused = refused or found
+    if not refused:
+        return None
+    return Finding(exception="UnpicklingError", crash_type="type error", library="torch",
+                   rule="torch-load-weights-only", confidence=0.93,
+                   explanation=f"Weights only load failed: torch {torch.__version__} loads "
+                               f"with weights_only=True by default, and {path!r} holds "
+                               f"{', '.join(refused[:3])}, which it does not allow (pass "
+                               f"weights_only=False for a checkpoint you trust, or save "
+                               f"only tensors and plain values)")
+
+
+def _unsafe_saves(saves: list[ast.Call], path: str, tree: ast.Module,
+                  namespace: Any) -> list[str] | None:
+    """The classes the cell's ``save`` calls write to ``path`` that torch's weights-only
+    load refuses, where every save in the cell may write ``path`` and each writes a dict
+    written out with such a value (a numpy array or scalar of the namespace, not bound
+    again in the cell); None where one may not (or a save of another path that may be
+    this one, or another ``save``)."""
+    try:
+        allowed = sys.modules["torch"].serialization.get_safe_globals()
+        if any(str(getattr(entry[0] if isinstance(entry, tuple) and entry else entry,
+                           "__module__", "")).startswith("numpy") for entry in allowed):
+            return None  # numpy's classes allowed by the user
+    except Exception:  # noqa: BLE001 - an older torch, a strange entry: not told
+        return None
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+             and isinstance(n.ctx, (ast.Store, ast.Del))}
+    found: list[str] = []
+    for call in saves:
+        target = call.args[1] if len(call.args) > 1 else next(
+            (k.value for k in call.keywords if k.arg == "f"), None)
+        if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == "torch"
+                and namespace.get("torch") is sys.modules.get("torch")):
+            return None  # another save (a model's, ``from torch import save``): not told
+        if not isinstance(target, ast.Constant) or target.value != path:
+            return None  # a path not written out may be this one
+        obj = call.args[0] if call.args else None
+        if not isinstance(obj, ast.Dict):
+            return None
+        unsafe = []
+        for value in obj.values:
+            if isinstance(value, ast.Name) and value.id not in bound:
+                held = namespace.get(value.id)
+                module = type(held).__module__.partition(".")[0]
+                if module == "numpy":
+                    unsafe.append(f"a numpy {type(held).__name__} ({value.id})")
+        if not unsafe:
+            return None
+        found.extend(unsafe)
+    return found
 
 
 def _missing_parts(folder: str) -> list[str] | None:
