@@ -216,7 +216,37 @@ def _array_index(array: Any, key: Any) -> Finding | None:
                            explanation=f"index {k} is out of bounds for axis {axis} with "
                                        f"size {shape[axis]} (shape {shape})",
                            confidence=0.96, rule="array-index")
+        if is_ndarray(array) and len(keys) == 1:
+            found = _integer_array_index(k, shape[axis], axis, shape)
+            if found is not None:
+                return found
     return None
+
+
+#: The most values of an index array read (a min and a max: one pass each).
+_MOST_INDEX_VALUES = 50_000_000
+
+
+def _integer_array_index(key: Any, size: int, axis: int, shape: tuple[int, ...]
+                         ) -> Finding | None:
+    """An array indexed with an integer numpy array or a list of integers
+    (``np.eye(n)[labels]``, one-hot of labels counted from 1): numpy checks every value,
+    and the largest (or the smallest, negative) past the axis fails."""
+    if type(key) is list and key and len(key) <= 10_000 and all(type(v) is int for v in key):
+        largest, smallest = max(key), min(key)  # ``table[[0, 2, 5]]``
+    elif not is_ndarray(key) or key.dtype.kind not in "iu" or not key.size or \
+            key.size > _MOST_INDEX_VALUES:
+        return None
+    else:
+        largest, smallest = int(key.max()), int(key.min())
+    bad = largest if largest >= size else smallest if smallest < -size else None
+    if bad is None:
+        return None
+    return Finding(exception="IndexError", crash_type="index error", library="numpy",
+                   explanation=f"index {bad} is out of bounds for axis {axis} with size "
+                               f"{size} (shape {shape}): the index array holds values "
+                               f"from {smallest} to {largest}",
+                   confidence=0.96, rule="array-index")
 
 
 def _indexer(indexer: Any, key: Any) -> Finding | None:
