@@ -1095,6 +1095,9 @@ LAST_BATCH_CRASH = [
     "opt = torch.optim.SGD(flat.parameters(), lr=0.01)\nfor epoch in range(3):\n"
     "    for xb, yb in loader:\n        opt.zero_grad()\n"
     "        torch.nn.functional.cross_entropy(flat(xb), yb).backward()\n        opt.step()",
+    # predictions kept batch by batch: the list the loop grows is no part of what raised
+    "preds = []\nwith torch.no_grad():\n    for xb, yb in loader:\n"
+    "        preds.append(net.fc(xb.view(BATCH, -1)).argmax(1))",
 ]
 
 

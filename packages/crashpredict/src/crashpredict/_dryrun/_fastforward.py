@@ -798,7 +798,12 @@ class Cutter:
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace,
                                     self.known_at_start)
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
-            return _clean_statement(statement, targets | fresh, made, namespace)
+            # judged on the expression that raised, where the traceback tells it (the
+            # model's call in ``preds.append(model(xb).numpy())``: the list the loop
+            # grows is no part of it)
+            node = _node_at(statement, raised) if raised is not None else None
+            judged_batch = ast.Expr(value=node) if node is not None else statement
+            return _clean_statement(judged_batch, targets | fresh, made, namespace)
         judged: ast.stmt = statement
         node = _node_at(statement, raised) if raised is not None else None
         if isinstance(node, ast.Subscript):
