@@ -1257,3 +1257,44 @@ def test_a_loop_collects_its_items_own_frames_only_in_plain_statements(body, own
     loop = ast.parse("for path in paths:\n" + textwrap.indent(body, "    ")).body[0]
     made, _ = _bound_in(loop.body, [loop.target])
     assert _own_items(loop, "frames", set(made)) is own
+
+
+# ---- what a loop runs over, read when it begins ---------------------------------------------
+
+def _wide_namespace() -> dict:
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame(np.ones((20, 400)), columns=[f"c{k}" for k in range(400)])
+    frame["y"] = 1
+    return {"np": np, "pd": pd, "time": time, "df": frame}
+
+
+GRID = ("grid = np.zeros(({rows}, 20))\nfor i, col in enumerate(names):\n    time.sleep(0.01)\n"
+        "    grid[i // 20, i % 20] = pd.to_numeric(df[col]).mean()\n")
+
+
+def test_a_list_made_before_the_loop_is_not_what_the_loop_hands_on():
+    """The panels' names are read from the frame before the loop; the loop hands the frame
+    to a call, which cannot change the list it already runs over: the grid one row short
+    fails on the last name, as in the real run."""
+    cell = "names = [c for c in df.columns if c != 'y']\n" + GRID.format(rows=19)
+    assert _raised_type(cell, _wide_namespace()) == "IndexError"
+    result, verdict = _predict(cell, _wide_namespace())
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, "IndexError"), (verdict, result)
+    fixed = "names = [c for c in df.columns if c != 'y']\n" + GRID.format(rows=20)
+    assert _raised_type(fixed, _wide_namespace()) is None
+    result, verdict = _predict(fixed, _wide_namespace())
+    assert verdict.crash is not True, (verdict, result)
+
+
+def test_a_list_made_after_a_cut_loop_changed_its_source_is_not_claimed():
+    """A cut loop drops fewer columns than the real one: the names read after it are more,
+    and the cut run's last name falls past a grid the real run fills exactly."""
+    cell = ("for col in [f'c{k}' for k in range(100)]:\n    time.sleep(0.02)\n"
+            "    df.drop(columns=col, inplace=True)\n"
+            "names = [c for c in df.columns if c != 'y']\n" + GRID.format(rows=15))
+    assert _raised_type(cell, _wide_namespace()) is None
+    result, verdict = _predict(cell, _wide_namespace())
+    assert verdict.crash is not True, (verdict, result)

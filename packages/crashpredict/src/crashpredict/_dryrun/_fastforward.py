@@ -756,7 +756,14 @@ class Cutter:
         others = _propagate(self.cell_tree, set().union(
             *(self.loops[i].names for i in self.cut if i != self.in_last[-1])) |
             _resized_in([n for n in cut_nodes if n is not loop]))
-        if _names_in(loop.iter) & (others if info.last == "range" else made):
+        looped = self._made_before(loop, cut_nodes, namespace)
+        if looped is None:
+            looped = others if info.last == "range" else made
+        elif info.last != "range":  # a container the loop itself changes (grows) as it
+            # goes: the last item read when it began may not be the real run's last
+            looped |= self.loops[self.in_last[-1]].names | _resized_in([loop]) | \
+                _handed([loop], namespace)
+        if _names_in(loop.iter) & looped:
             return False  # it loops over what a cut loop makes: its last item may differ
         targets = _stored(loop.target)
         path = _path_to(loop, statement)
@@ -816,6 +823,28 @@ class Cutter:
             return True
         return raised is not None and _own_values_failed(
             statement, raised, targets | fresh, made, cut_nodes, namespace)
+
+    def _made_before(self, loop: ast.For, cut_nodes: list[ast.stmt],
+                     namespace: Mapping[str, Any]) -> set[str] | None:
+        """What the cut loops may have changed by the time ``loop`` evaluates what it
+        loops over, where it is a statement of the cell entered once: what the cut loops
+        before it bind, resize or hand to a call, and what the statements before it bind
+        from those (``features = [c for c in df.columns]`` before a loop that hands
+        ``df`` to a plot is not); None elsewhere (the cell's whole reading then)."""
+        tree = self.cell_tree
+        if tree is None or self.entries.get(self.in_last[-1]) != 1:
+            return None
+        position = next((k for k, n in enumerate(tree.body) if n is loop), None)
+        if position is None:
+            return None
+        earlier = [(loop_id, node) for loop_id, node in zip(self.cut, cut_nodes)
+                   if any(node is n or _within(node, n) for n in tree.body[:position])]
+        seeds: set[str] = set()
+        for loop_id, _ in earlier:
+            seeds |= self.loops[loop_id].names
+        nodes = [node for _, node in earlier]
+        seeds |= _resized_in(nodes) | _handed(nodes, namespace)
+        return _propagate(ast.Module(body=tree.body[:position], type_ignores=[]), seeds)
 
     def _in_last_batch(self) -> bool:
         """Whether the innermost loop in its last iteration runs a loader's last batch."""
