@@ -76,6 +76,10 @@ def test_extension_warns_and_strict_refuses_in_a_kernel(kernel: KernelSession) -
     assert kernel.run("fine = frame['a'].sum()").ok
     assert kernel.run("%crashpredict off").ok
     assert kernel.run("frame['zz']").ename == "KeyError"
+    # unloaded, it ends its children now: a dry run still held as a witness would be
+    # killed up to `HOLD_MOST_S` later, inside another test's watched cell (the kernel is
+    # shared by the module)
+    assert kernel.run("%unload_ext crashpredict").ok
 
 
 def test_the_kernel_is_jailed_by_default(kernel: KernelSession, tmp_path) -> None:
