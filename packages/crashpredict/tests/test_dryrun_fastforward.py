@@ -1238,6 +1238,42 @@ def test_a_value_made_after_the_join_from_many_rows_is_not_claimed(tmp_path, end
     assert verdict.crash is not True, (verdict, result)
 
 
+SAMPLED = ("frames = []\nfor path in sorted(glob.glob(os.path.join(folder, '*.csv'))):\n"
+           "    time.sleep(0.01)\n    chunk = pd.read_csv(path)\n"
+           "    chunk = chunk.iloc[rng.permutation(len(chunk))[:5]]\n    frames.append(chunk)\n"
+           "readings = pd.concat(frames, ignore_index=True)\n"
+           "readings['count'] = readings['count'].astype(int)\n")
+
+
+def test_a_frame_sampled_with_a_generator_the_cut_loop_draws_from_is_not_claimed(tmp_path):
+    """Five rows drawn from each file with one generator: the cut run draws the last file's
+    rows with the generator as the cut left it, not as the real run does. The last file's
+    count is empty in every row but the five the real run draws: the real run is clean,
+    the cut run's draw almost surely holds an empty count."""
+    import numpy as np
+
+    def namespace():
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        ns = _log_folder(folder, 300, 0, "")
+        rng = np.random.default_rng(7)
+        for _ in range(299):
+            rng.permutation(20)
+        drawn = set(rng.permutation(20)[:5].tolist())
+        last = sorted((folder / "logs").iterdir())[-1]
+        rows = last.read_text().splitlines()
+        last.write_text("\n".join(rows[:1] + [
+            row if k in drawn else row.split(",")[0] + ",," + row.split(",")[2]
+            for k, row in enumerate(rows[1:])]) + "\n")
+        ns["rng"] = np.random.default_rng(7)
+        return ns
+
+    assert _raised_type(SAMPLED, namespace()) is None
+    result, verdict = _predict(SAMPLED, namespace())
+    assert result.outcome == "crashed" and result.cut_before_crash, result
+    assert verdict.crash is not True, (verdict, result)
+
+
 @pytest.mark.parametrize("body, own", [
     ("chunk = pd.read_csv(path)\nchunk['x'] = np.log1p(chunk['v'])\nframes.append(chunk)", True),
     ("chunk = pd.read_csv(path)\nif chunk.empty:\n    continue\nframes.append(chunk)", True),

@@ -1120,7 +1120,11 @@ class Cutter:
         if any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
                and n.value.id == listed for n in ast.walk(tree) if not _within(n, loop)):
             return False  # a method of the list outside the loop (``frames.pop()``)
-        return _own_items(loop, listed, made)
+        # what a method call of a cut loop changes (a model fit chunk by chunk, a random
+        # generator): the last item meets it as the cut left it, not as the real run does
+        receivers = {name for name, chain, value in _calls_in(cut_nodes, namespace)
+                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+        return _own_items(loop, listed, made | (receivers - {listed}))
 
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
