@@ -12,6 +12,8 @@ from typing import Any
 
 from .._values import (
     UNKNOWN,
+    Changed,
+    Partial,
     is_abstract,
     is_estimator,
     is_keras_model,
@@ -21,6 +23,7 @@ from .._values import (
     type_root,
 )
 from ._types import COMPILED_IN_CELL, MODULE_MODES, CallSite, CellFunction
+from ._pure import PURE_BUILTINS
 from ._util import READ_ONLY_METHODS
 
 __all__ = ["effects_of_call", "globals_mutated_by"]
@@ -61,12 +64,15 @@ def effects_of_call(site: CallSite) -> None:
                 is site.node:
             mutating = False  # this call's loss is recorded (`_model_facts.record_compiled_loss`,
             # by the Keras call rule); compiling changes no layer, shape or weight
+        if mutating and site.method in _CALLBACK_METHODS and _pure_callbacks(site):
+            mutating = False  # a lambda that only reads: pandas hands it copies or views
         mode = _mode_set(site)
         if mode is not None:
             mutating = False  # only the training flags change: the rules apply them
             walker.scratch.setdefault(MODULE_MODES, []).append((receiver, mode))
         if mutating and not isinstance(receiver, types.ModuleType) and \
-                not _item_of_an_abstract_array(site.node.func.value, site.method, walker):
+                not _item_of_an_abstract_array(site.node.func.value, site.method, walker) and \
+                not _of_a_grouping(site.node.func.value):
             walker.changed_by_call(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(
                 receiver, types.ModuleType):
@@ -85,6 +91,129 @@ def effects_of_call(site: CallSite) -> None:
         else:
             for name in changed:
                 walker.env[name] = UNKNOWN
+
+
+#: pandas methods that call a function on each value, row, column or group and change
+#: nothing themselves (but with ``inplace``, which none of them takes).
+_CALLBACK_METHODS = frozenset({"apply", "map", "applymap", "transform", "agg", "aggregate"})
+#: Methods of the values such a function meets (texts, dates, rows, dicts) that only read.
+_READING_METHODS = frozenset({
+    "lower", "upper", "title", "capitalize", "casefold", "strip", "lstrip", "rstrip",
+    "split", "rsplit", "splitlines", "replace", "startswith", "endswith", "find", "rfind",
+    "index", "count", "isdigit", "isalpha", "isalnum", "isnumeric", "isdecimal", "isspace",
+    "islower", "isupper", "zfill", "format", "join", "partition", "rpartition", "encode",
+    "decode", "weekday", "isoweekday", "isoformat", "strftime", "date", "time", "timestamp",
+    "total_seconds", "to_pydatetime", "normalize", "get", "keys", "values", "items",
+    "isna", "isnull", "notna", "notnull", "sum", "mean", "median", "min", "max", "std", "var",
+    "nunique", "unique", "tolist", "to_list", "to_numpy", "astype", "round", "abs", "any",
+    "all", "idxmax", "idxmin", "value_counts", "fillna", "dropna", "head", "tail", "copy",
+    "item",
+})
+#: Modules whose functions such a function may call (but those that write into an array)...
+_READING_MODULES = frozenset({"numpy", "math", "re", "pandas", "datetime", "string",
+                              "statistics"})
+#: ...and those: they write into their arguments, or draw from a global generator.
+_WRITING_FUNCTIONS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
+                                "put_along_axis", "shuffle", "seed", "at", "random"})
+#: Arguments of those methods that say how to call, not what.
+_HOW = frozenset({"axis", "na_action", "result_type", "raw", "convert_dtype", "by_row",
+                  "engine"})
+
+
+def _pure_callbacks(site: CallSite) -> bool:
+    """Whether a pandas ``apply``/``map``/``transform``/``agg`` call changes nothing: its
+    receiver is pandas', and what it calls is a lambda that only reads (`_reads_only`), a
+    builtin that only reads (``len``, ``str``), a numpy ufunc, a ``str`` method, a name
+    of a reduction (``'mean'``) or a mapping (``s.map(codes)``)."""
+    receiver = site.receiver
+    if isinstance(receiver, (Partial, Changed)):  # columns stored, or changed by a call
+        receiver = receiver.obj  # earlier in the cell: its class is still pandas'
+    if not (is_known(receiver) and type_root(receiver) == "pandas") or site.starred:
+        return False
+    values = list(zip(site.node.args, site.args))
+    values += [(k.value, site.kwargs.get(k.arg)) for k in site.node.keywords
+               if k.arg not in _HOW]
+    if not values:
+        return False
+    for node, value in values:
+        if isinstance(node, ast.Lambda):
+            if not _reads_only(node, site.walker):
+                return False
+        elif not _reading_value(value):
+            return False
+    return True
+
+
+def _reading_value(value: Any) -> bool:
+    if not is_known(value):
+        return False
+    if value is None or isinstance(value, (str, int, float, bool, dict)):
+        return True
+    kind = type(value)
+    if kind is types.BuiltinFunctionType:
+        return getattr(value, "__self__", None) is builtins and value.__name__ in PURE_BUILTINS
+    if isinstance(value, type) and value in (str, int, float, bool):
+        return True
+    if kind is types.MethodDescriptorType:
+        return getattr(value, "__objclass__", None) in (str, bytes)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ufunc):
+        return True
+    return type_root(value) == "pandas" and type(value).__name__ == "Series"  # a mapping
+
+
+def _reads_only(lam: ast.Lambda, walker: Any) -> bool:
+    """Whether the lambda's body only reads: every call in it is of a builtin that only
+    reads, of a function of `_READING_MODULES` (not one of `_WRITING_FUNCTIONS`, no
+    ``out=``), or of a method of `_READING_METHODS` (no ``inplace=``); no ``:=``."""
+    params = {a.arg for a in [*lam.args.posonlyargs, *lam.args.args, *lam.args.kwonlyargs]}
+    for node in ast.walk(lam.body):
+        if isinstance(node, (ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom)):
+            return False
+        if not isinstance(node, ast.Call):
+            continue
+        if any(k.arg in ("inplace", "out") or k.arg is None for k in node.keywords):
+            return False
+        func = node.func
+        if isinstance(func, ast.Name):
+            if func.id in params or func.id not in PURE_BUILTINS or \
+                    walker.lookup(func.id) is not getattr(builtins, func.id, None):
+                return False
+            continue
+        if not isinstance(func, ast.Attribute):
+            return False
+        chain, root = [func.attr], func.value
+        while isinstance(root, ast.Attribute):
+            chain.append(root.attr)
+            root = root.value
+        held = walker.lookup(root.id) if isinstance(root, ast.Name) and \
+            root.id not in params else None
+        if isinstance(held, types.ModuleType):
+            if held.__name__.split(".")[0] not in _READING_MODULES or \
+                    _WRITING_FUNCTIONS & set(chain):
+                return False
+            continue
+        if held is str and len(chain) == 1 and func.attr in _READING_METHODS:
+            continue
+        if func.attr not in _READING_METHODS:
+            return False
+    return True
+
+
+#: pandas methods that make a grouping or window of a frame or series: what is called on
+#: it (``rank``, ``cumcount``, ``shift``, ``fillna``) makes new objects, none of them
+#: writes into the frame (none takes ``inplace``).
+_GROUPINGS = frozenset({"groupby", "rolling", "expanding", "ewm", "resample"})
+
+
+def _of_a_grouping(node: ast.expr) -> bool:
+    """``node`` (a call's receiver) is a grouping or window made by the call in it
+    (``df.groupby('k')['v']``, ``s.rolling(7)``), or a column of one: calling its method
+    changes nothing of what it was made from."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr in _GROUPINGS
 
 
 def _item_of_an_abstract_array(node: ast.expr, method: str, walker: Any) -> bool:
