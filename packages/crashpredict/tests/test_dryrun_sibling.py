@@ -53,6 +53,13 @@ def _beside(source: str, ns: dict, within: float = 120.0):
     return result
 
 
+@pytest.fixture
+def shrunk_only(monkeypatch):
+    """The sibling's rules run without trials (inherited by the forks): what a test of the
+    run on the first rows sees is that run's, not the rules' trial of the same call."""
+    monkeypatch.setattr(_sibling, "RULES_TRIALS_S", 0.0)
+
+
 @pytest.fixture(scope="module")
 def big() -> pd.DataFrame:
     if not _layers_for_a_sibling():
@@ -61,6 +68,7 @@ def big() -> pd.DataFrame:
     return pd.DataFrame({"a": np.arange(n, dtype=float), "t": [f"r{i}" for i in range(n)]})
 
 
+@pytest.mark.usefixtures("shrunk_only")
 def test_a_late_crash_over_big_data_is_answered_on_its_first_rows(big) -> None:
     cell = SLOW.format(n=200) + "print(df.b.lenght)\n"
     result = _beside(cell, {"df": big})
@@ -347,6 +355,7 @@ def prices() -> pd.DataFrame:
     # the first 100,000 rows hold no 'n/a'; of the rows kept, the first 100,000 do
     ("first = df.iloc[:100_000]\nfirst['price'].astype(float)\n", False),
 ])
+@pytest.mark.usefixtures("shrunk_only")
 def test_a_text_the_newest_rows_hold_is_on_the_first_rows_too(prices, parse, crashes) -> None:
     result = _beside(SLOW.format(n=400) + parse, {"df": prices.copy(), "pd": pd})
     if crashes:
@@ -373,6 +382,7 @@ def sales() -> pd.DataFrame:
     ("tx['region'] = tx['region'].astype(int)\n", True),
     ("tx['region'] = tx['region'].fillna(0).astype(int)\n", False),  # the fix
 ])
+@pytest.mark.usefixtures("shrunk_only")
 def test_a_code_only_the_newest_rows_hold_is_on_the_first_rows_too(sales, cast, crashes) -> None:
     """A store that opened late has no row in the store table: merged, its region is NaN,
     and the cast fails on the whole data. The first rows keep the first row of each code
@@ -440,6 +450,7 @@ GENRES = ("import json, time\nparsed = []\nfor s in iter(movies['genres'].tolist
     ("json.loads", True),
     ("ast.literal_eval", False),  # the fix: reads both
 ])
+@pytest.mark.usefixtures("shrunk_only")
 def test_a_doubtful_crash_after_a_cut_waits_for_the_first_rows(genres, parse, crashes) -> None:
     import ast
     import json
@@ -454,3 +465,64 @@ def test_a_doubtful_crash_after_a_cut_waits_for_the_first_rows(genres, parse, cr
         assert dryrun_verdict(result, GENRES).crash is True
     else:
         assert result.outcome != "crashed" or dryrun_verdict(result, GENRES).crash is not True
+
+
+# ---- the rules first, with their trials on the whole data --------------------------------
+
+@pytest.fixture(scope="module")
+def houses() -> pd.DataFrame:
+    """Houses whose garage year is missing only in the last tenth (the test rows)."""
+    if not _layers_for_a_sibling():
+        pytest.skip("the sibling needs seccomp and Landlock in this kernel")
+    n = 400_000
+    rng = np.random.default_rng(13)
+    garage = rng.integers(1900, 2010, n).astype(float)
+    garage[-40_000::9] = np.nan
+    return pd.DataFrame({"a": np.arange(n, dtype=float), "garage": garage})
+
+
+#: the test rows taken by position: a run on the first rows proves nothing of them
+#: (`_kinds.takes_a_part`), the rules' trial on the whole data does
+SPLIT = "test = df.iloc[360_000:]\n" + SLOW.format(n=400) + "years = test['garage']{fix}.astype(int)\n"
+
+
+@pytest.mark.parametrize("fix, crashes", [("", True), (".fillna(0)", False)])
+def test_a_cast_of_the_rows_taken_by_position_is_found_by_the_rules(houses, fix, crashes) -> None:
+    source = SPLIT.format(fix=fix)
+    result = _beside(source, {"df": houses.copy()}, within=240.0)
+    if crashes:
+        assert result.outcome == "crashed" and result.found_by_rules, result
+        assert (result.exception, result.line) == ("IntCastingNaNError", 3), result
+        assert not result.shrunk and "NaN in" in result.message, result
+        verdict = dryrun_verdict(result, source)
+        assert verdict.crash is True and "found by the rules" in verdict.explanation
+    else:
+        assert result.outcome == "completed", result
+
+
+class _Policy:
+    blocked: str | None = None
+
+
+def test_the_rules_report_only_a_certain_crash() -> None:
+    space = {"s": pd.Series([1.0, np.nan]), "pd": pd}
+    found = _sibling.rules_on_the_whole("s.astype(int)", space, _Policy())
+    assert found is not None and found["found_by_rules"] and found["line"] == 1
+    assert found["exception"] == "IntCastingNaNError" and found["outcome"] == "crashed"
+    assert _sibling.rules_on_the_whole("s.fillna(0).astype(int)", space, _Policy()) is None
+
+
+def test_a_trial_refused_a_side_effect_makes_the_rules_answer_nothing(monkeypatch) -> None:
+    """A refusal (`_sandbox.Blocked`, a BaseException) inside the rules' walk: no answer,
+    and the refusal is not left on the policy for the run that follows."""
+    from crashpredict import _rules
+    from crashpredict._dryrun._sandbox import Blocked
+
+    def refused(*args, **kwargs):
+        policy.blocked = "open('x.csv', 'w')"
+        raise Blocked("open('x.csv', 'w')")
+
+    policy = _Policy()
+    monkeypatch.setattr(_rules, "rules_engine", refused)
+    assert _sibling.rules_on_the_whole("s.astype(int)", {}, policy) is None
+    assert policy.blocked is None

@@ -732,6 +732,9 @@ def _describe(dry: Any, after: float) -> str:
         if dry.shrunk:
             cut += f" on the first rows of {', '.join(dry.shrunk_names)}"
         said = f"raised {dry.exception}{where} after {after:.1f} s{cut}"
+        if dry.found_by_rules:
+            said = (f"found {dry.exception}{where} after {after:.1f} s: the rules' trials on "
+                    f"the live values, in a dry run")
         if dryrun_verdict(dry).crash is True:
             return said
         cause = ("a fit cut to fewer iterations" if dry.cut_only_library else

@@ -85,7 +85,10 @@ class DryRun:
     the last iteration of a cut loop, run after the cut, an index past the end
     that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`);
     ``shapes_kept`` (a shape error after a cut loop, in an expression of arrays the cut
-    loops update only in place: `_fastforward.Cutter.shapes_kept`).
+    loops update only in place: `_fastforward.Cutter.shapes_kept`); ``found_by_rules``
+    (the crash is the rule engine's, found with its trials on the live values in the
+    shrunk sibling before it cut anything: `_sibling.rules_on_the_whole`; ``message`` is
+    the rules' explanation).
     """
 
     outcome: str
@@ -111,6 +114,7 @@ class DryRun:
     cut_only_library: bool = False
     last_iteration: bool = False
     shapes_kept: bool = False
+    found_by_rules: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
@@ -679,6 +683,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
+    "found_by_rules": bool,
     "scale": float,
     "extra_s": float,
 }

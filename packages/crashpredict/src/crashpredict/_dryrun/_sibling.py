@@ -8,7 +8,10 @@ reads a DataFrame, Series, array or tensor of more than `MIN_ROWS` rows, the chi
 one process as the cell arrives (before it stacks the
 filter that refuses new processes, `_confine.no_new_processes`; no code of the cell has
 run), a sibling of the whole run, which waits. If the whole run has not answered
-`AFTER_S` in, the sibling goes: it cuts what the cell reads to its first `ROWS` rows
+`AFTER_S` in, the sibling goes: first the rules, with their trials of the cell's library
+calls on the whole data (`rules_on_the_whole`: the kernel's rules run with a few
+milliseconds of trials at most, before the cell), and a certain crash of theirs is its
+report; then it cuts what the cell reads to its first `ROWS` rows
 (and the rows past them with a NaN, an inf, a label or a text shape the head lacks,
 `_shrink`), runs the
 cell fast-forwarded, and reports only a crash the cut cannot have caused (`counts`). The
@@ -48,7 +51,7 @@ from . import _confine, _fastforward, _jail, _sandbox
 from ._kinds import _JSON_WORDS, cut_doubtful, shrinking_cannot_cause, takes_a_part
 from ._shrink import _rows, shrink_namespace
 
-__all__ = ["AFTER_S", "MIN_ROWS", "ROWS", "Sibling", "counts", "fork"]
+__all__ = ["AFTER_S", "MIN_ROWS", "ROWS", "Sibling", "counts", "fork", "rules_on_the_whole"]
 
 #: The sibling is forked only for a cell that reads an object longer than this: on fewer
 #: rows the whole run is about as quick.
@@ -61,6 +64,10 @@ AFTER_S = 0.5
 CPU_S = 20
 #: The sibling's own budget, from its start.
 BUDGET_S = 60.0
+#: The rules' trials on the whole data, before the sibling cuts it (`rules_on_the_whole`)...
+RULES_TRIALS_S = 2.0
+#: ...and the least confidence of a rule's crash that the sibling reports.
+RULES_CERTAIN = 0.9
 _MAX_REPORT = 1 << 20
 _LOADERS = ("torch.utils.data", "tensorflow.python.data")
 _NAME_ERRORS = ("NameError", "UnboundLocalError")
@@ -351,6 +358,10 @@ def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
     after_confined(rng_state)
     threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
     _sandbox.refuse_writes(policy)
+    found = rules_on_the_whole(source, namespace, policy)
+    if found is not None:
+        report(write_fd, found)
+        return
     originals = {name: namespace[name] for name in names}
     cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
     originals = {name: originals[name] for name in cut}
@@ -362,6 +373,37 @@ def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
                  write_fd=write_fd, cut_after_s=cut_after_s)
     if counts(result, source, originals):
         report(write_fd, result)
+
+
+def rules_on_the_whole(source: str, namespace: dict[str, Any],
+                       policy: Any) -> dict[str, Any] | None:
+    """The rule engine's certain crash, found with its trials (library calls on the live
+    values, `RULES_TRIALS_S` in all) on the whole data, as a crash report; else None.
+
+    The kernel's rules run before the cell with a few milliseconds of trials at most (none
+    when a ready child has the cell): the cell must not wait for them. Here, on a CPU
+    the cell leaves idle and on the state before the cell (nothing cut yet), they have
+    their full time: ``full['year'].astype(int)`` tried on the frame's column with a NaN
+    in it, at the end of a cell that works four seconds through its rows first. A trial
+    that tries a side effect (refused here: `_sandbox.refuse_writes`) makes the rules'
+    answer count for nothing, and the refusal is not the sibling's own run's."""
+    blocked = policy.blocked
+    began = time.perf_counter()
+    try:
+        from .._rules import rules_engine
+
+        verdict = rules_engine(source, namespace, trial_budget_s=RULES_TRIALS_S)
+    except BaseException:  # noqa: BLE001 - a refused side effect, or anything else: no answer
+        policy.blocked = blocked
+        return None
+    if policy.blocked is not blocked:
+        policy.blocked = blocked
+        return None
+    if verdict.crash is not True or verdict.confidence < RULES_CERTAIN or not verdict.exception:
+        return None
+    return {"outcome": "crashed", "exception": verdict.exception,
+            "message": verdict.explanation, "line": verdict.line, "library": verdict.library,
+            "found_by_rules": True, "elapsed_s": round(time.perf_counter() - began, 3)}
 
 
 def _end_with_control(control: int) -> None:

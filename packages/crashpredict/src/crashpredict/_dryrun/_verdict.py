@@ -82,6 +82,13 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
         evidence = (f"dry run raised {result.exception} at line {result.line}: {quoted}",) \
             if quoted else ()
         weaker = result.shrunk or result.cut_before_crash
+        if result.found_by_rules:
+            return Verdict(
+                crash=True, confidence=1.0, exception=result.exception, line=result.line,
+                library=result.library, crash_type=crash_type,
+                explanation=f"{result.message} (found by the rules, trying it on the live "
+                            f"values in a dry run)",
+                evidence=evidence, engine="rules+dryrun")
         return Verdict(
             crash=True, confidence=0.9 if weaker else 1.0, exception=result.exception,
             line=result.line, library=result.library,
