@@ -387,8 +387,10 @@ def _labels(index: Any, limit: int = 8) -> str:
     return "[" + ", ".join(labels) + more + "]"
 
 
-def getitem(base: Any, key: Any) -> Any:
-    """``base[key]`` for plain containers and bounded library objects; UNKNOWN otherwise."""
+def getitem(base: Any, key: Any, long_frames: bool = False) -> Any:
+    """``base[key]`` for plain containers and bounded library objects; UNKNOWN otherwise.
+    ``long_frames``: also a column of a frame too large for a trial (when the walk has
+    time for trials: what follows works on the column's values)."""
     if not (is_known(base) and is_known(key)):
         return UNKNOWN
     if type(base) in (dict, list, tuple, str, range):
@@ -398,7 +400,7 @@ def getitem(base: Any, key: Any) -> Any:
             return base[key]
         except Exception:
             return UNKNOWN
-    if _column_of_a_long_frame(base, key):
+    if long_frames and _column_of_a_long_frame(base, key):
         try:
             return base[key]
         except Exception:

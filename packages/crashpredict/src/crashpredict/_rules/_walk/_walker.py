@@ -210,10 +210,12 @@ class CellWalker(StatementWalker):
         holder = base
         if type(base).__name__ in _INDEXERS and rtextract.user_classes(type(base)) == ():
             holder = safe_getattr(base, "obj")  # df.iloc, df.loc: the frame they index
+        long_frames = time.perf_counter() < self.deadline  # trials left: their columns
         if not self.bounded or rtextract.user_content(holder) is None:
-            return getitem(base, key)
+            return getitem(base, key, long_frames)
         try:
-            return self.guarded(lambda: getitem(base, key), at_least_ms=_SUBSCRIPT_MS)
+            return self.guarded(lambda: getitem(base, key, long_frames),
+                                at_least_ms=_SUBSCRIPT_MS)
         except rtextract.UserCodeTimeout as exc:
             self.notes.append(f"subscript not evaluated: {exc}")
             return UNKNOWN
