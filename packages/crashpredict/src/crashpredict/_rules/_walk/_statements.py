@@ -233,6 +233,8 @@ class StatementWalker:
                 pass
             else:
                 size = self._known_length(iterable, call)
+                if size is None and call is None:
+                    size = self._view_length(stmt.iter)
                 self.bind(stmt.target, _item_arity(call) if size else UNKNOWN)
                 if size == 0:
                     self._forget(bound)
@@ -373,6 +375,17 @@ class StatementWalker:
             return None
         args = [self._reread(arg) for arg in node.args[:most if name != "enumerate" else 1]]
         return _Counting(name, args, self._start(node) if name == "enumerate" else 0)
+
+    def _view_length(self, node: ast.expr) -> int | None:
+        """len() of ``d.items()``, ``d.keys()`` or ``d.values()`` of a plain dict the walk
+        knows, whatever its values hold (``models.items()`` of a dict of estimators, whose
+        items no trial copies): the loop runs that many times, the first from the values
+        before it."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
+                node.func.attr not in ("items", "keys", "values") or node.args or node.keywords:
+            return None
+        owner = self._reread(node.func.value)
+        return len(owner) if type(owner) is dict else None
 
     def _reread(self, node: ast.expr) -> Any:
         saved = self.uncertain
