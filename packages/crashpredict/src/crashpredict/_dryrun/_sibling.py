@@ -8,15 +8,15 @@ reads a DataFrame, Series, array or tensor of more than `MIN_ROWS` rows, the chi
 one process as the cell arrives (before it stacks the
 filter that refuses new processes, `_confine.no_new_processes`; no code of the cell has
 run), a sibling of the whole run, which waits. If the whole run has not answered
-`AFTER_S` in, the sibling goes: first the rules, with their trials of the cell's library
-calls on the whole data (`rules_on_the_whole`: the kernel's rules run with a few
-milliseconds of trials at most, before the cell), and a certain crash of theirs is its
-report; then it cuts what the cell reads to its first `ROWS` rows
+`AFTER_S` in, the sibling goes: it cuts what the cell reads to its first `ROWS` rows
 (and the rows past them with a NaN, an inf, a label or a text shape the head lacks,
 `_shrink`), runs the
 cell fast-forwarded, and reports only a crash the cut cannot have caused (`counts`). The
 child forwards that report as its own and stops; the whole run stops with it. A clean or
-doubtful run on the first rows says nothing: the whole run goes on.
+doubtful run on the first rows says nothing: the whole run goes on, and the rules run
+with their trials of the cell's library calls on the whole data, in a fork the sibling
+made as it went (`_RulesLater`, `rules_on_the_whole`: the kernel's rules run with a few
+milliseconds of trials at most, before the cell); a certain crash of theirs is reported.
 
 Isolation: the sibling is in the child's jail (namespaces, the copy-on-write root, the
 Python layer, seccomp, Landlock) and adds its own layers: no new process, and no file
@@ -347,32 +347,120 @@ def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_S, CPU_S + 1))
     if os.read(control, 1) != b"g":
         return  # the whole run answered first, or the child is gone
+    # the rules' process, waiting: forked now, before this one refuses new processes
+    rules = _RulesLater.fork(prepared, source, namespace, control=control,
+                             write_fd=write_fd, rng_state=rng_state, child=child)
+    try:
+        if _confine.no_new_processes() is not None or _confine.read_only_files() is not None:
+            return
+        run, report, after_confined = child
+        _overlay, policy, _layers = prepared
+        # the fork hooks first (confined): threading's re-initialises its locks, which a
+        # thread of the kernel's may have held at the kernel's fork; a thread started
+        # before them could wait on such a lock for ever. The audit hook that refuses
+        # every write comes after them: a hook that writes (a log) fails at Landlock,
+        # unseen, and taints nothing
+        after_confined(rng_state)
+        threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
+        _sandbox.refuse_writes(policy)
+        originals = {name: namespace[name] for name in names}
+        cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
+        originals = {name: originals[name] for name in cut}
+        if cut:
+            tree = _fastforward.loop_tree(source, code, namespace)
+            result = run(prepared, code, namespace, deadline=time.perf_counter() + BUDGET_S,
+                         budget_s=BUDGET_S, filename=filename, fast_forward=tree, shrunk=cut,
+                         write_fd=write_fd, cut_after_s=cut_after_s)
+            if counts(result, source, originals):
+                report(write_fd, result)
+                return
+        if rules is not None:  # the first rows said nothing: the rules on the whole data
+            rules.go()
+    finally:
+        if rules is not None:
+            rules.close()
+
+
+class _RulesLater:
+    """The sibling's own fork, made when the sibling goes: it holds the state before the
+    cell, nothing cut, and waits. When the run on the first rows says nothing that counts,
+    the sibling lets it go and waits for it: it runs the rules with their full trials on
+    the whole data (`rules_on_the_whole`) and reports a certain crash of theirs. The run on
+    the first rows comes first since it is the quicker as a rule (a second on 500 rows,
+    where the rules' trials on a million-row frame's text columns take seconds, and find
+    nothing there). It is confined as the sibling is, writes nothing, and dies with it."""
+
+    def __init__(self, pid: int, go: int) -> None:
+        self.pid, self._go = pid, go
+
+    @classmethod
+    def fork(cls, prepared: tuple[Any, Any, list[str]], source: str,
+             namespace: dict[str, Any], *, control: int, write_fd: int, rng_state: Any,
+             child: tuple[Any, Any, Any]) -> _RulesLater | None:
+        policy = prepared[1]
+        go_r, go_w = os.pipe()
+        policy.forking = True
+        try:
+            pid = os.fork()
+        except OSError:
+            pid = -1
+        finally:
+            policy.forking = False
+        if pid == 0:
+            try:
+                os.close(go_w)
+                _rules_later(prepared, source, namespace, go=go_r, control=control,
+                             write_fd=write_fd, rng_state=rng_state, child=child)
+            except BaseException:  # noqa: BLE001 - it ends here, whatever happened
+                pass
+            os._exit(0)
+        os.close(go_r)
+        if pid < 0:
+            os.close(go_w)
+            return None
+        return cls(pid, go_w)
+
+    def go(self) -> None:
+        """Let it run, and wait until it has ended (its report is in the pipe by then)."""
+        try:
+            os.write(self._go, b"g")
+        except OSError:
+            pass
+        self.close()
+
+    def close(self) -> None:
+        """Close its go pipe (one still waiting ends) and reap it, once."""
+        if self._go >= 0:
+            try:
+                os.close(self._go)
+            except OSError:
+                pass
+            self._go = -1
+        if self.pid > 0:
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+            self.pid = 0
+
+
+def _rules_later(prepared: tuple[Any, Any, list[str]], source: str,
+                 namespace: dict[str, Any], *, go: int, control: int, write_fd: int,
+                 rng_state: Any, child: tuple[Any, Any, Any]) -> None:
+    """The body of `_RulesLater`'s process."""
+    _jail.die_with_parent()
+    if os.read(go, 1) != b"g":
+        return  # the first rows answered, or the sibling is gone
     if _confine.no_new_processes() is not None or _confine.read_only_files() is not None:
         return
-    run, report, after_confined = child
-    _overlay, policy, _layers = prepared
-    # the fork hooks first (confined): threading's re-initialises its locks, which a thread
-    # of the kernel's may have held at the kernel's fork; a thread started before them
-    # could wait on such a lock for ever. The audit hook that refuses every write comes
-    # after them: a hook that writes (a log) fails at Landlock, unseen, and taints nothing
+    _run, report, after_confined = child
+    policy = prepared[1]
     after_confined(rng_state)
     threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
     _sandbox.refuse_writes(policy)
     found = rules_on_the_whole(source, namespace, policy)
     if found is not None:
         report(write_fd, found)
-        return
-    originals = {name: namespace[name] for name in names}
-    cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
-    originals = {name: originals[name] for name in cut}
-    if not cut:
-        return
-    tree = _fastforward.loop_tree(source, code, namespace)
-    result = run(prepared, code, namespace, deadline=time.perf_counter() + BUDGET_S,
-                 budget_s=BUDGET_S, filename=filename, fast_forward=tree, shrunk=cut,
-                 write_fd=write_fd, cut_after_s=cut_after_s)
-    if counts(result, source, originals):
-        report(write_fd, result)
 
 
 def rules_on_the_whole(source: str, namespace: dict[str, Any],
@@ -382,7 +470,7 @@ def rules_on_the_whole(source: str, namespace: dict[str, Any],
 
     The kernel's rules run before the cell with a few milliseconds of trials at most (none
     when a ready child has the cell): the cell must not wait for them. Here, on a CPU
-    the cell leaves idle and on the state before the cell (nothing cut yet), they have
+    the cell leaves idle and on the state before the cell (nothing cut), they have
     their full time: ``full['year'].astype(int)`` tried on the frame's column with a NaN
     in it, at the end of a cell that works four seconds through its rows first. A trial
     that tries a side effect (refused here: `_sandbox.refuse_writes`) makes the rules'
