@@ -1,5 +1,5 @@
 """From torch 2.6 ``torch.load`` reads with ``weights_only=True`` unless told otherwise: a
-checkpoint that holds a numpy array or scalar beside its tensors is refused
+checkpoint that holds a numpy array or scalar beside its tensors, or a whole module, is refused
 (``UnpicklingError``). The rules say so before the cell runs, from the file on disk (its
 pickle read without running it) or from what the cell's own ``torch.save`` writes there
 first (after a training loop, the load comes last); a load that works is never flagged.
@@ -42,6 +42,13 @@ CRASHES = [
     + "ckpt = torch.load('checkpoints/best.pt')\nnet.load_state_dict(ckpt['model'])",
     "torch.save({'model': net.state_dict(), 'mean': mean, 'std': std}, 'final.pt')\n"
     "restored = torch.load('final.pt')",
+    # the whole module, after training: its class is pickled by name
+    TRAIN.replace("{SAVED}", "{'epoch': epoch}") + "torch.save(net, 'net_full.pt')\n"
+    "reloaded = torch.load('net_full.pt')\nreloaded.eval()",
+    "torch.save({'net': net, 'epoch': 3}, 'bundle.pt')\nckpt = torch.load('bundle.pt')",
+    # a frame of the features' statistics beside the weights
+    "torch.save({'model': net.state_dict(), 'stats': stats}, 'final.pt')\n"
+    "ckpt = torch.load('final.pt')",
 ]
 
 LEFT_ALONE = [
@@ -60,6 +67,12 @@ LEFT_ALONE = [
     "torch.serialization.add_safe_globals(NUMPY_GLOBALS)\nckpt = torch.load('with_stats.pt')",
     "with torch.serialization.safe_globals(NUMPY_GLOBALS):\n"
     "    ckpt = torch.load('with_stats.pt')",
+    # the whole module, loaded as the fix says; its weights only
+    "torch.save(net, 'net_full.pt')\nreloaded = torch.load('net_full.pt', weights_only=False)",
+    "torch.save(net.state_dict(), 'net.pt')\nnet.load_state_dict(torch.load('net.pt'))",
+    # a module's classes allowed
+    "with torch.serialization.safe_globals([torch.nn.Linear]):\n"
+    "    torch.save(net, 'net_full.pt')\n    reloaded = torch.load('net_full.pt')",
 ]
 
 #: allowed by an earlier cell: the checkpoints the cell saves load
@@ -81,7 +94,9 @@ def namespace(tmp_path, monkeypatch):
     torch.save({"model": net.state_dict(), "mean": mean, "std": std}, "with_stats.pt")
     torch.save({"model": net.state_dict(), "auc": np.float64(0.91)}, "with_scalar.pt")
     torch.save(net.state_dict(), "weights_only.pt")
+    pd = pytest.importorskip("pandas")
     ns = {"torch": torch, "np": np, "net": net, "mean": mean, "std": std,
+          "stats": pd.DataFrame({"mean": mean, "std": std}),
           "X": torch.randn(32, 4), "y": torch.randn(32, 1),
           "opt": torch.optim.SGD(net.parameters(), lr=0.1)}
     ns["NUMPY_GLOBALS"] = [np.ndarray, np.dtype, type(np.dtype("float64")),

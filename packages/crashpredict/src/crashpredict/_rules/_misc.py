@@ -254,15 +254,17 @@ def torch_load(site: CallSite) -> Finding | None:
     """``torch.load(path)`` with ``weights_only`` left to its default, which is True from
     torch 2.6: the file's pickle may hold only tensors, containers and plain values, and
     a checkpoint that also holds a numpy array or scalar (``{'model': ..., 'mean':
-    feat_mean}``), or any other class not allowed, is refused (``UnpicklingError``).
+    feat_mean}``), a whole module (``torch.save(model, path)``), or any other class not
+    allowed, is refused (``UnpicklingError``).
     Known where the file on disk holds such a class (`torch.serialization.
     get_unsafe_globals_in_checkpoint` reads its pickle without running it) and the cell
     does not write that path first, or where every ``torch.save`` of the cell before the
     load writes that path a dict written out with a value that is a numpy array or scalar
     of the namespace the cell does not bind again (the file on disk, if any, is refused
     too: whichever the load reads, it fails). Nothing is said where the cell makes the
-    classes safe (``add_safe_globals``, ``safe_globals``) or the environment forces the
-    old default."""
+    classes safe (``add_safe_globals``, ``safe_globals``), an earlier cell allowed classes
+    of numpy, pandas, ``torch.nn`` or the user's own, or the environment forces the old
+    default."""
     func = site.func
     torch = sys.modules.get("torch")
     if torch is None or site.starred or not is_known(func) or func is not getattr(torch, "load", None):
@@ -319,19 +321,28 @@ def torch_load(site: CallSite) -> Finding | None:
 def _unsafe_saves(saves: list[ast.Call], path: str, tree: ast.Module,
                   namespace: Any) -> list[str] | None:
     """The classes the cell's ``save`` calls write to ``path`` that torch's weights-only
-    load refuses, where every save in the cell may write ``path`` and each writes a dict
-    written out with such a value (a numpy array or scalar of the namespace, not bound
-    again in the cell); None where one may not (or a save of another path that may be
-    this one, or another ``save``)."""
+    load refuses, where every ``torch.save`` of the cell to ``path`` writes a dict written
+    out with such a value, or such a value itself (a numpy array or scalar, a pandas
+    frame, a whole torch module, of the namespace, not bound again in the cell:
+    `_refused_class`); None where one does not (or a save of a path not written out,
+    which may be this one, or another ``save``)."""
     try:
-        allowed = sys.modules["torch"].serialization.get_safe_globals()
-        if any(str(getattr(entry[0] if isinstance(entry, tuple) and entry else entry,
-                           "__module__", "")).startswith("numpy") for entry in allowed):
-            return None  # numpy's classes allowed by the user
+        for entry in sys.modules["torch"].serialization.get_safe_globals():
+            module = str(getattr(entry[0] if isinstance(entry, tuple) and entry else entry,
+                                 "__module__", ""))
+            if not module.startswith("torch") or module.startswith("torch.nn"):
+                return None  # classes allowed by the user (torch allows a few of its own)
     except Exception:  # noqa: BLE001 - an older torch, a strange entry: not told
         return None
     bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
              and isinstance(n.ctx, (ast.Store, ast.Del))}
+
+    def refused(node: ast.expr) -> str | None:
+        if not isinstance(node, ast.Name) or node.id in bound:
+            return None
+        what = _refused_class(namespace.get(node.id))
+        return f"{what} ({node.id})" if what else None
+
     found: list[str] = []
     for call in saves:
         target = call.args[1] if len(call.args) > 1 else next(
@@ -340,22 +351,39 @@ def _unsafe_saves(saves: list[ast.Call], path: str, tree: ast.Module,
                 and call.func.value.id == "torch"
                 and namespace.get("torch") is sys.modules.get("torch")):
             return None  # another save (a model's, ``from torch import save``): not told
-        if not isinstance(target, ast.Constant) or target.value != path:
+        if not isinstance(target, ast.Constant) or type(target.value) is not str:
             return None  # a path not written out may be this one
+        if target.value != path:
+            continue  # another file (a checkpoint per epoch beside the final model)
         obj = call.args[0] if call.args else None
-        if not isinstance(obj, ast.Dict):
+        if isinstance(obj, ast.Dict):
+            unsafe = [what for what in map(refused, obj.values) if what]
+        elif isinstance(obj, ast.Name):  # ``torch.save(model, path)``: the whole module
+            unsafe = [what for what in [refused(obj)] if what]
+        else:
             return None
-        unsafe = []
-        for value in obj.values:
-            if isinstance(value, ast.Name) and value.id not in bound:
-                held = namespace.get(value.id)
-                module = type(held).__module__.partition(".")[0]
-                if module == "numpy":
-                    unsafe.append(f"a numpy {type(held).__name__} ({value.id})")
         if not unsafe:
             return None
         found.extend(unsafe)
     return found
+
+
+def _refused_class(held: Any) -> str | None:
+    """What a weights-only load refuses of ``held``, a live value pickled whole: a numpy
+    array or scalar, a pandas object, a torch module (its class is pickled by name:
+    ``torch.save(model, path)``); None for anything else (tensors, plain values, or what
+    is not told)."""
+    kind = type(held)
+    module = kind.__module__.partition(".")[0]
+    if module == "numpy":
+        return f"a numpy {kind.__name__}"
+    if module == "pandas" and kind.__name__ in ("DataFrame", "Series"):
+        return f"a pandas {kind.__name__}"
+    torch = sys.modules.get("torch")
+    base = getattr(getattr(torch, "nn", None), "Module", None)
+    if base is not None and base in kind.__mro__:
+        return f"a whole {kind.__name__} module (its class is pickled by name)"
+    return None
 
 
 def _missing_parts(folder: str) -> list[str] | None:
