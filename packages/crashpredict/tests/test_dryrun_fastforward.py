@@ -1334,3 +1334,59 @@ def test_a_list_made_after_a_cut_loop_changed_its_source_is_not_claimed():
     assert _raised_type(cell, _wide_namespace()) is None
     result, verdict = _predict(cell, _wide_namespace())
     assert verdict.crash is not True, (verdict, result)
+
+
+# ---- an iteration a cut loop's current run keeps --------------------------------------------
+
+def _sectors_namespace() -> dict:
+    """Three sectors' daily returns; the last sector's vendor file was missing: all zero."""
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    n = 1200
+    market = rng.normal(0, 0.01, n)
+    returns = {"energy": rng.normal(0, 0.01, n), "tech": rng.normal(0, 0.01, n),
+               "utilities": np.zeros(n)}
+    return {"np": np, "time": time, "market": market, "sector_ret": returns,
+            "sectors": ["energy", "tech", "utilities"], "n": n, "window": 60}
+
+
+#: a rolling regression per sector: each sector's windows are a run of the inner loop, cut
+#: to a few windows in the cut run; the whole run takes about 3.4 s
+ROLLING = ("betas = {{}}\nseen = 0\nfor sec in sectors:\n"
+           "    X_full = np.column_stack([np.ones(n), market, sector_ret[sec]])\n"
+           "    rows = []\n    for start in range(0, n - window + 1):\n"
+           "        time.sleep(0.001)\n        seen += 1\n"
+           "        X = X_full[start:start + window]\n"
+           "        XtX_inv = {inverse}\n        rows.append(XtX_inv[0, 0])\n"
+           "    betas[sec] = rows\n")
+
+
+def test_a_failure_on_a_kept_iterations_own_values_is_the_cells_crash():
+    """The utilities sector's first window is singular: the cut run meets it in the first
+    iteration of the inner loop's third run (its earlier runs were cut), on values that
+    iteration made from its own item; the real run meets it there too. The fix (``pinv``)
+    runs clean."""
+    cell = ROLLING.format(inverse="np.linalg.inv(X.T @ X)")
+    assert _raised_type(cell, _sectors_namespace()) == "LinAlgError"
+    result, verdict = _predict(cell, _sectors_namespace())
+    assert result.cut_before_crash and result.kept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "LinAlgError", 10), \
+        (verdict, result)
+    fixed = ROLLING.format(inverse="np.linalg.pinv(X.T @ X)")
+    assert _raised_type(fixed, _sectors_namespace()) is None
+    result, verdict = _predict(fixed, _sectors_namespace())
+    assert verdict.crash is not True, (verdict, result)
+
+
+def test_a_kept_iteration_that_reads_a_count_the_cut_runs_made_is_not_claimed():
+    """A count carried across the runs: at the third run's first window the cut run's is 9
+    (its earlier runs kept four windows each), and ``1 // (seen - 9)`` divides by zero
+    there; the real run's is 2,283 there, and it runs clean."""
+    cell = ROLLING.format(inverse="np.linalg.inv(X.T @ X) * (1 // (seen - 9) if start == 0 else 1)")
+    namespace = _sectors_namespace()
+    namespace["sectors"] = ["energy", "tech", "energy"]  # no singular window at all
+    assert _raised_type(cell, dict(namespace)) is None
+    result, verdict = _predict(cell, namespace)
+    assert result.outcome == "crashed" and result.exception == "ZeroDivisionError", result
+    assert not result.kept_iteration and verdict.crash is not True, (verdict, result)

@@ -535,6 +535,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.crashed_in_last_iteration(exc, line, namespace, filename):  # an index past
             # the end, a size the smaller last batch breaks
             return {"cut_before_crash": True, "cut_may_cause": False, "last_iteration": True}
+        if cutter.crashed_in_kept_iteration(exc, line, namespace, filename):  # the own values
+            # of an iteration the loop's run kept (its earlier runs were cut)
+            return {"cut_before_crash": True, "cut_may_cause": False, "kept_iteration": True}
         if library and not cutter.cut:  # fewer iterations, every loop whole
             return {"cut_before_crash": True, "cut_only_library": True,
                     "cut_may_cause": cutter.judge_library(exc, line, namespace)}

@@ -496,6 +496,9 @@ class Cutter:
     ran_last: list[int] = field(default_factory=list)
     #: ...and those in their last iteration now (innermost last): what a crash interrupts
     in_last: list[int] = field(default_factory=list)
+    #: the loops in an iteration their current run keeps (none skipped yet in this run),
+    #: innermost last (`Cutter.crashed_in_kept_iteration`)
+    in_kept: list[int] = field(default_factory=list)
     #: the ranges those loops ran over (their last entry's)
     ranges: dict[int, range] = field(default_factory=dict)
     #: the "batches" loops whose last item is a plain one (no loader's smaller batch)
@@ -523,6 +526,8 @@ class Cutter:
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
         if loop_id in self.in_last:  # entered again: that last iteration ended
             self.in_last.remove(loop_id)
+        if loop_id in self.in_kept:  # ...or that kept one (left by a ``break``)
+            self.in_kept.remove(loop_id)
         last, kind = _NO_LAST, self.loops[loop_id].last
         if kind == "range" and type(iterable) is range and len(iterable):
             last, self.ranges[loop_id] = iterable[-1], iterable
@@ -574,7 +579,9 @@ class Cutter:
                 return
             done += 1
             self.counts[loop_id] = self.counts.get(loop_id, 0) + 1
-            yield item
+            self.in_kept.append(loop_id)
+            yield item  # a crash in its body leaves the loop here, marked
+            self.in_kept.remove(loop_id)
 
     def _first_missing(self, loop_id: int, done: int, item: Any) -> Any:
         """For a "range" loop cut after ``done`` iterations (``item`` the first it skips):
@@ -726,6 +733,39 @@ class Cutter:
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
             return False
 
+    def crashed_in_kept_iteration(self, exc: BaseException, line: int | None,
+                                  namespace: Mapping[str, Any], filename: str | None = None
+                                  ) -> bool:
+        """Whether a crash in an iteration that a cut loop's current run keeps (none of
+        this run's iterations skipped yet; earlier runs of the loop, inside an outer loop,
+        were cut) is the real run's: it fails on that iteration's own values, as a last
+        iteration's failure is judged (`crashed_in_last_iteration`: the expression that
+        raised reads only the loop's targets, what the iteration bound from them, and what
+        no cut loop makes). A rolling regression over each ticker's windows, cut to a few
+        windows per ticker: the first window of the ticker whose sector returns are all
+        zero is singular, in the cut run as in the real one. No loop around it may be in
+        its last iteration after a cut (that case is `crashed_in_last_iteration`'s), some
+        loop was cut, and a library's cut (fewer trees, epochs) counts only for what its
+        input checks raise. It is judged from each loop in a kept iteration, outermost
+        first (`_judge_last` given the loop)."""
+        if not self.in_kept or self.in_last or not self.cut or \
+                not isinstance(exc, _OWN_VALUE_ERRORS):
+            return False
+        if self.library_cuts and not raised_by_input_checks(exc):
+            return False  # a fit cut to fewer trees or epochs may make the values it reads
+        try:
+            if filename is None:
+                return False
+            line = _cell_line(exc, filename, line)
+            raised = _cell_position(exc, filename)
+            # judged from each loop in a kept iteration, outermost first: an outer loop's
+            # iteration binds what the inner one reads (``X_full`` from the sector)
+            return raised is not None and any(
+                self._judge_last(line, namespace, exc, raised, loop_id=loop_id)
+                for loop_id in list(self.in_kept))
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
+            return False
+
     def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any],
                                exc: BaseException | None = None,
                                raised: tuple[int, int, int, int] | None = None) -> bool:
@@ -738,8 +778,15 @@ class Cutter:
 
     def _judge_last(self, line: int | None, namespace: Mapping[str, Any],
                     exc: BaseException | None = None,
-                    raised: tuple[int, int, int, int] | None = None) -> bool:
-        info = self.loops[self.in_last[-1]]
+                    raised: tuple[int, int, int, int] | None = None,
+                    loop_id: int | None = None) -> bool:
+        """The judgement of `crashed_in_last_iteration`, on the innermost loop in its last
+        iteration; or, given ``loop_id``, on that loop's kept iteration (no index past the
+        end, no last batch: only the iteration's own values)."""
+        last = loop_id is None
+        if loop_id is None:
+            loop_id = self.in_last[-1]
+        info = self.loops[loop_id]
         loop = next((n for n in ast.walk(self.cell_tree) if isinstance(n, ast.For)
                      and n.lineno == info.line), None) if self.cell_tree is not None else None
         statement = _statement_at(self.cell_tree, line)
@@ -754,14 +801,14 @@ class Cutter:
         made = _propagate(self.cell_tree, made | _resized_in(cut_nodes) |
                           _handed(cut_nodes, namespace))
         others = _propagate(self.cell_tree, set().union(
-            *(self.loops[i].names for i in self.cut if i != self.in_last[-1])) |
+            *(self.loops[i].names for i in self.cut if i != loop_id)) |
             _resized_in([n for n in cut_nodes if n is not loop]))
-        looped = self._made_before(loop, cut_nodes, namespace)
+        looped = self._made_before(loop, cut_nodes, namespace, loop_id)
         if looped is None:
             looped = others if info.last == "range" else made
         elif info.last != "range":  # a container the loop itself changes (grows) as it
             # goes: the last item read when it began may not be the real run's last
-            looped |= self.loops[self.in_last[-1]].names | _resized_in([loop]) | \
+            looped |= self.loops[loop_id].names | _resized_in([loop]) | \
                 _handed([loop], namespace)
         if _names_in(loop.iter) & looped:
             return False  # it loops over what a cut loop makes: its last item may differ
@@ -801,9 +848,12 @@ class Cutter:
             if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
-        sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(self.in_last[-1]))
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace,
-                                    self.known_at_start)
+                                    self.known_at_start if last else frozenset())
+        if not last:  # a kept iteration: its own values only
+            return raised is not None and _own_values_failed(
+                statement, raised, targets | fresh, made, cut_nodes, namespace)
+        sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(loop_id))
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
             # judged on the expression that raised, where the traceback tells it (the
             # model's call in ``preds.append(model(xb).numpy())``: the list the loop
@@ -825,14 +875,14 @@ class Cutter:
             statement, raised, targets | fresh, made, cut_nodes, namespace)
 
     def _made_before(self, loop: ast.For, cut_nodes: list[ast.stmt],
-                     namespace: Mapping[str, Any]) -> set[str] | None:
+                     namespace: Mapping[str, Any], loop_id: int) -> set[str] | None:
         """What the cut loops may have changed by the time ``loop`` evaluates what it
         loops over, where it is a statement of the cell entered once: what the cut loops
         before it bind, resize or hand to a call, and what the statements before it bind
         from those (``features = [c for c in df.columns]`` before a loop that hands
         ``df`` to a plot is not); None elsewhere (the cell's whole reading then)."""
         tree = self.cell_tree
-        if tree is None or self.entries.get(self.in_last[-1]) != 1:
+        if tree is None or self.entries.get(loop_id) != 1:
             return None
         position = next((k for k, n in enumerate(tree.body) if n is loop), None)
         if position is None:

@@ -84,6 +84,8 @@ class DryRun:
     the iterations: `_fastforward.Cutter.judge_library`); ``last_iteration`` (it raised in
     the last iteration of a cut loop, run after the cut, an index past the end
     that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`);
+    ``kept_iteration`` (it raised on its own values in an iteration a cut loop's current
+    run kept, before any skip of that run: `_fastforward.Cutter.crashed_in_kept_iteration`);
     ``shapes_kept`` (a shape error after a cut loop, in an expression of arrays the cut
     loops update only in place: `_fastforward.Cutter.shapes_kept`); ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
@@ -113,6 +115,7 @@ class DryRun:
     cut_may_cause: bool = False
     cut_only_library: bool = False
     last_iteration: bool = False
+    kept_iteration: bool = False
     shapes_kept: bool = False
     found_by_rules: bool = False
 
@@ -683,7 +686,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
-    "found_by_rules": bool,
+    "found_by_rules": bool, "kept_iteration": bool,
     "scale": float,
     "extra_s": float,
 }

@@ -72,7 +72,8 @@ def cut_doubtful(fields: Mapping[str, Any]) -> bool:
     from .._model import crash_type_of
 
     if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash") or \
-            fields.get("last_iteration") or fields.get("shapes_kept"):
+            fields.get("last_iteration") or fields.get("kept_iteration") or \
+            fields.get("shapes_kept"):
         return False
     if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type
         return bool(fields.get("cut_may_cause"))
