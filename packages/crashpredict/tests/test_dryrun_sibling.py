@@ -55,9 +55,13 @@ def _beside(source: str, ns: dict, within: float = 120.0):
 
 @pytest.fixture
 def shrunk_only(monkeypatch):
-    """The sibling's rules run without trials (inherited by the forks): what a test of the
-    run on the first rows sees is that run's, not the rules' trial of the same call."""
+    """The rules run without trials, in the child and in the sibling (inherited by the
+    forks): what a test of the run on the first rows sees is that run's, not the rules'
+    trial of the same call."""
+    from crashpredict._dryrun import _child
+
     monkeypatch.setattr(_sibling, "RULES_TRIALS_S", 0.0)
+    monkeypatch.setattr(_child, "RULES_TRIALS_S", 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +161,8 @@ def test_a_standby_cell_can_start_no_process(big) -> None:
     cell = ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
             "sizes = [len(v) for v in (df, df)] if 'df' in globals() else []\n"
             "pid = libc.fork()\nif pid == 0:\n    os._exit(0)\n"
-            "raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n")
+            "if pid < 0:\n"
+            "    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n")
     for ns in ({}, {"df": big}):  # without and with a sibling forked before the cell ran
         result = _beside(cell, dict(ns))
         assert result.outcome == "inconclusive" and "a new process" in result.blocked, result
@@ -486,8 +491,16 @@ def houses() -> pd.DataFrame:
 SPLIT = "test = df.iloc[360_000:]\n" + SLOW.format(n=400) + "years = test['garage']{fix}.astype(int)\n"
 
 
+@pytest.mark.parametrize("child_trials", [None, 0.0])
 @pytest.mark.parametrize("fix, crashes", [("", True), (".fillna(0)", False)])
-def test_a_cast_of_the_rows_taken_by_position_is_found_by_the_rules(houses, fix, crashes) -> None:
+def test_a_cast_of_the_rows_taken_by_position_is_found_by_the_rules(
+        houses, fix, crashes, child_trials, monkeypatch) -> None:
+    """Found by the child's rules before its run; with no trials there, by the sibling's
+    rules once the first rows said nothing that counts (the whole run takes minutes)."""
+    from crashpredict._dryrun import _child
+
+    if child_trials is not None:
+        monkeypatch.setattr(_child, "RULES_TRIALS_S", child_trials)
     source = SPLIT.format(fix=fix)
     result = _beside(source, {"df": houses.copy()}, within=240.0)
     if crashes:
@@ -526,3 +539,23 @@ def test_a_trial_refused_a_side_effect_makes_the_rules_answer_nothing(monkeypatc
     monkeypatch.setattr(_rules, "rules_engine", refused)
     assert _sibling.rules_on_the_whole("s.astype(int)", {}, policy) is None
     assert policy.blocked is None
+
+
+def test_the_child_s_rules_answer_before_its_run() -> None:
+    """A frame made in the cell, then ``results.append`` in a loop over a dict of models
+    whose fits come first: the child's rules, with their trials, answer in milliseconds
+    (the kernel's ran with a few milliseconds of trials, before the cell)."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(3000, 10))
+    ns = {"pd": pd, "X": X, "y": (X[:, 0] > 0).astype(int),
+          "models": {f"m{k}": LogisticRegression(max_iter=300) for k in range(3)}}
+    cell = ("import time\nresults = pd.DataFrame(columns=['model', 'acc'])\n"
+            "for name, model in models.items():\n    time.sleep(2)\n    model.fit(X, y)\n"
+            "    results = results.append({'model': name, 'acc': model.score(X, y)},"
+            " ignore_index=True)\n")
+    result = _beside(cell, ns)
+    assert result.outcome == "crashed" and result.found_by_rules, result
+    assert (result.exception, result.line) == ("AttributeError", 6), result
+    assert result.elapsed_s < 1.0 and "append" in result.message, result

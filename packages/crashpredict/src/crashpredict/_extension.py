@@ -63,8 +63,13 @@ _SKIP_CALL = re.compile(r"\s*get_ipython\(\)\.run_line_magic\(['\"](%s)['\"]"
 #: default longest seconds of the dry run beside a cell (the cell's end stops it sooner)
 DRYRUN_BUDGET_S = BESIDE_BUDGET_S
 #: With the dry run on, the rules' trials (library calls on live values) take at most this
-#: long in all (the dry run executes the cell anyway); none when a ready child has the cell.
+#: long in all (the dry run executes the cell anyway)...
 RULES_TRIALS_BESIDE_S = 0.05
+#: ...and this when a ready child has the cell: the cheap ones (``pd.DataFrame(columns=
+#: [...])``, so that ``results.append`` in the loop after it is known to fail; a child is
+#: held for the first second beside a cell that keeps every CPU busy, as a fit does). The
+#: child runs them again with more time (`_child.RULES_TRIALS_S`).
+RULES_TRIALS_ARMED_S = 0.005
 #: With none, they take at most this long (the rules' own default: given, so that the rules
 #: never make torch's meta device ready as a cell waits: see `_rules._meta.meta_warm`)
 RULES_TRIALS_ALONE_S = 1.0
@@ -281,7 +286,7 @@ class Guard:
 
         armed = standby.armed()
         if armed:
-            self._trials_s = 0.0
+            self._trials_s = RULES_TRIALS_ARMED_S
         likely_long = _likely_long(source, self.shell.user_ns)
         # a cell that loops or fits starts at once (the child answers beside it); another
         # waits up to HEAD_START_S for the child's answer (a one-line cell's takes 2-5 ms),

@@ -442,9 +442,18 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
             return _report(write_fd, {"outcome": "inconclusive",
                                       "reason": f"new processes could not be refused: {refused}"})
     _after_confined(rng_state)
-    tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
     if sibling is not None:
         sibling.start(write_fd)
+    # the rules first, with their trials: the kernel's ran with none (the cell must not
+    # wait for them); here they take milliseconds where the whole run may take seconds
+    found = _sibling.rules_on_the_whole(source, namespace, prepared[1], RULES_TRIALS_S)
+    if found is not None:
+        _report(write_fd, found)
+        if sibling is not None:
+            sibling.close()
+        os.kill(os.getpid(), signal.SIGSTOP)
+        return None
+    tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
     # beside the cell there is one run: short loops run whole in it (`CUT_AFTER_S`); the
     # replay's dry run cuts at once and runs the whole cell next when the budget allows
     result = _run_prepared(prepared, code, namespace, deadline=arrived + budget_s,
@@ -459,6 +468,10 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     # reported: wait, stopped, for the kernel to end this process when it is idle (ending
     # now would unmap the kernel's memory beside the running cell: 10 ms of a CPU or more)
     os.kill(os.getpid(), signal.SIGSTOP)
+
+
+#: The rules' trials in a standby child, before its run (`_sibling.rules_on_the_whole`).
+RULES_TRIALS_S = 0.5
 
 
 def _read_cell(fd: int) -> str | None:

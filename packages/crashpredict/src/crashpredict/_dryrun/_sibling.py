@@ -463,10 +463,10 @@ def _rules_later(prepared: tuple[Any, Any, list[str]], source: str,
         report(write_fd, found)
 
 
-def rules_on_the_whole(source: str, namespace: dict[str, Any],
-                       policy: Any) -> dict[str, Any] | None:
+def rules_on_the_whole(source: str, namespace: dict[str, Any], policy: Any,
+                       trials_s: float = RULES_TRIALS_S) -> dict[str, Any] | None:
     """The rule engine's certain crash, found with its trials (library calls on the live
-    values, `RULES_TRIALS_S` in all) on the whole data, as a crash report; else None.
+    values, ``trials_s`` in all) on the whole data, as a crash report; else None.
 
     The kernel's rules run before the cell with a few milliseconds of trials at most (none
     when a ready child has the cell): the cell must not wait for them. Here, on a CPU
@@ -480,7 +480,7 @@ def rules_on_the_whole(source: str, namespace: dict[str, Any],
     try:
         from .._rules import rules_engine
 
-        verdict = rules_engine(source, namespace, trial_budget_s=RULES_TRIALS_S)
+        verdict = rules_engine(source, namespace, trial_budget_s=trials_s)
     except BaseException:  # noqa: BLE001 - a refused side effect, or anything else: no answer
         policy.blocked = blocked
         return None
