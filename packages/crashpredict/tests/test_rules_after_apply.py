@@ -116,3 +116,19 @@ def test_a_column_of_a_frame_too_large_for_a_trial_is_tried_alone() -> None:
             'houses["garage"] = houses["garage"].fillna(0).astype(int)\n'
     assert _truth(fixed, long_ns()) is None
     assert predict(fixed, long_ns()).crash is False
+
+
+def test_a_function_of_the_user_s_handed_to_a_grouping_leaves_the_frame_unknown() -> None:
+    """``houses.groupby('hood').apply(fill)``: the user's ``fill`` writes the garage years
+    into the frame the grouping was made from; the cast after it runs clean for real, and
+    the walk must not read the frame as it was."""
+    source = "parts = houses.groupby('hood').apply(fill)\n" + CAST
+
+    def space() -> dict:
+        made = ns()
+        exec("def fill(g):\n    houses['garage'] = houses['garage'].fillna(0)\n    return g\n",
+             made)
+        return made
+
+    assert _truth(source, space()) is None
+    assert predict(source, space()).crash is not True

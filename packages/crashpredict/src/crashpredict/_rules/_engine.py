@@ -34,6 +34,7 @@ from ._propagate import (
     propagate_subscript,
 )
 from ._nn import keras_call, torch_call
+from ._reshape import pivot_duplicates
 from ._python import (
     axis_assignment,
     bad_accessor,
@@ -58,7 +59,7 @@ RULES = Rules(
     subscript=[not_subscriptable, missing_key],
     call=[not_callable, sklearn_call, torch_call, keras_call, array_call, plot_call,
           seaborn_call, frame_plot_call, torch_load, missing_file, missing_folder,
-          bad_arguments],
+          pivot_duplicates, bad_arguments],
     binop=[broadcast_binop, plain_binop],
     statement=[missing_module],
     unpack=[bad_unpack],

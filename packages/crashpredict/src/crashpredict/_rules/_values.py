@@ -366,6 +366,33 @@ def _getattr_hook(tp: type) -> bool:
     return False
 
 
+#: What numpy 2's module ``__getattr__`` hands out besides its submodules (read from its
+#: source: the lazily imported ones, and the names it warns about before it answers).
+_NUMPY_LAZY = frozenset({"linalg", "fft", "dtypes", "random", "polynomial", "ma", "ctypeslib",
+                         "exceptions", "testing", "matlib", "f2py", "typing", "rec", "char",
+                         "array_api", "core", "strings", "distutils", "chararray"})
+
+
+def _numpy_lacks(module: types.ModuleType, name: str) -> bool:
+    """numpy 2's module ``__getattr__`` (it lists its submodules in
+    ``__numpy_submodules__``) raises AttributeError for any name that is none of its lazy
+    submodules or aliases: ``np.trapz`` (removed in 2.4) as ``np.float_`` (2.0)."""
+    if module.__name__ != "numpy" or type(module) is not types.ModuleType:
+        return False
+    lazy = module.__dict__.get("__numpy_submodules__")
+    if not isinstance(lazy, (set, frozenset)) or name in lazy or name in _NUMPY_LAZY or \
+            name.startswith("_"):
+        return False
+    if f"numpy.{name}" in sys.modules:
+        return False
+    try:
+        import importlib.util
+
+        return importlib.util.find_spec(f"numpy.{name}") is None
+    except (ImportError, ValueError, AttributeError):
+        return False
+
+
 def static_lookup(obj: object, name: str) -> bool | None:
     """Does ``obj.name`` exist? True, False (certain AttributeError) or None (can't tell).
 
@@ -380,6 +407,8 @@ def static_lookup(obj: object, name: str) -> bool | None:
             removed = obj.__dict__.get(table)
             if isinstance(removed, (dict, set, frozenset)) and name in removed:
                 return False
+        if _numpy_lacks(obj, name):
+            return False
         if type(obj) is not types.ModuleType or "__getattr__" in obj.__dict__:
             return None
         if f"{obj.__name__}.{name}" in sys.modules:

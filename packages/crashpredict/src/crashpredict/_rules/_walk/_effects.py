@@ -10,6 +10,8 @@ import textwrap
 import types
 from typing import Any
 
+import rtextract
+
 from .._values import (
     UNKNOWN,
     Changed,
@@ -64,7 +66,8 @@ def effects_of_call(site: CallSite) -> None:
                 is site.node:
             mutating = False  # this call's loss is recorded (`_model_facts.record_compiled_loss`,
             # by the Keras call rule); compiling changes no layer, shape or weight
-        if mutating and site.method in _CALLBACK_METHODS and _pure_callbacks(site):
+        reading = site.method in _CALLBACK_METHODS and _pure_callbacks(site)
+        if mutating and reading:
             mutating = False  # a lambda that only reads: pandas hands it copies or views
         mode = _mode_set(site)
         if mode is not None:
@@ -72,7 +75,8 @@ def effects_of_call(site: CallSite) -> None:
             walker.scratch.setdefault(MODULE_MODES, []).append((receiver, mode))
         if mutating and not isinstance(receiver, types.ModuleType) and \
                 not _item_of_an_abstract_array(site.node.func.value, site.method, walker) and \
-                not _of_a_grouping(site.node.func.value):
+                not (_of_a_grouping(site.node.func.value) and (
+                    site.method not in _TAKES_A_FUNCTION or reading)):
             walker.changed_by_call(site.node.func.value)
         if is_known(func) and _is_library_callable(func) and not isinstance(
                 receiver, types.ModuleType):
@@ -115,6 +119,9 @@ _READING_MODULES = frozenset({"numpy", "math", "re", "pandas", "datetime", "stri
 #: ...and those: they write into their arguments, or draw from a global generator.
 _WRITING_FUNCTIONS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
                                 "put_along_axis", "shuffle", "seed", "at", "random"})
+#: Methods of a grouping that call what they are given (a function of the user's may
+#: write into the frame the grouping was made from).
+_TAKES_A_FUNCTION = _CALLBACK_METHODS | {"filter", "pipe"}
 #: Arguments of those methods that say how to call, not what.
 _HOW = frozenset({"axis", "na_action", "result_type", "raw", "convert_dtype", "by_row",
                   "engine"})
@@ -147,8 +154,8 @@ def _pure_callbacks(site: CallSite) -> bool:
 def _reading_value(value: Any) -> bool:
     if not is_known(value):
         return False
-    if value is None or isinstance(value, (str, int, float, bool, dict)):
-        return True
+    if value is None or type(value) in (str, int, float, bool, dict):
+        return True  # (a dict's subclass may add keys as it is read: ``defaultdict``)
     kind = type(value)
     if kind is types.BuiltinFunctionType:
         return getattr(value, "__self__", None) is builtins and value.__name__ in PURE_BUILTINS
@@ -195,8 +202,9 @@ def _reads_only(lam: ast.Lambda, walker: Any) -> bool:
             continue
         if held is str and len(chain) == 1 and func.attr in _READING_METHODS:
             continue
-        if func.attr not in _READING_METHODS:
-            return False
+        if func.attr not in _READING_METHODS or (
+                held is not None and is_known(held) and rtextract.user_classes(type(held))):
+            return False  # a method of the user's class may write, whatever its name
     return True
 
 
