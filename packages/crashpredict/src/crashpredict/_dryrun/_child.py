@@ -444,16 +444,19 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     _after_confined(rng_state)
     if sibling is not None:
         sibling.start(write_fd)
-    # the rules first, with their trials: the kernel's ran with none (the cell must not
-    # wait for them); here they take milliseconds where the whole run may take seconds
-    found = _sibling.rules_on_the_whole(source, namespace, prepared[1], RULES_TRIALS_S)
+    tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
+    # a cell that loops or fits, or works through the rows of big data (likely long): the
+    # rules first, with their trials (the kernel's had 5 ms at most: the cell must not wait
+    # for them); here they take milliseconds where the whole run may take seconds. Another
+    # cell's whole run answers as soon, within the kernel's head start
+    found = _sibling.rules_on_the_whole(source, namespace, prepared[1], RULES_TRIALS_S) \
+        if tree is not None or sibling is not None else None
     if found is not None:
         _report(write_fd, found)
         if sibling is not None:
             sibling.close()
         os.kill(os.getpid(), signal.SIGSTOP)
         return None
-    tree = _fastforward.loop_tree(source, code, namespace) if fast_forward else None
     # beside the cell there is one run: short loops run whole in it (`CUT_AFTER_S`); the
     # replay's dry run cuts at once and runs the whole cell next when the budget allows
     result = _run_prepared(prepared, code, namespace, deadline=arrived + budget_s,
