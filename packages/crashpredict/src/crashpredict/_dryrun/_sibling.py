@@ -163,6 +163,17 @@ def _big_reads(code: Any, namespace: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(name for name, _ in found)
 
 
+def _fork(policy: Any) -> int:
+    """``os.fork()`` with the sandbox's leave (``policy.forking``); -1 where it failed."""
+    policy.forking = True
+    try:
+        return os.fork()
+    except OSError:
+        return -1
+    finally:
+        policy.forking = False
+
+
 class Sibling:
     """The child's handle on its sibling: let it go (`start`), end it (`close`)."""
 
@@ -298,16 +309,9 @@ def fork(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
         return None
     if not names:
         return None
-    policy = prepared[1]
     control_r, control_w = os.pipe()
     reports_r, reports_w = os.pipe()
-    policy.forking = True
-    try:
-        pid = os.fork()
-    except OSError:
-        pid = -1
-    finally:
-        policy.forking = False
+    pid = _fork(prepared[1])
     if pid == 0:
         try:
             os.close(control_w)
@@ -397,15 +401,8 @@ class _RulesLater:
     def fork(cls, prepared: tuple[Any, Any, list[str]], source: str,
              namespace: dict[str, Any], *, control: int, write_fd: int, rng_state: Any,
              child: tuple[Any, Any, Any]) -> _RulesLater | None:
-        policy = prepared[1]
         go_r, go_w = os.pipe()
-        policy.forking = True
-        try:
-            pid = os.fork()
-        except OSError:
-            pid = -1
-        finally:
-            policy.forking = False
+        pid = _fork(prepared[1])
         if pid == 0:
             try:
                 os.close(go_w)
