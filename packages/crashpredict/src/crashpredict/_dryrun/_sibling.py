@@ -64,7 +64,7 @@ AFTER_S = 0.5
 CPU_S = 20
 #: The sibling's own budget, from its start.
 BUDGET_S = 60.0
-#: The rules' trials on the whole data, before the sibling cuts it (`rules_on_the_whole`)...
+#: The rules' trials on the whole data, in the sibling's fork (`rules_on_the_whole`)...
 RULES_TRIALS_S = 2.0
 #: ...and the least confidence of a rule's crash that the sibling reports.
 RULES_CERTAIN = 0.9
