@@ -559,3 +559,5 @@ def test_the_child_s_rules_answer_before_its_run() -> None:
     assert result.outcome == "crashed" and result.found_by_rules, result
     assert (result.exception, result.line) == ("AttributeError", 6), result
     assert result.elapsed_s < 1.0 and "append" in result.message, result
+    verdict = dryrun_verdict(result, cell)  # the rules' own confidence, not a run's 1.0
+    assert verdict.crash is True and verdict.confidence == result.rules_confidence >= 0.9

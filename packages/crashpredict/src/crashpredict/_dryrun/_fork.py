@@ -89,8 +89,8 @@ class DryRun:
     ``shapes_kept`` (a shape error after a cut loop, in an expression of arrays the cut
     loops update only in place: `_fastforward.Cutter.shapes_kept`); ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
-    shrunk sibling before it cut anything: `_sibling.rules_on_the_whole`; ``message`` is
-    the rules' explanation).
+    standby child before its run or in the sibling's fork: `_sibling.rules_on_the_whole`;
+    ``message`` is the rules' explanation, ``rules_confidence`` their confidence).
     """
 
     outcome: str
@@ -118,6 +118,7 @@ class DryRun:
     kept_iteration: bool = False
     shapes_kept: bool = False
     found_by_rules: bool = False
+    rules_confidence: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (tuples as lists)."""
@@ -686,7 +687,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
-    "found_by_rules": bool, "kept_iteration": bool,
+    "found_by_rules": bool, "kept_iteration": bool, "rules_confidence": float,
     "scale": float,
     "extra_s": float,
 }

@@ -488,7 +488,8 @@ def rules_on_the_whole(source: str, namespace: dict[str, Any], policy: Any,
         return None
     return {"outcome": "crashed", "exception": verdict.exception,
             "message": verdict.explanation, "line": verdict.line, "library": verdict.library,
-            "found_by_rules": True, "elapsed_s": round(time.perf_counter() - began, 3)}
+            "found_by_rules": True, "rules_confidence": float(verdict.confidence),
+            "elapsed_s": round(time.perf_counter() - began, 3)}
 
 
 def _end_with_control(control: int) -> None:

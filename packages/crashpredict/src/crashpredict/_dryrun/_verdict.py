@@ -84,7 +84,8 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
         weaker = result.shrunk or result.cut_before_crash
         if result.found_by_rules:
             return Verdict(
-                crash=True, confidence=1.0, exception=result.exception, line=result.line,
+                crash=True, confidence=result.rules_confidence or 0.9,
+                exception=result.exception, line=result.line,
                 library=result.library, crash_type=crash_type,
                 explanation=f"{result.message} (found by the rules, trying it on the live "
                             f"values in a dry run)",
