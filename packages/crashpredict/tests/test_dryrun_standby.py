@@ -207,7 +207,117 @@ def test_the_pacer_reads_how_long_a_thread_waited_for_a_cpu() -> None:
     assert _beside._waited(-1) == 0.0
 
 
-def test_a_cell_likely_long_may_copy_more_before_the_dry_run_steps_aside() -> None:
+def _faults_alone(monkeypatch) -> None:
+    """The watch without its readings of the pages shared (faults faked by hand)."""
+    monkeypatch.setattr(_beside, "_shared_pages", lambda: None)
+
+
+class _Shared:
+    """Readings of the pages shared, set by hand."""
+
+    def __init__(self, pages: int) -> None:
+        self.pages = pages
+        self.read = 0
+
+    def __call__(self) -> int:
+        self.read += 1
+        return self.pages
+
+
+def test_faults_of_memory_made_and_freed_within_a_tick_are_no_copies(monkeypatch) -> None:
+    """A cell that makes and frees large temporaries takes first-touch faults that no
+    growth of its memory shows: the pages it still shares with the child, read once the
+    faults reach half the floor and again before the watch trips, bound its copies."""
+    shared = _Shared(100_000)
+    monkeypatch.setattr(_beside, "_shared_pages", shared)
+    monkeypatch.setattr(_beside, "_RECHECK_S", 0.0)  # a reading at every tick that asks
+    monkeypatch.setattr(_beside, "_READ_SHARE", 0)
+    watch = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
+    step = int(0.03 / _beside._COPY_S)  # faults worth 30 ms of copies per tick
+    for _ in range(10):
+        watch.faults -= step
+        assert not watch()  # 300 ms of faults, none of them a copy
+    assert shared.read >= 2 and watch.copied < 0.1 / _beside._COPY_S
+    # the kernel now writes pages it shares: each fault a copy, each ending a sharing
+    for _ in range(10):
+        watch.faults -= step
+        shared.pages -= step
+        if watch():
+            break
+    assert watch.tripped and watch.copied * _beside._COPY_S > _beside.COW_FLOOR_LONG_S
+
+
+def test_memory_made_and_freed_beside_a_real_child_is_no_copy(no_new_children,
+                                                              monkeypatch) -> None:
+    """The same with real memory: a process that shares 160 MB with a child it forked
+    maps, writes and unmaps 16 MB at a time between two readings of the watch (faults,
+    and no growth of its memory to tell them apart), then writes the memory it shares."""
+    import mmap
+    import os
+
+    if _beside._shared_pages() is None:
+        pytest.skip("no /proc/self/smaps_rollup here")
+    monkeypatch.setattr(_beside, "_RECHECK_S", 0.0)
+    monkeypatch.setattr(_beside, "_READ_SHARE", 0)
+    shared = np.ones(20_000_000)
+    pid = os.fork()
+    if pid == 0:  # the child: holds the pages, touches nothing
+        time.sleep(60)
+        os._exit(0)
+    try:
+        watch = _beside._CopyWatch(shared_pages=_beside._anon_pages(),
+                                   floor_s=_beside.COW_FLOOR_LONG_S)
+        size = 16 << 20
+        for _ in range(30):  # 120,000 faults: 300 ms, were they copies
+            made = mmap.mmap(-1, size)
+            made.write(b"x" * size)
+            made.close()
+            assert not watch()
+        assert watch.readings >= 2 and watch.copied * _beside._COPY_S < 0.1
+        shared *= 1.5  # 40,000 pages written, each a copy
+        assert watch() and watch.copied >= 35_000
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def test_between_readings_the_faults_count_at_their_last_share(monkeypatch) -> None:
+    shared = _Shared(100_000)
+    monkeypatch.setattr(_beside, "_shared_pages", shared)
+    monkeypatch.setattr(_beside, "_RECHECK_S", 3600.0)  # one reading of each kind only
+    watch = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
+    step = int(0.06 / _beside._COPY_S)
+    watch.faults -= step
+    assert not watch() and shared.read == 1  # past half the floor: the first reading
+    watch._next_read = 0.0
+    watch.faults -= step
+    assert not watch() and shared.read == 2  # past the floor: none were copies
+    low = watch.copied
+    assert watch._ratio == pytest.approx(0.5, abs=0.01)  # those before the first reading
+    watch.faults -= step  # no reading allowed: counted at the last share...
+    assert not watch()  # (give or take the faults this process takes meanwhile)
+    assert watch.copied == pytest.approx(low + step * watch._ratio, abs=1000)
+    watch.faults -= 2 * step  # ...past the floor, the next reading is waited for...
+    assert not watch() and watch.copied * _beside._COPY_S == pytest.approx(
+        _beside.COW_FLOOR_LONG_S, rel=0.01)
+    watch.faults -= 12 * step  # ...and past twice the floor, the watch trips unread
+    assert watch() and shared.read == 2
+
+
+def test_where_the_pages_shared_cannot_be_read_the_faults_count(monkeypatch) -> None:
+    _faults_alone(monkeypatch)
+    watch = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
+    watch.faults -= int(0.15 / _beside._COPY_S)
+    assert watch() and watch.readings == 1  # tried once, then the faults alone
+
+
+def test_the_pages_shared_are_read_from_this_process() -> None:
+    pages = _beside._shared_pages()
+    assert pages is None or pages >= 0
+
+
+def test_a_cell_likely_long_may_copy_more_before_the_dry_run_steps_aside(monkeypatch) -> None:
+    _faults_alone(monkeypatch)
     cost = 0.05 / _beside._COPY_S  # pages whose copies cost 50 ms
     short = _beside._CopyWatch(shared_pages=10**9)
     long = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
@@ -216,11 +326,12 @@ def test_a_cell_likely_long_may_copy_more_before_the_dry_run_steps_aside() -> No
     assert short() and not long()
 
 
-def test_once_the_cell_has_raised_its_copies_may_reach_the_larger_floor() -> None:
+def test_once_the_cell_has_raised_its_copies_may_reach_the_larger_floor(monkeypatch) -> None:
     """The kernel showing an error its cell raised (``raised()``) writes memory the child
     shares (IPython's first traceback): those copies delay only the error's showing, so the
     watch lets them reach `COW_FLOOR_LONG_S`; ``raised`` is asked only past the floor, and
     one that fails counts as no."""
+    _faults_alone(monkeypatch)
     cost = 0.05 / _beside._COPY_S  # pages whose copies cost 50 ms
     asked: list[bool] = []
 

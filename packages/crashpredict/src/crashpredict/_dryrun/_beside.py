@@ -295,7 +295,15 @@ class _CopyWatch:
 
     Faults that are not copies (first touches of new memory) are told apart by the growth
     of the kernel's anonymous memory, summed tick by tick; copies never exceed the
-    anonymous memory the kernel had when the child was forked.
+    anonymous memory the kernel had when the child was forked. A cell that frees and
+    makes memory within a tick (pandas' temporaries of a large frame, one after another)
+    takes first-touch faults that no growth shows: so once the faults reach half the floor
+    the watch reads how many pages the kernel still shares (`_shared_pages`, a few
+    milliseconds on another CPU), and before it trips it reads them again: each copy ends
+    the sharing of one page, so the pages no longer shared bound the copies since the first
+    reading (measured: 79% of a torch inference loop's faults were no copies). What it
+    finds discounts the faults that follow, until the next reading (`_RECHECK_S` apart at
+    least), which comes as soon as the faults alone would have it trip.
 
     ``raised()`` (asked only when the copies pass the floor): whether the cell has raised
     already and the kernel is showing its error. Its copies then delay only the showing
@@ -316,19 +324,73 @@ class _CopyWatch:
         self.shared = shared_pages
         self.copied = 0
         self.tripped = False
+        #: the pages the kernel shared at the first reading, and the faults counted then
+        #: (each taken as a copy); None until the faults reach half the floor, False where
+        #: they cannot be read
+        self._base: tuple[int, int] | None | bool = None
+        #: the last reading: the faults counted and the copies they bound, and the share of
+        #: the faults since then that counts (1.0 until a reading says less)
+        self._read = (0, 0)
+        self._ratio = 1.0
+        self._next_read = 0.0
+        self.readings = 0
 
     def __call__(self) -> bool:
         anon = _anon_pages()
         self.grown += max(0, anon - self.anon)
         self.anon = anon
-        self.copied = min(self.shared, max(0, _minor_faults() - self.faults - self.grown))
-        cost = self.copied * _COPY_S
-        share = COW_SHARE * (time.perf_counter() - self.began)
+        counted = max(0, _minor_faults() - self.faults - self.grown)
+        now = time.perf_counter()
+        share = COW_SHARE * (now - self.began)
         floor = self.floor_s
+        copies = self._estimate(counted)
+        at, bound = self._read
+        if self._base is None and copies * _COPY_S > floor / 2:
+            self._base = self._reading(counted, now) or False
+        # were every fault since the last reading a copy, the watch would trip: read again
+        if (bound + counted - at) * _COPY_S > max(floor, share) and self._base:
+            if now >= self._next_read:
+                copies = self._confirm(counted, now)
+            elif max(floor, share) < copies * _COPY_S <= 2 * max(floor, share):
+                copies = round(max(floor, share) / _COPY_S)  # until the next reading
+        self.copied = min(self.shared, copies)
+        cost = self.copied * _COPY_S
         if cost > max(floor, share) and floor < COW_FLOOR_LONG_S and self._raised():
             floor = COW_FLOOR_LONG_S
         self.tripped = cost > max(floor, share)
         return self.tripped
+
+    def _estimate(self, counted: int) -> int:
+        at, bound = self._read
+        return bound + round(max(0, counted - at) * self._ratio)
+
+    def _reading(self, counted: int, now: float) -> tuple[int, int] | None:
+        """The pages shared now and the faults counted, or None (no ``smaps_rollup``: the
+        faults alone count, as before)."""
+        began = time.perf_counter()
+        shared = _shared_pages()
+        took = time.perf_counter() - began
+        self.readings += 1
+        self._next_read = now + max(_RECHECK_S, _READ_SHARE * took)
+        return None if shared is None else (shared, counted)
+
+    def _confirm(self, counted: int, now: float) -> int:
+        """The copies bound by a new reading; the share of the faults since the last one
+        that were copies counts for those that follow."""
+        assert isinstance(self._base, tuple)
+        base_shared, base_counted = self._base
+        reading = self._reading(counted, now)
+        if reading is None:
+            return self._estimate(counted)
+        bound = base_counted + max(0, base_shared - reading[0])
+        if bound >= counted:  # every fault may have been a copy
+            self._read, self._ratio = (counted, counted), 1.0
+            return counted
+        at, before = self._read
+        since = counted - at
+        self._ratio = min(1.0, max(_RATIO_LEAST, (bound - before) / since if since > 0 else 1.0))
+        self._read = (counted, bound)
+        return bound
 
     def _raised(self) -> bool:
         if self.raised is None:
@@ -455,6 +517,28 @@ def _kernel_cpu() -> float:
 
 def _minor_faults() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+#: The copy watch reads the pages shared no more often than this...
+_RECHECK_S = 0.1
+#: ...nor than this many times the time a reading takes (a kernel of many GB).
+_READ_SHARE = 50
+#: Between two readings, the faults count at least this share (a cell that made no copies
+#: may start to: the next reading tells).
+_RATIO_LEAST = 0.25
+
+
+def _shared_pages() -> int | None:
+    """The kernel's written pages that a process it forked still shares
+    (``Shared_Dirty`` of ``/proc/self/smaps_rollup``); None where it cannot be read."""
+    try:
+        with open("/proc/self/smaps_rollup", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Shared_Dirty:"):
+                    return int(line.split()[1]) * 1024 // _PAGE
+    except (OSError, IndexError, ValueError):
+        pass
+    return None
 
 
 def _anon_pages() -> int:
