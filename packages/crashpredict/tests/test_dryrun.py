@@ -765,6 +765,15 @@ def test_dry_run_matches_a_real_run(exprs, a, b, s):
 @pytest.mark.parametrize(("exception", "message", "library", "counts"), [
     ("KeyError", "'b'", "pandas", True),  # a column survives the cut
     ("KeyError", "15000", "pandas", False),  # a row label may not
+    # pandas' list lookups say both kinds the same way: the labels tell them apart (a row
+    # the retry kept past the head makes a frame's labels no longer its positions)
+    ("KeyError", "'[500] not in index'", "pandas", False),
+    ("KeyError", "\"None of [Index([7, 8], dtype='int64')] are in the [index]\"", "pandas",
+     False),
+    ("KeyError", "\"[Timestamp('2020-01-01 00:00:00')] not in index\"", "pandas", False),
+    ("KeyError", "\"['zz'] not in index\"", "pandas", True),
+    ("KeyError", "\"None of [Index(['zz', 'yy'], dtype='object')] are in the [columns]\"",
+     "pandas", True),
     ("ValueError", "Input X contains NaN.", "sklearn", True),  # the retry keeps NaN rows
     ("ValueError", "Found input variables with inconsistent numbers of samples: [500, 20000]",
      "sklearn", False),

@@ -61,10 +61,27 @@ def shrinking_cannot_cause(crash_type: str, message: str) -> bool:
             any(word in text for word in _AUTOGRAD_WORDS):
         return True
     if crash_type == "key error":  # a column name survives the cut; a row label may not
-        return text[:1] in ("'", '"')  # KeyError: 'b', "None of [Index(['b'])] are in ..."
+        return _column_names_missing(text)
     if crash_type in ("value error", "data value violation"):
         return any(word in text for word in _VALUE_WORDS)
     return False
+
+
+def _column_names_missing(text: str) -> bool:
+    """Whether a ``KeyError``'s message (lower case) names missing column names, texts
+    (``'b'``, ``"['b'] not in index"``, ``"None of [Index(['b'])] are in the [columns]"``),
+    not row labels: pandas says ``'[500] not in index'`` and ``None of [...] are in the
+    [index]`` of labels that a frame cut to its first rows (and the rows the retry keeps)
+    lacks, as it says them of missing columns."""
+    if text[:1] not in ("'", '"'):
+        return False  # KeyError: 500, a row label
+    inner = text[1:]
+    if inner.startswith("none of ["):
+        return inner.rstrip("'\"").endswith("are in the [columns]") and \
+            inner[len("none of [index(["):][:1] in ("'", '"')
+    if inner.startswith("["):
+        return inner[1:2] in ("'", '"')  # ['b'] not in index; [500] not in index
+    return True  # KeyError: 'b'
 
 
 def cut_doubtful(fields: Mapping[str, Any]) -> bool:
