@@ -42,6 +42,7 @@ from ._python import (
     not_callable,
     not_subscriptable,
     plain_binop,
+    pruned_while_iterated,
 )
 from ._siblings import facts_line, names_on_line
 from ._sklearn import record_fit, sklearn_call, split_result
@@ -61,7 +62,7 @@ RULES = Rules(
           seaborn_call, frame_plot_call, torch_load, missing_file, missing_folder,
           pivot_duplicates, bad_arguments],
     binop=[broadcast_binop, plain_binop],
-    statement=[missing_module],
+    statement=[missing_module, pruned_while_iterated],
     unpack=[bad_unpack],
     store_item=[column_length],
     store_attribute=[axis_assignment],
