@@ -307,8 +307,20 @@ def test_between_readings_the_faults_count_at_their_last_share(monkeypatch) -> N
 def test_where_the_pages_shared_cannot_be_read_the_faults_count(monkeypatch) -> None:
     _faults_alone(monkeypatch)
     watch = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
+    watch.faults -= int(0.06 / _beside._COPY_S)
+    assert not watch() and watch.readings == 1  # tried once past half the floor...
+    watch.faults -= int(0.09 / _beside._COPY_S)
+    assert watch() and watch.readings == 1  # ...then the faults alone
+
+
+def test_faults_past_the_floor_within_a_tick_step_aside_unread(monkeypatch) -> None:
+    """A cell writing what it shares at full speed (an array updated in place): a reading
+    would only make it wait a tick more."""
+    shared = _Shared(100_000)
+    monkeypatch.setattr(_beside, "_shared_pages", shared)
+    watch = _beside._CopyWatch(shared_pages=10**9, floor_s=_beside.COW_FLOOR_LONG_S)
     watch.faults -= int(0.15 / _beside._COPY_S)
-    assert watch() and watch.readings == 1  # tried once, then the faults alone
+    assert watch() and shared.read == 0
 
 
 def test_the_pages_shared_are_read_from_this_process() -> None:

@@ -299,7 +299,9 @@ class _CopyWatch:
     makes memory within a tick (pandas' temporaries of a large frame, one after another)
     takes first-touch faults that no growth shows: so once the faults reach half the floor
     the watch reads how many pages the kernel still shares (`_shared_pages`, a few
-    milliseconds on another CPU), and before it trips it reads them again: each copy ends
+    milliseconds on another CPU; a cell whose faults pass the floor within a tick, one
+    writing what it shares at full speed, steps aside at once, as before), and before it
+    trips it reads them again: each copy ends
     the sharing of one page, so the pages no longer shared bound the copies since the first
     reading (measured: 79% of a torch inference loop's faults were no copies). What it
     finds discounts the faults that follow, until the next reading (`_RECHECK_S` apart at
@@ -345,7 +347,10 @@ class _CopyWatch:
         floor = self.floor_s
         copies = self._estimate(counted)
         at, bound = self._read
-        if self._base is None and copies * _COPY_S > floor / 2:
+        # the first reading is taken on the way up; a cell whose faults pass the floor
+        # within a tick (an array of 480 MB updated in place) steps aside at once, as the
+        # faults say: a reading then would only make it wait a tick (+30 ms on 20 ms)
+        if self._base is None and floor / 2 < copies * _COPY_S <= max(floor, share):
             self._base = self._reading(counted, now) or False
         # were every fault since the last reading a copy, the watch would trip: read again
         if (bound + counted - at) * _COPY_S > max(floor, share) and self._base:
