@@ -1394,3 +1394,69 @@ def test_a_kept_iteration_that_reads_a_count_the_cut_runs_made_is_not_claimed():
     result, verdict = _predict(cell, namespace)
     assert result.outcome == "crashed" and result.exception == "ZeroDivisionError", result
     assert not result.kept_iteration and verdict.crash is not True, (verdict, result)
+
+
+#: A sweep of a parameter whose last value the installed library refuses: the cut run's
+#: last iteration fits with that value, on data no cut loop changes (scikit-learn's fits,
+#: predictions and metrics change none of their arguments), so it is the cell's crash.
+SWEEP = ("results = {{}}\n"
+         "for mf in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 'sqrt', 'log2', {last!r}]:\n"
+         "    rf = RandomForestClassifier(n_estimators=300, max_features=mf, random_state=0)\n"
+         "    rf.fit(X_tr, y_tr)\n"
+         "    results[mf] = accuracy_score(y_va, rf.predict(X_va))\n")
+
+
+def _sweep_namespace() -> dict:
+    np = pytest.importorskip("numpy")
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.metrics import accuracy_score
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(2000, 20))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    return {"RandomForestClassifier": RandomForestClassifier,
+            "accuracy_score": accuracy_score, "X_tr": X[:1500], "y_tr": y[:1500],
+            "X_va": X[1500:], "y_va": y[1500:]}
+
+
+def test_a_parameter_the_library_refuses_in_a_sweeps_last_iteration_is_the_cells_crash():
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    cell = SWEEP.format(last="auto")
+    with pytest.raises(InvalidParameterError):  # the truth (its first fits take seconds)
+        exec(cell.replace("n_estimators=300", "n_estimators=2"), _sweep_namespace())  # noqa: S102
+    result, verdict = _predict(cell, _sweep_namespace())
+    assert result.cut_before_crash and result.last_iteration, result
+    assert verdict.crash is True and verdict.exception == "InvalidParameterError", verdict
+    result, verdict = _predict(SWEEP.format(last=0.9), _sweep_namespace())
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+def test_only_scikit_learns_own_reading_calls_leave_their_arguments_as_they_were():
+    import ast
+
+    from sklearn import metrics
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from crashpredict._dryrun._fastforward import _reads_its_arguments
+
+    class Mine(RandomForestClassifier):  # the notebook's own class: its fit may do anything
+        pass
+
+    namespace = {"rf": RandomForestClassifier(), "mine": Mine(), "metrics": metrics,
+                 "accuracy_score": metrics.accuracy_score,
+                 "inplace": make_pipeline(StandardScaler(copy=False), RandomForestClassifier()),
+                 "scaled": make_pipeline(StandardScaler(), RandomForestClassifier())}
+
+    def reads(call: str) -> bool:
+        node = ast.parse(call, mode="eval").body
+        assert isinstance(node, ast.Call)
+        return _reads_its_arguments(node, namespace)
+
+    assert reads("rf.fit(X, y)") and reads("rf.predict(X)") and reads("scaled.fit(X, y)")
+    assert reads("accuracy_score(y, p)") and reads("metrics.f1_score(y, p)")
+    assert not reads("inplace.fit(X, y)")  # StandardScaler(copy=False) scales X in place
+    assert not reads("mine.fit(X, y)") and not reads("rf.set_params(x)")
+    assert not reads("scaled.transform(X)") and not reads("np.copyto(a, b)")

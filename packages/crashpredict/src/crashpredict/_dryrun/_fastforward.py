@@ -1595,7 +1595,8 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     for node in nodes:
         for call in ast.walk(node):
             if not isinstance(call, ast.Call) or (
-                    isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS):
+                    isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS) or \
+                    _reads_its_arguments(call, namespace):
                 continue
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 chain = []
@@ -1615,6 +1616,41 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
                     continue
                 names.add(arg.id)
     return names
+
+
+#: Methods of scikit-learn's estimators that change none of their arguments (the library's
+#: contract, which its estimator checks hold every estimator to), where no step of the
+#: estimator is set to work in place (``copy=False``).
+_SKLEARN_READERS = frozenset({"fit", "predict", "predict_proba", "predict_log_proba",
+                              "decision_function", "score"})
+
+
+def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``call`` is one of scikit-learn's that only reads its arguments: a function
+    of ``sklearn.metrics`` (``accuracy_score(y_va, pred)``), or a `_SKLEARN_READERS`
+    method of one of the library's own estimators (``rf.fit(X_tr, y_tr)``: not a class of
+    the notebook's) none of whose parameters is ``copy=False``."""
+    try:
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            value = namespace.get(func.value.id)
+            if isinstance(value, types.ModuleType):
+                return value.__name__.startswith("sklearn.metrics") and \
+                    inspect.isfunction(getattr(value, func.attr, None))
+            if func.attr not in _SKLEARN_READERS or \
+                    not type(value).__module__.startswith("sklearn."):
+                return False
+            params = value.get_params(deep=True)
+            return type(params) is dict and not any(
+                (key == "copy" or key.endswith("__copy")) and setting is False
+                for key, setting in params.items())
+        if isinstance(func, ast.Name):
+            value = namespace.get(func.id)
+            return inspect.isfunction(value) and \
+                str(getattr(value, "__module__", "")).startswith("sklearn.metrics")
+    except Exception:  # noqa: BLE001 - a strange object: it may change what it is given
+        return False
+    return False
 
 
 def _cell_position(exc: BaseException, filename: str) -> tuple[int, int, int, int] | None:
