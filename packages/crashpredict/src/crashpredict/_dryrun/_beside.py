@@ -299,13 +299,13 @@ class _CopyWatch:
     makes memory within a tick (pandas' temporaries of a large frame, one after another)
     takes first-touch faults that no growth shows: so once the faults reach half the floor
     the watch reads how many pages the kernel still shares (`_shared_pages`, a few
-    milliseconds on another CPU; a cell whose faults pass the floor within a tick, one
-    writing what it shares at full speed, steps aside at once, as before), and before it
-    trips it reads them again: each copy ends
-    the sharing of one page, so the pages no longer shared bound the copies since the first
-    reading (measured: 79% of a torch inference loop's faults were no copies). What it
-    finds discounts the faults that follow, until the next reading (`_RECHECK_S` apart at
-    least), which comes as soon as the faults alone would have it trip.
+    milliseconds; a cell whose faults pass the floor within a tick, one writing what it
+    shares at full speed, steps aside at once, as before), and before it trips it reads
+    them again: each copy ends the sharing of one page, so the pages no longer shared bound
+    the copies since the first reading (measured: 79% of a torch inference loop's faults
+    were no copies). What it finds discounts the faults that follow, until the next
+    reading (`_RECHECK_S` apart at least), which comes as soon as the faults alone would
+    have it trip.
 
     ``raised()`` (asked only when the copies pass the floor): whether the cell has raised
     already and the kernel is showing its error. Its copies then delay only the showing
@@ -352,6 +352,7 @@ class _CopyWatch:
         # faults say: a reading then would only make it wait a tick (+30 ms on 20 ms)
         if self._base is None and floor / 2 < copies * _COPY_S <= max(floor, share):
             self._base = self._reading(counted, now) or False
+            self._next_read = now  # the first reading that bounds the copies need not wait
         # were every fault since the last reading a copy, the watch would trip: read again
         if (bound + counted - at) * _COPY_S > max(floor, share) and self._base:
             if now >= self._next_read:
