@@ -24,7 +24,9 @@ def ns() -> dict:
     return {"vocab": vocab, "MIN_COUNT": 3, "scores": scores,
             "importances": OrderedDict(sorted(scores.items())),
             "by_user": defaultdict(list, {"u1": [1], "u2": [], "u3": [2, 3]}),
-            "seen": {"a", "b", "c"}, "keep": {"f1", "f2"}, "THRESHOLD": 0.05}
+            "seen": {"a", "b", "c"}, "keep": {"f1", "f2"}, "THRESHOLD": 0.05,
+            # the first item passes no test below; the later ones would, as they are now
+            "ordered": {"a": 10, "b": 1, "c": 1}, "cut": 5}
 
 
 def _truth(source: str) -> BaseException | None:
@@ -85,6 +87,17 @@ CLEAN = {
                            "    cnt = 10\n"
                            "    if cnt < MIN_COUNT:\n"
                            "        del vocab[tok]\n",
+    # the test's threshold or the container's values change in the iterations before the
+    # first item that passed it before the loop
+    "threshold_changed_after": "for k, v in ordered.items():\n"
+                               "    if v < cut:\n"
+                               "        del ordered[k]\n"
+                               "    cut = 0\n",
+    "values_raised_first": "for k in ordered:\n"
+                           "    if ordered[k] < cut:\n"
+                           "        del ordered[k]\n"
+                           "    for other in list(ordered):\n"
+                           "        ordered[other] = 10\n",
 }
 
 

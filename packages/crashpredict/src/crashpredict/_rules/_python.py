@@ -150,7 +150,8 @@ def pruned_while_iterated(stmt: ast.stmt, walker: Walker) -> Finding | None:
     removal (``del d[k]``, ``d.pop(k)`` of the key iterated, ``d.popitem()``,
     ``d.clear()``, a set's ``remove``/``discard`` of the item) is a statement of the body
     or of an ``if`` at its top whose test compares only the loop's own values and plain
-    values, and one of the live items passes that test (tried in order, briefly)."""
+    values, which no statement of the body binds (nor stores into the container, nor hands
+    it to a call), and one of the live items passes that test (tried in order, briefly)."""
     if not isinstance(stmt, ast.For) or stmt.orelse:
         return None
     over = _iterated(stmt.iter)
@@ -176,10 +177,12 @@ def pruned_while_iterated(stmt: ast.stmt, walker: Walker) -> Finding | None:
         test, removal = _removal(statement, name, key, isinstance(container, set))
         if removal is None:
             continue
-        before = stmt.body[:position]
-        rebound = {n.id for s in before for n in ast.walk(s)
+        # what the test reads holds, at the item that passes, what it held before the
+        # loop: no statement of the body (those after the removal run in the iterations
+        # before that item) binds it, stores into the container or hands it to a call
+        rebound = {n.id for s in stmt.body for n in ast.walk(s)
                    if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-        if name in rebound or own & rebound or _touches(before, name):
+        if name in rebound or own & rebound or _touches(stmt.body, name, removal):
             return None
         if test is not None:
             read = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
@@ -270,12 +273,19 @@ def _removes(statement: ast.stmt, name: str, key: str | None, is_set: bool) -> a
     return None
 
 
-def _touches(statements: list[ast.stmt], name: str) -> bool:
-    """A method of ``name`` called, or ``name`` handed to a call, in ``statements``."""
+def _touches(statements: list[ast.stmt], name: str, removal: ast.AST) -> bool:
+    """A method of ``name`` called, ``name`` handed to a call, or an item of it stored or
+    deleted, in ``statements``, but for ``removal``."""
+    skip = {id(n) for n in ast.walk(removal)}
     for statement in statements:
         for node in ast.walk(statement):
+            if id(node) in skip:
+                continue
             if isinstance(node, ast.Call) and any(
                     isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+                return True
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                    and isinstance(node.value, ast.Name) and node.value.id == name:
                 return True
     return False
 
