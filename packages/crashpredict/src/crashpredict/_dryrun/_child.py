@@ -461,7 +461,7 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     # replay's dry run cuts at once and runs the whole cell next when the budget allows
     result = _run_prepared(prepared, code, namespace, deadline=arrived + budget_s,
                            budget_s=budget_s, filename=filename, fast_forward=tree, shrunk=(),
-                           write_fd=write_fd, cut_after_s=cut_after_s)
+                           write_fd=write_fd, cut_after_s=cut_after_s, sweep=True)
     if sibling is not None and cut_doubtful(result):
         # a crash the cut may have caused says nothing: the run on the first rows may
         sibling.settle_doubt(arrived + budget_s - time.perf_counter())
@@ -536,8 +536,11 @@ def _after_confined(rng_state: Any) -> None:
 def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
                   namespace: dict[str, Any], *, deadline: float, budget_s: float,
                   filename: str, fast_forward: Any, shrunk: tuple[str, ...],
-                  write_fd: int, cut_after_s: float = 0.0) -> dict[str, Any]:
-    """Run the cell in the prepared child; the result to report."""
+                  write_fd: int, cut_after_s: float = 0.0, sweep: bool = False
+                  ) -> dict[str, Any]:
+    """Run the cell in the prepared child; the result to report. ``sweep`` (beside the
+    cell): when the run, fast-forwarded, ends clean or with a crash the cut may have
+    caused, the iterations its cut skipped run next, newest first (`_swept`)."""
     overlay, policy, layers = sandbox
     cutter: _fastforward.Cutter | None = None
     if fast_forward is not None:
@@ -567,6 +570,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
+    if sweep and cutter is not None and cutter.tails and (
+            result["outcome"] == "completed" or cut_doubtful(result)):
+        result = _swept(cutter, namespace, policy, filename, deadline, budget_s) or result
     if cutter is not None:
         scale = cutter.scale()
         result.update(fast_forwarded=True, cuts=cutter.evidence(),
@@ -575,6 +581,29 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
     result.update(shrunk_names=list(shrunk), shrunk=bool(shrunk), writes=list(overlay.report()),
                   layers=layers)
     return result
+
+
+def _swept(cutter: _fastforward.Cutter, namespace: dict[str, Any], policy: Any,
+           filename: str, deadline: float, budget_s: float) -> dict[str, Any] | None:
+    """Run the iterations the cut loops skipped, newest first, loop after loop
+    (`_fastforward.Cutter.sweep_codes`); the crash of one that fails on its own values
+    (`crashed_in_swept_iteration`), else None (the run's own result stands). A blocked
+    side effect or the budget's end stops it."""
+    def judge(loop_id: int) -> Any:
+        def judged(exc: BaseException, line: int | None) -> dict[str, Any]:
+            if cutter.crashed_in_swept_iteration(exc, line, namespace, filename, loop_id):
+                return {"cut_before_crash": True, "cut_may_cause": False,
+                        "swept_iteration": True}
+            return {"cut_before_crash": True, "cut_may_cause": True}
+        return judged
+
+    for loop_id, code in list(cutter.sweep_codes(filename)):
+        found = _execute(code, namespace, policy, filename, deadline, budget_s, judge(loop_id))
+        if found.get("swept_iteration"):
+            return found
+        if found["outcome"] == "inconclusive":
+            return None
+    return None
 
 
 def _enter_sandbox(write_fd: int, private_dir: str, answer_fd: int, *,

@@ -26,12 +26,19 @@ indexes with its target, runs, once cut, its last iteration too (sooner beside t
 counts such a crash when the failing statement reads only the loop's targets and what no
 cut loop makes (or resizes), on a way to it no cut changed: the real run fails there the
 same way.
+
+Beside the cell, a ``for`` of the cell that works item by item (`LoopInfo.sweep`) runs,
+once the cut run is done without a crash that counts, the iterations its cut skipped,
+newest first (`Cutter.sweep_codes`): a bad file near the end of the loop fails there, and
+`Cutter.crashed_in_swept_iteration` counts it where it fails on the iteration's own
+values, with all the cell may change counted as changed.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import copy
 import dataclasses
 import importlib
@@ -104,6 +111,10 @@ class LoopInfo:
     #: ``s[i - 1]``): the first label the iterations the cut skips would miss
     #: (`Cutter._first_missing`) runs after the cut, before the last
     probes: tuple[tuple[ast.Subscript, int], ...] = ()
+    #: a ``for`` statement of the cell (at its top level) that works item by item (its
+    #: body reads its target, has no ``break``): once the cell's run is done, the
+    #: iterations its cut skipped run newest first (`Cutter.sweep_codes`)
+    sweep: bool = False
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
@@ -364,8 +375,37 @@ def has_loops(tree: ast.AST) -> bool:
 
 def rewrite_cell(tree: ast.Module, loops: dict[int, LoopInfo]) -> ast.Module:
     """The cell's module with every loop wrapped (in place; returned for convenience)."""
+    lines = {node.lineno for node in tree.body if isinstance(node, ast.For) and _itemwise(node)}
     tree = _Rewrite(loops, "the cell").visit(tree)
+    for info in loops.values():
+        info.sweep = info.where == "the cell" and info.function is None and info.line in lines
     return ast.fix_missing_locations(tree)
+
+
+#: Calls whose arguments only report (a target read there alone does not make a loop's
+#: iterations work on different items: an epoch counter printed).
+_REPORTERS = frozenset({"print", "info", "debug", "warning", "write", "set_description",
+                        "set_postfix", "log", "add_scalar"})
+
+
+def _itemwise(node: ast.For) -> bool:
+    """Whether each iteration of ``node`` works on its own item: the body reads the target
+    outside calls that only report it, and the loop ends only at its end (no ``break``,
+    ``return``, ``yield`` or ``await`` of its own): the real run reaches every iteration
+    unless one raises. An epoch loop that prints its counter is not."""
+    if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await))
+           for n in _own_nodes(node.body)) or \
+            any(isinstance(n, ast.Break) for n in _own_nodes(node.body, loops=False)):
+        return False
+    targets = _names_in(node.target)
+    reported = {id(n) for call in ast.walk(ast.Module(body=node.body, type_ignores=[]))
+                if isinstance(call, ast.Call) and (
+                    isinstance(call.func, ast.Name) and call.func.id in _REPORTERS or
+                    isinstance(call.func, ast.Attribute) and call.func.attr in _REPORTERS)
+                for arg in [*call.args, *(k.value for k in call.keywords)]
+                for n in ast.walk(arg)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in targets
+               and id(n) not in reported for n in _own_nodes(node.body))
 
 
 def has_loops_in(function: Any) -> bool:
@@ -511,6 +551,16 @@ class Cutter:
     namespace: Mapping[str, Any] | None = None
     #: the loops that ran, after their cut, the iteration of a label the index lacks
     ran_missing: dict[int, Any] = field(default_factory=dict)
+    #: what each `LoopInfo.sweep` loop runs over (an ``enumerate``'s source and start)...
+    sources: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    #: ...and, once cut, how many iterations it had run: (loop, done), in the order cut
+    tails: list[tuple[int, int]] = field(default_factory=list)
+    #: the last item of each loop that has one to run after its cut (`LoopInfo.last`)
+    last_items: dict[int, Any] = field(default_factory=dict)
+    #: the item of each loop's skipped iteration running now (`swept`)...
+    sweep_items: dict[int, Any] = field(default_factory=dict)
+    #: ...and how many skipped iterations of each loop ran after the cell (`sweep_codes`)
+    swept_counts: dict[int, int] = field(default_factory=dict)
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
@@ -524,6 +574,8 @@ class Cutter:
         ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts."""
         self.totals.setdefault(loop_id, _total(iterable if source is _NO_LAST else source))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
+        if self.loops[loop_id].sweep and self.entries[loop_id] == 1:
+            self.sources[loop_id] = (iterable, None) if source is _NO_LAST else (source, start)
         if loop_id in self.in_last:  # entered again: that last iteration ended
             self.in_last.remove(loop_id)
         if loop_id in self.in_kept:  # ...or that kept one (left by a ``break``)
@@ -547,6 +599,7 @@ class Cutter:
                 item = self._last_item_of(source, loop_id)
             if item is not _NO_LAST:
                 last = (start + len(source) - 1, item)
+        self.last_items[loop_id] = last
         return self._iterate(iter(iterable), loop_id, last)
 
     def _last_item_of(self, iterable: Any, loop_id: int) -> Any:
@@ -566,6 +619,8 @@ class Cutter:
         for item in iterator:
             if self._may_cut(done, sooner):
                 self._cut(loop_id, done)
+                if loop_id in self.sources and self.entries.get(loop_id) == 1:
+                    self.tails.append((loop_id, done))
                 if last is not _NO_LAST:  # an index one past the end fails there
                     if loop_id not in self.ran_last:
                         self.ran_last.append(loop_id)
@@ -615,6 +670,133 @@ class Cutter:
         except Exception:  # noqa: BLE001 - a strange frame: no label looked up ahead
             return _NO_LAST
 
+    def sweep_codes(self, filename: str) -> Iterator[tuple[int, types.CodeType]]:
+        """For each loop of the cell cut as it worked item by item (`LoopInfo.sweep`), in
+        the order cut: the code that runs the iterations its cut skipped, newest first
+        (`swept`), with the loop's own body, uncut (its inner loops run whole), at the
+        cell's line numbers. The cell's run is done by then: what the iterations read is
+        judged as a last iteration's (`crashed_in_swept_iteration`), with whatever the
+        cell binds, grows or hands to a call counted as changed. A bad file, group or
+        machine near the end of a long loop (the 33rd month of 36) is met in the first
+        seconds, where the real run meets it last."""
+        tree = self.cell_tree
+        for loop_id, _done in self.tails:
+            info = self.loops[loop_id]
+            loop = next((n for n in tree.body if isinstance(n, ast.For)
+                         and n.lineno == info.line), None) if tree is not None else None
+            if loop is None:
+                continue
+            call = ast.Call(func=ast.Attribute(value=ast.Name(id=HELPER, ctx=ast.Load()),
+                                               attr="swept", ctx=ast.Load()),
+                            args=[ast.Constant(loop_id)], keywords=[])
+            again = ast.For(target=copy.deepcopy(loop.target),
+                            iter=ast.copy_location(call, loop.iter),
+                            body=copy.deepcopy(loop.body), orelse=[], type_comment=None)
+            module = ast.fix_missing_locations(ast.Module(
+                body=[ast.copy_location(again, loop)], type_ignores=[]))
+            try:
+                yield loop_id, compile(module, filename, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                continue
+
+    def swept(self, loop_id: int) -> Iterator[Any]:
+        """The items a cut loop skipped, from its last back to the first it skipped, read
+        off what it ran over without running its code (`_positions`); nothing where that
+        cannot be read so. Not those that ran after the cut already (the last, a label the
+        index lacks): their iteration may have changed them in place."""
+        done = next((d for i, d in self.tails if i == loop_id), None)
+        source, start = self.sources.get(loop_id, (None, None))
+        items = _positions(source, done) if done is not None else None
+        if items is None:
+            return
+        skip_top = loop_id in self.ran_last
+        missing = self.ran_missing.get(loop_id, _NO_LAST)
+        while True:
+            try:
+                position, item = next(items)
+            except Exception:  # noqa: BLE001 - a container changed or strange: no more
+                return
+            if skip_top:
+                skip_top = False
+                continue
+            item = item if start is None else (start + position, item)
+            if missing is not _NO_LAST and type(item) is int and item == missing:
+                continue
+            self.sweep_items[loop_id] = item
+            self.swept_counts[loop_id] = self.swept_counts.get(loop_id, 0) + 1
+            yield item
+
+    def crashed_in_swept_iteration(self, exc: BaseException, line: int | None,
+                                   namespace: Mapping[str, Any], filename: str,
+                                   loop_id: int) -> bool:
+        """Whether a crash in a skipped iteration of ``loop_id`` run after the cell
+        (`sweep_codes`) is the
+        real run's: it fails on that iteration's own values (the expression that raised
+        reads only the loop's targets, what the iteration bound from them, and names the
+        cell neither binds, grows, resizes nor hands to a call anywhere), in a cell that
+        runs none of the notebook's own code, writes or removes no file, and whose loop
+        runs over what the cell does not change. The real run reaches that iteration (the
+        loop leaves only at its end) with the same item and the same values, or fails
+        sooner. A library's cut (fewer trees, epochs) counts only for what its input
+        checks raise."""
+        if not self.swept_counts.get(loop_id) or not isinstance(exc, _OWN_VALUE_ERRORS):
+            return False
+        if self.library_cuts and not raised_by_input_checks(exc):
+            return False
+        try:
+            line = _cell_line(exc, filename, line)
+            raised = _cell_position(exc, filename)
+            return raised is not None and self._judge_last(
+                line, namespace, exc, raised, loop_id=loop_id, swept=True)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
+            return False
+
+    def _changed_by_cell(self, namespace: Mapping[str, Any], loop: ast.For,
+                         loop_id: int) -> set[str] | None:
+        """What the whole cell may change (it ran before the skipped iterations): every
+        name it binds, grows, stores into, resizes, calls a method of or hands to a call,
+        and what it binds from those. None (nothing judged) where the cell runs the
+        notebook's code, writes or removes files, or sets a library's global state
+        (`_GLOBAL_SETTERS`: ``np.seterr``, a pandas option, a warnings filter); where the
+        loop draws random numbers (the skipped iteration draws others than the real
+        run's); where the cell names what the loop runs over anywhere but in its header
+        (a later loop may change its items in place); or where the item of the iteration
+        is what a name the cell changes holds."""
+        tree = self.cell_tree
+        if tree is None:
+            return None
+        nodes = list(tree.body)
+        bound, writes = _bound_in(nodes)
+        called = {_called_name(n) for node in nodes for n in ast.walk(node)
+                  if isinstance(n, ast.Call)}
+        if writes or called & (_REMOVERS | _GLOBAL_SETTERS) or \
+                _runs_notebook_code(nodes, namespace):
+            return None
+        if any(isinstance(n, ast.Call) and (_called_name(n) in _RANDOM_DRAWS or any(
+                isinstance(a, ast.Attribute) and a.attr == "random" for a in ast.walk(n.func)))
+               for n in ast.walk(loop)):
+            return None
+        header = {id(n) for n in ast.walk(loop.iter)}
+        listed = _names_in(loop.iter)
+        if any(isinstance(n, ast.Name) and n.id in listed and id(n) not in header
+               for n in ast.walk(tree)):
+            return None
+        defined = {alias.asname or alias.name.partition(".")[0] for n in ast.walk(tree)
+                   if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names} | {
+            n.name for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        # (the header runs once, before any iteration: ``readings.items()``)
+        receivers = {name for name, chain, value in _calls_in(
+                         [n for n in nodes if n is not loop] + loop.body + loop.orelse, namespace)
+                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+        changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
+                             _handed(nodes, namespace) | receivers)
+        targets = _names_in(loop.target)
+        if any(namespace.get(name, _NO_LAST) is part for name in changed - targets
+               for part in _mutable_parts(self.sweep_items.get(loop_id))):
+            return None
+        return changed
+
     def tick(self, loop_id: int) -> bool:
         done = self.counts.get(loop_id, 0)
         # while loops restart their count each time the loop statement is entered again
@@ -656,6 +838,10 @@ class Cutter:
                 " and the last" if loop_id in self.ran_last else "") + (
                 f", in each of its {runs:,} runs" if runs > 1 else "")
             lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
+            if self.swept_counts.get(loop_id):
+                lines.append(f"{info.text} (line {info.line} of {info.where}): then, after "
+                             f"the cell, {self.swept_counts[loop_id]:,} of the iterations skipped, "
+                             "newest first")
         return lines + self.library_cuts
 
     def judge_library(self, exc: BaseException, line: int | None,
@@ -779,11 +965,13 @@ class Cutter:
     def _judge_last(self, line: int | None, namespace: Mapping[str, Any],
                     exc: BaseException | None = None,
                     raised: tuple[int, int, int, int] | None = None,
-                    loop_id: int | None = None) -> bool:
+                    loop_id: int | None = None, swept: bool = False) -> bool:
         """The judgement of `crashed_in_last_iteration`, on the innermost loop in its last
         iteration; or, given ``loop_id``, on that loop's kept iteration (no index past the
-        end, no last batch: only the iteration's own values)."""
-        last = loop_id is None
+        end, no last batch: only the iteration's own values); ``swept``: on an iteration
+        its cut skipped, run after the cell (`crashed_in_swept_iteration`)."""
+        loop_id_given = loop_id is not None
+        last = not loop_id_given
         if loop_id is None:
             loop_id = self.in_last[-1]
         info = self.loops[loop_id]
@@ -803,8 +991,15 @@ class Cutter:
         others = _propagate(self.cell_tree, set().union(
             *(self.loops[i].names for i in self.cut if i != loop_id)) |
             _resized_in([n for n in cut_nodes if n is not loop]))
-        looped = self._made_before(loop, cut_nodes, namespace, loop_id)
-        if looped is None:
+        looped = self._made_before(loop, cut_nodes, namespace, loop_id) if not swept else None
+        if swept:  # the whole cell ran first: whatever it changes is no iteration's own
+            changed = self._changed_by_cell(namespace, loop, loop_id)
+            if changed is None or self.cell_tree is None:
+                return False
+            made |= changed
+            looped = made
+            cut_nodes = list(self.cell_tree.body)
+        elif looped is None:
             looped = others if info.last == "range" else made
         elif info.last != "range":  # a container the loop itself changes (grows) as it
             # goes: the last item read when it began may not be the real run's last
@@ -813,6 +1008,14 @@ class Cutter:
         if _names_in(loop.iter) & looped:
             return False  # it loops over what a cut loop makes: its last item may differ
         targets = _stored(loop.target)
+        if not loop_id_given or swept:
+            item = self.sweep_items.get(loop_id, _NO_LAST) if swept else \
+                self.last_items.get(loop_id, _NO_LAST)
+            if (item is _NO_LAST or _mutable_parts(item)) and \
+                    targets & _changed_in_place(loop.body):
+                # the items may share what an iteration changes in place (overlapping
+                # windows of one array): the iterations between, skipped, changed them
+                return False
         path = _path_to(loop, statement)
         # the inner loops' targets are set by their headers, a ``with``'s by its items (a
         # file the iteration opens from its own item: ``with open(path) as f``)
@@ -850,7 +1053,7 @@ class Cutter:
                 return False
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace,
                                     self.known_at_start if last else frozenset())
-        if not last:  # a kept iteration: its own values only
+        if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
                 statement, raised, targets | fresh, made, cut_nodes, namespace)
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(loop_id))
@@ -1407,6 +1610,101 @@ def _last_item(value: Any) -> Any:
     except Exception:  # noqa: BLE001 - a strange container: no last iteration
         pass
     return _NO_LAST
+
+
+#: Calls that remove files or folders (`Cutter._changed_by_cell`)...
+_REMOVERS = frozenset({"remove", "unlink", "rmtree", "rmdir", "removedirs", "truncate"})
+#: ...that set a library's global state, which changes how later code runs...
+_GLOBAL_SETTERS = frozenset({
+    "seterr", "seterrcall", "set_option", "reset_option", "option_context", "set_config",
+    "config_context", "simplefilter", "filterwarnings", "resetwarnings", "catch_warnings",
+    "set_printoptions", "seed", "manual_seed", "set_random_seed", "set_seed",
+    "set_default_dtype", "set_default_device", "set_grad_enabled", "set_flush_denormal",
+    "use_deterministic_algorithms", "clear_session", "set_floatx", "set_epsilon",
+    "set_global_policy", "run_functions_eagerly", "setrecursionlimit", "chdir",
+    "set_num_threads", "set_num_interop_threads", "set_visible_devices", "setlocale",
+    "disable_eager_execution", "enable_eager_execution", "rc", "use"})
+#: ...and that draw random numbers (as does anything of a ``random`` attribute).
+_RANDOM_DRAWS = frozenset({
+    "random", "rand", "randn", "randint", "random_integers", "random_sample", "ranf",
+    "randperm", "rand_like", "randn_like", "randint_like", "normal", "uniform", "choice",
+    "choices", "shuffle", "sample", "permutation", "permuted", "bernoulli", "multinomial",
+    "integers", "standard_normal", "poisson", "binomial", "exponential", "gauss",
+    "random_split", "dropout", "default_rng", "RandomState", "Generator"})
+
+
+#: Methods that change their object in place (besides `_GROWERS`, ``inplace=`` and torch's
+#: methods that end in ``_``).
+_IN_PLACE = frozenset({"sort", "fill", "put", "itemset", "setflags", "partition", "reverse",
+                       "resize", "shuffle"})
+
+
+def _changed_in_place(body: list[ast.stmt]) -> set[str]:
+    """The names ``body`` may change in place: stored into (``df['x'] = ...``,
+    ``o.attr = ...``), updated by an augmented assignment (``x += 1`` on an array), or
+    given to a method that changes its object (`_GROWERS`, `_IN_PLACE`, ``inplace=``,
+    ``add_``)."""
+    names = _resized_in(body)
+    for root in body:
+        for node in ast.walk(root):
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                    isinstance(node.ctx, (ast.Store, ast.Del)):
+                names |= _names_in(node.value)
+            elif isinstance(node, ast.AugAssign):
+                names |= _names_in(node.target)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                    node.func.attr in _GROWERS or node.func.attr in _IN_PLACE or (
+                        node.func.attr.endswith("_") and not node.func.attr.startswith("_"))):
+                names |= _names_in(node.func.value)
+    return names
+
+
+def _mutable_parts(item: Any) -> list[Any]:
+    """``item`` and, for a tuple (a dict's items, an ``enumerate``), its parts, but for
+    the immutable ones (numbers, texts)."""
+    return [part for part in (item, *(item if type(item) is tuple else ()))
+            if not isinstance(part, _IMMUTABLE)]
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else \
+        func.id if isinstance(func, ast.Name) else ""
+
+
+_DICTS = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()),
+               type(collections.OrderedDict().keys()), type(collections.OrderedDict().values()),
+               type(collections.OrderedDict().items()))
+
+
+def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
+    """The items iterating ``value`` yields at positions ``done`` and after, from the last
+    back, with their positions, where its type gives them without iterating it (the
+    builtins' sequences, a dict or its views, a numpy array's rows, a pandas index's
+    labels, a series' values, a frame's columns); else None."""
+    try:
+        kind = type(value)
+        module, name = kind.__module__.partition(".")[0], kind.__name__
+        if kind in (list, tuple, str, range) or (
+                module == "numpy" and name == "ndarray" and value.ndim) or (
+                module == "pandas" and name.endswith("Index")):
+            get = value.__getitem__
+        elif module == "pandas" and name == "Series":
+            get = value.iloc.__getitem__
+        elif module == "pandas" and name == "DataFrame":
+            value = value.columns
+            get = value.__getitem__
+        elif kind in _DICTS or kind in _DICT_VIEWS:
+            total = len(value)
+            backwards = reversed(value)
+            return ((position, next(backwards)) for position in range(total - 1, done - 1, -1))
+        else:
+            return None
+        total = len(value)
+    except Exception:  # noqa: BLE001 - a strange container: nothing to sweep
+        return None
+    return ((position, get(position)) for position in range(total - 1, done - 1, -1))
 
 
 #: The most keys `Cutter._keyed` works out for one name (its keys times the items).

@@ -86,6 +86,8 @@ class DryRun:
     that reads nothing the cut changed: `_fastforward.Cutter.crashed_in_last_iteration`);
     ``kept_iteration`` (it raised on its own values in an iteration a cut loop's current
     run kept, before any skip of that run: `_fastforward.Cutter.crashed_in_kept_iteration`);
+    ``swept_iteration`` (it raised on its own values in an iteration a cut loop skipped, run
+    newest first after the cell: `_fastforward.Cutter.crashed_in_swept_iteration`);
     ``shapes_kept`` (a shape error after a cut loop, in an expression of arrays the cut
     loops update only in place: `_fastforward.Cutter.shapes_kept`); ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
@@ -116,6 +118,7 @@ class DryRun:
     cut_only_library: bool = False
     last_iteration: bool = False
     kept_iteration: bool = False
+    swept_iteration: bool = False
     shapes_kept: bool = False
     found_by_rules: bool = False
     rules_confidence: float = 0.0
@@ -687,7 +690,8 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
-    "found_by_rules": bool, "kept_iteration": bool, "rules_confidence": float,
+    "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
+    "rules_confidence": float,
     "scale": float,
     "extra_s": float,
 }

@@ -44,7 +44,8 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     extra = _evidence_of(result)
     crash_type = crash_type_of(result.exception, result.message, result.library)
     if result.outcome == "crashed" and result.cut_before_crash and not (
-            result.last_iteration or result.kept_iteration or result.shapes_kept) and (
+            result.last_iteration or result.kept_iteration or result.swept_iteration or
+            result.shapes_kept) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -131,6 +132,9 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
     if result.kept_iteration and result.outcome == "crashed":
         lines.append("raised in an iteration that the cut loop's current run kept (its "
                      "earlier runs were cut), on that iteration's own values")
+    if result.swept_iteration and result.outcome == "crashed":
+        lines.append("raised in an iteration that the cut loop skipped, run after the rest of "
+                     "the cell (the skipped ones newest first), on that iteration's own values")
     if result.shapes_kept and result.outcome == "crashed":
         lines.append("a shape error after a loop cut short, of arrays that loop only "
                      "updates in place: their shapes are the whole run's")

@@ -1,0 +1,305 @@
+"""The iterations a cut loop skipped, run newest first after the cell (beside the cell).
+
+Beside the cell the dry run cuts a long loop once it has run half a second, so a bad file,
+group or machine near the end of the loop (the 37th of 40) is skipped: the cut run ends
+clean. Once it is done, the child runs the skipped iterations from the last back
+(`Cutter.sweep_codes`), and counts a crash there only where it fails on the iteration's
+own values (`Cutter.crashed_in_swept_iteration`). Each cell's truth is decided by running
+it; the near misses are cells that run clean for real, where a sweep that trusted what it
+sees would warn.
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+
+import pytest
+
+from crashpredict._dryrun import dryrun_verdict
+from crashpredict._dryrun._fastforward import Cutter, LoopInfo, _itemwise, _positions, rewrite_cell
+
+pytestmark = pytest.mark.usefixtures("no_new_children")
+
+#: items of the loops below; each iteration sleeps STEP_S, so the cut (after 0.5 s beside
+#: the cell) comes at about the 25th and the bad item (the 37th) is one it skips
+ITEMS = 40
+STEP_S = 0.02
+BAD = 36
+
+
+def _raised_type(cell: str, namespace: dict) -> str | None:
+    """The truth: the name of what the cell raises, run for real (None: it ran clean)."""
+    try:
+        exec(cell, namespace)  # noqa: S102
+    except Exception as exc:  # noqa: BLE001
+        return type(exc).__name__
+    return None
+
+
+def _beside_the_cell(namespace: dict, cell: str):
+    """The dry run of ``cell`` as the notebook makes it: a standby child, armed."""
+    from crashpredict._dryrun._beside import prepare_standby
+
+    standby = prepare_standby(namespace)
+    deadline = time.perf_counter() + 10
+    while not standby.armed() and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    beside = standby.start(cell)
+    result = beside.wait(30)
+    assert beside.settle(10)
+    return result, dryrun_verdict(result, cell)
+
+
+def _exports(tmp_path, separators_at: int | None = BAD) -> dict:
+    """Forty monthly CSV exports; the one at ``separators_at`` writes its amounts with
+    thousands separators (read as text)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    folder = tmp_path / "exports"
+    folder.mkdir(parents=True)
+    for month in range(ITEMS):
+        frame = pd.DataFrame({"k": rng.integers(0, 20, 300),
+                              "amount": np.round(rng.lognormal(7, 1, 300), 2)})
+        if month == separators_at:
+            frame["amount"] = frame["amount"].map("{:,.2f}".format)
+        frame.to_csv(folder / f"month_{month:02d}.csv", index=False)
+    files = sorted(p.name for p in folder.iterdir())
+    return {"np": np, "pd": pd, "time": time, "os": __import__("os"), "folder": str(folder),
+            "files": files}
+
+
+MONTHLY = """
+parts = []
+for name in files:
+    time.sleep({step})
+    df = pd.read_csv(os.path.join(folder, name){read})
+    df['amount'] = df['amount'].astype(float)
+    parts.append(df.groupby('k')['amount'].sum())
+totals = pd.concat(parts, axis=1)
+"""
+
+
+def test_a_bad_file_the_cut_skipped_is_met_newest_first(tmp_path):
+    """The 37th export of 40 has thousands separators: the real run fails there, late. The
+    cut run skips it; the sweep meets it third and counts it (the failing expression reads
+    only the frame the iteration read from its own file). Its fix reads the separators."""
+    cell = MONTHLY.format(step=STEP_S, read="")
+    assert _raised_type(cell, _exports(tmp_path / "truth")) == "ValueError"
+    result, verdict = _beside_the_cell(_exports(tmp_path / "run"), cell)
+    assert result.swept_iteration and result.cut_before_crash, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    assert any("newest first" in line for line in verdict.evidence), verdict.evidence
+    fixed = MONTHLY.format(step=STEP_S, read=", thousands=','")
+    assert _raised_type(fixed, _exports(tmp_path / "truth_fixed")) is None
+    result, verdict = _beside_the_cell(_exports(tmp_path / "run_fixed"), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+def _machines(dead: int | None = BAD) -> dict:
+    """Forty machines' sensor readings; the ``dead`` one has a sensor stuck at zero."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    readings = {}
+    for m in range(ITEMS):
+        x = rng.normal(size=(400, 4))
+        if m == dead:
+            x[:, 2] = 0.0
+        readings[f"m{m:02d}"] = x
+    return {"np": np, "time": time, "readings": readings}
+
+
+MAHALANOBIS = """
+scores = {{}}
+for m, x in readings.items():
+    time.sleep({step})
+    xc = x - x.mean(axis=0)
+    cov = xc.T @ xc / (len(x) - 1)
+    scores[m] = np.einsum('ij,jk,ik->i', xc, np.linalg.{inverse}(cov), xc).max()
+"""
+
+
+def test_a_singular_machine_of_a_dicts_items_is_met_after_the_cell():
+    cell = MAHALANOBIS.format(step=STEP_S, inverse="inv")
+    assert _raised_type(cell, _machines()) == "LinAlgError"
+    result, verdict = _beside_the_cell(_machines(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, "LinAlgError"), verdict
+    fixed = MAHALANOBIS.format(step=STEP_S, inverse="pinv")
+    assert _raised_type(fixed, _machines()) is None
+    result, verdict = _beside_the_cell(_machines(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+# ---- near misses: clean for real, where a sweep that trusted what it sees would warn -----
+
+def _text_frames() -> dict:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    frames = [pd.DataFrame({"amount": [f"{v:,.2f}" for v in rng.lognormal(7, 1, 200)]})
+              for _ in range(ITEMS)]
+    return {"np": np, "pd": pd, "time": time, "frames": frames}
+
+
+def test_the_last_item_already_run_after_the_cut_is_not_run_again():
+    """The cut run's last iteration converted the last frame's column in place; run again,
+    its ``.str`` would meet numbers. The sweep starts one before it."""
+    cell = ("for df in frames:\n    time.sleep(%s)\n"
+            "    df['amount'] = df['amount'].str.replace(',', '').astype(float)\n" % STEP_S)
+    assert _raised_type(cell, _text_frames()) is None
+    result, verdict = _beside_the_cell(_text_frames(), cell)
+    assert result.outcome == "completed" and verdict.crash is not True, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+def test_items_a_later_loop_changes_in_place_are_not_judged():
+    """A second loop over the same frames, newest first, converts them after the first:
+    the real run's first loop saw texts everywhere; the sweep would meet the frames the
+    cut second loop converted (the 39th). What the loop runs over is named again: nothing
+    swept is judged."""
+    cell = ("lengths = []\nfor df in frames:\n    time.sleep(%s)\n"
+            "    lengths.append(df['amount'].str.len().sum())\n"
+            "for df in frames[::-1]:\n"
+            "    df['amount'] = pd.to_numeric(df['amount'].str.replace(',', ''))\n" % STEP_S)
+    assert _raised_type(cell, _text_frames()) is None
+    result, verdict = _beside_the_cell(_text_frames(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_an_item_the_cell_changes_by_another_name_is_not_judged():
+    """The cell puts a NaN into the 39th frame, by another name, after the loop: the real
+    loop met it whole; the sweep would meet the NaN."""
+    namespace = _text_frames()
+    frames = namespace["frames"]
+    for df in frames:
+        df["amount"] = df["amount"].str.replace(",", "").astype(float)
+    namespace["late"] = frames[-2]
+    cell = ("counts = []\nfor df in frames:\n    time.sleep(%s)\n"
+            "    counts.append(df['amount'].astype(int).sum())\n"
+            "late.loc[0, 'amount'] = np.nan\n" % STEP_S)
+    truth = _text_frames()
+    for df in truth["frames"]:
+        df["amount"] = df["amount"].str.replace(",", "").astype(float)
+    truth["late"] = truth["frames"][-2]
+    assert _raised_type(cell, truth) is None
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_global_setting_made_after_the_loop_is_not_the_loops():
+    """``np.seterr(all='raise')`` after the loop: the real loop divided by the zero
+    machine's maximum with a warning only; the sweep would raise. Nothing is judged."""
+    namespace = _machines()
+    cell = ("import warnings\nwarnings.simplefilter('ignore')\nratios = []\n"
+            "for m, x in readings.items():\n    time.sleep(%s)\n"
+            "    ratios.append(float(np.abs(x[:, 2]).max() ** -1))\n"
+            "old = np.seterr(all='raise')\n" % STEP_S)
+    cell = cell.replace("** -1", "** -1.0")
+    truth = _machines()
+    try:
+        assert _raised_type(cell, truth) is None
+    finally:
+        import numpy as np
+        np.seterr(**truth["old"])
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def _windows() -> dict:
+    """Forty overlapping windows of one array (views), the first nine values at 2."""
+    import math
+
+    import numpy as np
+
+    base = np.ones(9 * ITEMS + 50)
+    base[:9] = 2.0
+    return {"math": math, "time": time,
+            "windows": [base[i:i + 50] for i in range(0, 9 * ITEMS, 9)]}
+
+
+def test_items_that_overlap_what_an_iteration_changes_in_place_are_not_judged():
+    """Each window doubles itself in place, so the next window's first value, shared with
+    it, is 2 or more when its iteration reads it: the real run is clean. The last window,
+    run after the cut, and the ones the sweep runs meet values the skipped iterations
+    never doubled. The loop changes its items in place and they are arrays: neither its
+    last iteration nor a swept one is judged."""
+    cell = ("checks = []\nfor w in windows:\n    time.sleep(%s)\n"
+            "    checks.append(math.sqrt(float(w[0]) - 2.0))\n    w[:] *= 2\n" % STEP_S)
+    assert _raised_type(cell, _windows()) is None
+    result, verdict = _beside_the_cell(_windows(), cell)
+    assert result.outcome == "crashed" and result.exception == "ValueError", result
+    assert not (result.last_iteration or result.swept_iteration), result
+    assert verdict.crash is not True, (verdict, result)
+
+
+# ---- what is swept, and how its items are read ------------------------------------------------
+
+def _loop(source: str) -> ast.For:
+    return next(n for n in ast.parse(source).body if isinstance(n, ast.For))
+
+
+@pytest.mark.parametrize(("source", "itemwise"), [
+    ("for f in files:\n    df = read(f)\n", True),
+    ("for i in range(9):\n    out.append(x[i])\n", True),
+    ("for epoch in range(9):\n    train()\n    print(epoch, loss)\n", False),
+    ("for epoch in range(9):\n    bar.set_description(f'epoch {epoch}')\n    step()\n", False),
+    ("for f in files:\n    if f.endswith('x'):\n        break\n    read(f)\n", False),
+    ("for f in files:\n    for line in f:\n        break\n    read(f)\n", True),
+])
+def test_only_loops_that_work_item_by_item_and_end_at_their_end_are_swept(source, itemwise):
+    assert _itemwise(_loop(source)) is itemwise
+    loops: dict = {}
+    rewrite_cell(ast.parse(source), loops)
+    assert loops[0].sweep is itemwise
+
+
+def test_a_loop_inside_a_function_or_another_statement_is_not_swept():
+    loops: dict = {}
+    rewrite_cell(ast.parse("def f(files):\n    for f in files:\n        read(f)\n"
+                           "if ok:\n    for f in files:\n        read(f)\n"), loops)
+    assert [info.sweep for info in loops.values()] == [False, False]
+
+
+def test_the_items_are_read_from_the_last_back_without_iterating():
+    import collections
+
+    import numpy as np
+    import pandas as pd
+
+    def items(value, done):
+        found = _positions(value, done)
+        return None if found is None else [(p, v if not hasattr(v, "tolist") else v.tolist())
+                                           for p, v in found]
+
+    assert items([1, 2, 3, 4], 2) == [(3, 4), (2, 3)]
+    assert items(range(0, 10, 3), 1) == [(3, 9), (2, 6), (1, 3)]
+    assert items({"a": 1, "b": 2, "c": 3}.items(), 1) == [(2, ("c", 3)), (1, ("b", 2))]
+    assert items(collections.Counter("aab"), 0) == [(1, "b"), (0, "a")]
+    assert items(np.arange(6).reshape(3, 2), 2) == [(2, [4, 5])]
+    assert items(pd.Series([5, 6, 7], index=[9, 8, 7]), 1) == [(2, 7), (1, 6)]
+    assert items(pd.DataFrame({"x": [1], "y": [2]}), 0) == [(1, "y"), (0, "x")]
+    assert items(iter([1, 2]), 0) is None
+    assert items((x for x in [1]), 0) is None
+
+
+def test_a_loop_that_draws_random_numbers_or_names_its_items_again_is_not_judged():
+    """Unit: what the whole cell changes is not worked out (None) where the loop draws
+    random numbers or the cell names the loop's container outside its header."""
+    import numpy as np
+
+    for source in ("for f in files:\n    k = rng.integers(9)\n    handle(f, k)\n",
+                   "for f in files:\n    k = np.random.rand()\n    handle(f, k)\n",
+                   "for f in files:\n    handle(f)\nfiles.sort()\n"):
+        tree = ast.parse(source)
+        cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
+        namespace = {"np": np, "rng": np.random.default_rng(0), "files": ["a"], "handle": print}
+        assert cutter._changed_by_cell(namespace, tree.body[0], 0) is None, source
+    tree = ast.parse("for f in files:\n    handle(f)\n")
+    cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
+    assert cutter._changed_by_cell({"files": ["a"], "handle": print}, tree.body[0], 0) == {"f"}
