@@ -17,7 +17,8 @@ import time
 import pytest
 
 from crashpredict._dryrun import dryrun_verdict
-from crashpredict._dryrun._fastforward import Cutter, LoopInfo, _itemwise, _positions, rewrite_cell
+from crashpredict._dryrun._fastforward import (Cutter, LoopInfo, _itemwise, _positions, _Rows,
+                                               rewrite_cell)
 
 pytestmark = pytest.mark.usefixtures("no_new_children")
 
@@ -132,6 +133,45 @@ def test_a_singular_machine_of_a_dicts_items_is_met_after_the_cell():
     fixed = MAHALANOBIS.format(step=STEP_S, inverse="pinv")
     assert _raised_type(fixed, _machines()) is None
     result, verdict = _beside_the_cell(_machines(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+def _orders() -> dict:
+    """1,500 orders; the 1,401st has its amount as ``'n/a'`` (fewer rows than the sibling on
+    the first rows takes: the sweep alone finds it)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(11)
+    amounts = [f"{v:.2f}" for v in rng.lognormal(4, 1, 1500)]
+    amounts[1400] = "n/a"
+    return {"pd": pd, "time": time,
+            "orders": pd.DataFrame({"id": np.arange(1500), "amount": amounts,
+                                    "qty": rng.integers(1, 9, 1500)})}
+
+
+ROWS = """
+spent = []
+for {target} in orders.{method}:
+    time.sleep(0.0006)
+    spent.append({amount} * {qty})
+"""
+
+
+@pytest.mark.parametrize(("target", "method", "amount", "qty"), [
+    ("i, row", "iterrows()", "float(row['amount'])", "row['qty']"),
+    ("row", "itertuples(index=False)", "float(row.amount)", "row.qty"),
+])
+def test_a_bad_row_late_in_a_row_loop_is_met_newest_first(target, method, amount, qty):
+    cell = ROWS.format(target=target, method=method, amount=amount, qty=qty)
+    assert _raised_type(cell, _orders()) == "ValueError"
+    result, verdict = _beside_the_cell(_orders(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 5), verdict
+    fixed = cell.replace(amount, f"pd.to_numeric({amount.replace('float(', '')[:-1]}, "
+                                 "errors='coerce')")
+    assert _raised_type(fixed, _orders()) is None
+    result, verdict = _beside_the_cell(_orders(), fixed)
     assert verdict.crash is not True, (verdict, result)
 
 
@@ -286,6 +326,29 @@ def test_the_items_are_read_from_the_last_back_without_iterating():
     assert items(pd.DataFrame({"x": [1], "y": [2]}), 0) == [(1, "y"), (0, "x")]
     assert items(iter([1, 2]), 0) is None
     assert items((x for x in [1]), 0) is None
+
+
+def test_rows_read_one_by_one_are_those_the_whole_frames_methods_yield():
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame({"n": [1, 2, 3], "x": [0.5, np.nan, 2.0], "s": ["a", None, "c"],
+                          "t": pd.to_datetime(["2024-01-01", "2024-02-01", "2024-03-01"])},
+                         index=[10, 20, 30])
+    for source, method, args in [(frame, "itertuples", ()), (frame, "itertuples", (False, None)),
+                                 (frame["n"], "items", ()), (frame["t"], "items", ())]:
+        expected = list(getattr(source, method)(*args))
+        read = [item for _, item in _positions(_Rows(source, method, args, ()), 0)][::-1]
+        assert repr(read) == repr(expected)
+        assert [[type(v) for v in got] for got in read] == \
+            [[type(v) for v in want] for want in expected]
+    columns = [item for _, item in _positions(_Rows(frame, "items", (), ()), 0)][::-1]
+    assert repr([(label, list(values.items())) for label, values in columns]) == \
+        repr([(label, list(values.items())) for label, values in frame.items()])
+    rows = [item for _, item in _positions(_Rows(frame, "iterrows", (), ()), 1)][::-1]
+    for (label, row), (want_label, want_row) in zip(rows, list(frame.iterrows())[1:]):
+        assert label == want_label and row.equals(want_row) and row.dtype == want_row.dtype
+    assert _positions(_Rows(frame["n"], "iterrows", (), ()), 0) is None
 
 
 def test_a_loop_that_draws_random_numbers_or_names_its_items_again_is_not_judged():

@@ -115,6 +115,9 @@ class LoopInfo:
     #: body reads its target, has no ``break``): once the cell's run is done, the
     #: iterations its cut skipped run newest first (`Cutter.sweep_codes`)
     sweep: bool = False
+    #: a loop over ``NAME.iterrows()``, ``NAME.itertuples(...)`` or ``NAME.items()``: the
+    #: method and its constant arguments (`_rows_call`), so a sweep reads rows one by one
+    rows: tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]] | None = None
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
@@ -236,7 +239,14 @@ class _Rewrite(ast.NodeTransformer):
             start = call.args[1] if len(call.args) > 1 else \
                 call.keywords[0].value if call.keywords else ast.Constant(0)
             extra = [copy.deepcopy(call.args[0]), copy.deepcopy(start)]
-        node.iter = self._call("iterate", [node.iter, ast.Constant(loop_id), *extra], node.iter)
+        call_node = self._call("iterate", [node.iter, ast.Constant(loop_id), *extra], node.iter)
+        rows = _rows_call(node.iter) if self.where == "the cell" and not self.functions \
+            else None
+        if rows is not None:  # what a sweep reads its rows from (`_Rows`)
+            self.loops[loop_id].rows = rows
+            call_node.keywords = [ast.keyword(arg="rows", value=ast.Name(
+                id=node.iter.func.value.id, ctx=ast.Load()))]  # type: ignore[attr-defined]
+        node.iter = call_node
         return node
 
     def visit_While(self, node: ast.While) -> ast.While:
@@ -569,13 +579,21 @@ class Cutter:
         return done >= self.keep and time.perf_counter() - self.began >= after
 
     def iterate(self, iterable: Any, loop_id: int, source: Any = _NO_LAST,
-                start: Any = 0) -> Iterator[Any]:
+                start: Any = 0, rows: Any = None) -> Iterator[Any]:
         """The loop's iterator, counted and cut; ``source`` and ``start`` are what an
-        ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts."""
+        ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts;
+        ``rows``: the frame or series whose rows a loop over its ``iterrows()``,
+        ``itertuples()`` or ``items()`` runs over (`LoopInfo.rows`)."""
         self.totals.setdefault(loop_id, _total(iterable if source is _NO_LAST else source))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
-        if self.loops[loop_id].sweep and self.entries[loop_id] == 1:
-            self.sources[loop_id] = (iterable, None) if source is _NO_LAST else (source, start)
+        info = self.loops[loop_id]
+        if info.sweep and self.entries[loop_id] == 1:
+            read = _Rows(rows, *info.rows) if info.rows is not None else None
+            if read is not None and read.size() is not None:  # a pandas object's rows
+                self.sources[loop_id] = (read, None)
+            else:  # a dict's ``items()``, a container
+                self.sources[loop_id] = (iterable, None) if source is _NO_LAST else \
+                    (source, start)
         if loop_id in self.in_last:  # entered again: that last iteration ended
             self.in_last.remove(loop_id)
         if loop_id in self.in_kept:  # ...or that kept one (left by a ``break``)
@@ -1678,6 +1696,59 @@ _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()),
                type(collections.OrderedDict().items()))
 
 
+#: The methods whose rows a sweep reads one by one (`_Rows`).
+_ROW_METHODS = frozenset({"iterrows", "itertuples", "items"})
+
+
+def _rows_call(node: ast.expr) -> tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]] | None:
+    """``NAME.iterrows()``, ``NAME.itertuples(index=False, name=None)``, ``NAME.items()``
+    with constant arguments: the method and its arguments, else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.attr in _ROW_METHODS):
+        return None
+    if not all(isinstance(a, ast.Constant) for a in node.args) or \
+            not all(k.arg is not None and isinstance(k.value, ast.Constant) for k in node.keywords):
+        return None
+    return (node.func.attr, tuple(a.value for a in node.args),  # type: ignore[attr-defined]
+            tuple((k.arg, k.value.value) for k in node.keywords))  # type: ignore[misc,attr-defined]
+
+
+@dataclass(slots=True)
+class _Rows:
+    """The rows of a frame or series as its ``iterrows()``, ``itertuples(...)`` or
+    ``items()`` yields them, read one at a time: the method run on the row's own slice
+    (``frame.iloc[p:p + 1]``; a frame's ``items()`` on its column's), which yields that
+    row as the whole frame's call does (the same types: Python scalars from
+    ``itertuples`` and a series' ``items``, a row of the frame's common type from
+    ``iterrows``)."""
+
+    frame: Any
+    method: str
+    args: tuple[Any, ...]
+    keywords: tuple[tuple[str, Any], ...]
+
+    def size(self) -> int | None:
+        """How many rows (columns, for a frame's ``items()``); None for what is no pandas
+        frame or series (a dict's ``items()``) or a method it lacks."""
+        try:
+            kind = type(self.frame)
+            if kind.__module__.partition(".")[0] != "pandas" or \
+                    kind.__name__ not in ("DataFrame", "Series") or \
+                    (kind.__name__ == "Series" and self.method != "items"):
+                return None
+            return len(self.frame.columns) if self.by_column() else len(self.frame)
+        except Exception:  # noqa: BLE001 - a strange object: no rows read
+            return None
+
+    def by_column(self) -> bool:
+        return type(self.frame).__name__ == "DataFrame" and self.method == "items"
+
+    def at(self, position: int) -> Any:
+        part = self.frame.iloc[:, position:position + 1] if self.by_column() else \
+            self.frame.iloc[position:position + 1]
+        return next(iter(getattr(part, self.method)(*self.args, **dict(self.keywords))))
+
+
 def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
     """The items iterating ``value`` yields at positions ``done`` and after, from the last
     back, with their positions, where its type gives them without iterating it (the
@@ -1695,6 +1766,11 @@ def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
         elif module == "pandas" and name == "DataFrame":
             value = value.columns
             get = value.__getitem__
+        elif kind is _Rows:
+            size = value.size()
+            if size is None:
+                return None
+            return ((position, value.at(position)) for position in range(size - 1, done - 1, -1))
         elif kind in _DICTS or kind in _DICT_VIEWS:
             total = len(value)
             backwards = reversed(value)
