@@ -44,21 +44,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "kernel: starts a real Jupyter kernel")
 
 
-def _register_fake_llm_server() -> None:
-    """Make llm_server.py importable as ``crashpredict_tests_llm_server``.
+def _register(name: str, filename: str) -> None:
+    """Make a helper file of the tests importable as ``name`` (llm_server.py: the fake
+    chat-completions server; cells.py: the truth of a cell, the dry run beside it).
 
     Tests use pytest's importlib mode, where sibling test helpers are not on sys.path;
     conftest runs before the test modules, so they can simply import it.
     """
-    name = "crashpredict_tests_llm_server"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("llm_server.py"))
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(filename))
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
 
 
-_register_fake_llm_server()
+_register("crashpredict_tests_llm_server", "llm_server.py")
+_register("crashpredict_tests_cells", "cells.py")
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ import pytest
 
 from crashpredict._dryrun import dry_run, dryrun_verdict
 from crashpredict._dryrun._fastforward import KEEP_ITERATIONS
+from crashpredict_tests_cells import beside_the_cell as _beside_the_cell  # registered by conftest.py
+from crashpredict_tests_cells import raised_type as _raised_type
 
 pytestmark = pytest.mark.usefixtures("no_new_children")
 
@@ -30,20 +32,6 @@ for epoch in range(50):
         time.sleep(0.002)
     history.append(epoch)
 """
-
-
-def _beside_the_cell(namespace: dict, cell: str):
-    """The dry run of ``cell`` as the notebook's one run makes it: a standby child, armed."""
-    from crashpredict._dryrun._beside import prepare_standby
-
-    standby = prepare_standby(namespace)
-    deadline = time.perf_counter() + 10
-    while not standby.armed() and time.perf_counter() < deadline:
-        time.sleep(0.01)
-    beside = standby.start(cell)
-    result = beside.wait(20)
-    assert beside.settle(10)
-    return result
 
 
 def _predict(cell: str, namespace: dict | None = None, budget_s: float = BUDGET):
@@ -680,15 +668,6 @@ def _records_namespace(n: int) -> dict:
     earlier = "import time\ndef remember(r):\n    cache[r['key']] = r\n"
     exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102
     return namespace
-
-
-def _raised_type(cell: str, namespace: dict) -> str | None:
-    """The truth: the name of what the cell raises, run for real (None: it ran clean)."""
-    try:
-        exec(cell, namespace)  # noqa: S102
-    except Exception as exc:  # noqa: BLE001
-        return type(exc).__name__
-    return None
 
 
 def _raised_on_records(cell: str) -> str | None:

@@ -19,6 +19,8 @@ import pytest
 from crashpredict._dryrun import dryrun_verdict
 from crashpredict._dryrun._fastforward import (Cutter, LoopInfo, _itemwise, _positions, _Rows,
                                                rewrite_cell)
+from crashpredict_tests_cells import beside_the_cell  # registered by conftest.py
+from crashpredict_tests_cells import raised_type as _raised_type
 
 pytestmark = pytest.mark.usefixtures("no_new_children")
 
@@ -29,26 +31,9 @@ STEP_S = 0.02
 BAD = 36
 
 
-def _raised_type(cell: str, namespace: dict) -> str | None:
-    """The truth: the name of what the cell raises, run for real (None: it ran clean)."""
-    try:
-        exec(cell, namespace)  # noqa: S102
-    except Exception as exc:  # noqa: BLE001
-        return type(exc).__name__
-    return None
-
-
 def _beside_the_cell(namespace: dict, cell: str):
-    """The dry run of ``cell`` as the notebook makes it: a standby child, armed."""
-    from crashpredict._dryrun._beside import prepare_standby
-
-    standby = prepare_standby(namespace)
-    deadline = time.perf_counter() + 10
-    while not standby.armed() and time.perf_counter() < deadline:
-        time.sleep(0.01)
-    beside = standby.start(cell)
-    result = beside.wait(30)
-    assert beside.settle(10)
+    """The dry run of ``cell`` beside it, and its verdict."""
+    result = beside_the_cell(namespace, cell, wait_s=30)
     return result, dryrun_verdict(result, cell)
 
 

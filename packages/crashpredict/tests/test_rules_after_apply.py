@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from crashpredict import predict
+from crashpredict_tests_cells import raised as _truth  # registered by conftest.py
 
 
 def ns(rows: int = 2_000) -> dict:
@@ -65,14 +66,6 @@ NEAR_MISSES = [
     ("a lambda that adds to a set",
      'houses["first"] = houses["hood"].apply(lambda h: seen.add(h))\n' + CAST),
 ]
-
-
-def _truth(source: str, space: dict) -> BaseException | None:
-    try:
-        exec(compile(source, "<cell>", "exec"), space)
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
-    return None
 
 
 @pytest.mark.parametrize("source", [pytest.param(s, id=i) for i, s in CRASHES])

@@ -11,6 +11,7 @@ import pytest
 from sklearn.preprocessing import LabelEncoder, OneHotEncoder, OrdinalEncoder
 
 from crashpredict import predict
+from crashpredict_tests_cells import raised  # registered by conftest.py
 
 
 def ns() -> dict:
@@ -73,11 +74,7 @@ test['city_code'] = enc.transform(test['city'])
 
 
 def _truth(source: str) -> BaseException | None:
-    try:
-        exec(compile(source, "<cell>", "exec"), ns())
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
-    return None
+    return raised(source, ns())
 
 
 @pytest.mark.parametrize("source", [pytest.param(s.strip() + "\n", id=i) for i, s in CRASHES])

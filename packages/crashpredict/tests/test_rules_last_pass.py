@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 
 from crashpredict import predict  # noqa: E402
 from crashpredict._rules._walk import _statements  # noqa: E402
+from crashpredict_tests_cells import raised  # noqa: E402 - registered by conftest.py
 
 
 def ns() -> dict:
@@ -204,12 +205,9 @@ for i in range(len(series)):
 
 def _truth(source: str) -> BaseException | None:
     try:
-        exec(compile(source, "<cell>", "exec"), ns())
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
+        return raised(source, ns())
     finally:
         plt.close("all")
-    return None
 
 
 @pytest.mark.parametrize(("source", "exception", "line"),

@@ -13,6 +13,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from crashpredict import predict
+from crashpredict_tests_cells import raised as _truth  # registered by conftest.py
 
 
 def ns(models: int = 3) -> dict:
@@ -38,14 +39,6 @@ CRASHES = [
     ("values", SCORES.format(target="model", view="values", fit="model.fit(X, y)",
                              label="type(model).__name__")),
 ]
-
-
-def _truth(source: str, space: dict) -> BaseException | None:
-    try:
-        exec(compile(source, "<cell>", "exec"), space)
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
-    return None
 
 
 @pytest.mark.parametrize("source", [pytest.param(s, id=i) for i, s in CRASHES])

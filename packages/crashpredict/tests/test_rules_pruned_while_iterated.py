@@ -13,6 +13,7 @@ from collections import Counter, OrderedDict, defaultdict
 import pytest
 
 from crashpredict._rules import rules_engine
+from crashpredict_tests_cells import raised  # registered by conftest.py
 
 
 def ns() -> dict:
@@ -30,12 +31,7 @@ def ns() -> dict:
 
 
 def _truth(source: str) -> BaseException | None:
-    space = copy.deepcopy(ns())
-    try:
-        exec(compile(source, "<cell>", "exec"), space)
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
-    return None
+    return raised(source, copy.deepcopy(ns()))
 
 
 CRASHES = {

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from crashpredict import predict
+from crashpredict_tests_cells import raised as _truth  # registered by conftest.py
 
 
 def ns(twice: bool = True) -> dict:
@@ -32,14 +33,6 @@ PIVOTS = [
     ("a rolling feature first",
      ROLLED + "wide = sales.pivot(index='date', columns='store', values='s7')\n"),
 ]
-
-
-def _truth(source: str, space: dict) -> BaseException | None:
-    try:
-        exec(compile(source, "<cell>", "exec"), space)
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
-    return None
 
 
 @pytest.mark.parametrize("source", [pytest.param(s, id=i) for i, s in PIVOTS])

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from crashpredict import predict
+from crashpredict_tests_cells import raised  # registered by conftest.py
 
 
 def ns() -> dict:
@@ -141,11 +142,7 @@ for idx, row in prices.iterrows():
 
 
 def _truth(source: str) -> BaseException | None:
-    try:
-        exec(compile(source, "<cell>", "exec"), ns())
-    except Exception as exc:  # noqa: BLE001 - the truth of the case
-        return exc
-    return None
+    return raised(source, ns())
 
 
 @pytest.mark.parametrize(("source", "exception", "line", "word"),
