@@ -17,8 +17,8 @@ import time
 import pytest
 
 from crashpredict._dryrun import dryrun_verdict
-from crashpredict._dryrun._fastforward import (Cutter, LoopInfo, _itemwise, _positions, _Rows,
-                                               rewrite_cell)
+from crashpredict._dryrun._fastforward import (Cutter, LoopInfo, _draws_before, _itemwise,
+                                               _positions, _Rows, rewrite_cell)
 from crashpredict_tests_cells import beside_the_cell  # registered by conftest.py
 from crashpredict_tests_cells import raised_type as _raised_type
 
@@ -59,7 +59,7 @@ def _exports(tmp_path, separators_at: int | None = BAD) -> dict:
 
 MONTHLY = """
 parts = []
-for name in files:
+for name in sorted(os.listdir(folder)):
     time.sleep({step})
     df = pd.read_csv(os.path.join(folder, name){read})
     df['amount'] = df['amount'].astype(float)
@@ -157,6 +157,93 @@ def test_a_bad_row_late_in_a_row_loop_is_met_newest_first(target, method, amount
                                  "errors='coerce')")
     assert _raised_type(fixed, _orders()) is None
     result, verdict = _beside_the_cell(_orders(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+def _stores() -> dict:
+    """Forty stores' daily sales; store 36 never reported a value (all NaN)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(9)
+    frame = pd.DataFrame({"store": np.repeat(np.arange(ITEMS), 50),
+                          "t": np.tile(np.arange(50)[::-1], ITEMS),
+                          "v": rng.random(ITEMS * 50)})
+    frame.loc[frame["store"] == BAD, "v"] = np.nan
+    return {"np": np, "pd": pd, "time": time, "sales": frame}
+
+
+STORES = """
+firsts = []
+for key, g in sales.groupby('store'):
+    time.sleep({step})
+    g = g.sort_values('t')
+    firsts.append({first})
+firsts = pd.Series(firsts)
+"""
+
+
+def test_a_late_group_of_a_groupby_is_met_with_the_list_the_cell_rebound_restored():
+    """The 37th store of 40 has no value: ``.iloc[0]`` of its values fails, late in the real
+    run. The sweep reads the groupby's groups again, newest first; the group is rebound from
+    its own values first (``g = g.sort_values('t')``); and ``firsts``, which the cell made
+    a series after the loop, is the loop's list again while the skipped groups run (a
+    series has no ``append``: the bad group's own value would never be read)."""
+    cell = STORES.format(step=STEP_S, first="g['v'].dropna().iloc[0]")
+    assert _raised_type(cell, _stores()) == "IndexError"
+    result, verdict = _beside_the_cell(_stores(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 6), verdict
+    fixed = STORES.format(step=STEP_S, first="g['v'].dropna().iloc[0] if g['v'].notna().any() "
+                                              "else float('nan')")
+    assert _raised_type(fixed, _stores()) is None
+    result, verdict = _beside_the_cell(_stores(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+def _months(one_class: int | None = BAD) -> dict:
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression, SGDClassifier
+
+    rng = np.random.default_rng(2)
+    data = pd.DataFrame({"month": np.repeat(np.arange(ITEMS), 60), "a": rng.random(ITEMS * 60),
+                         "b": rng.random(ITEMS * 60), "y": rng.integers(0, 2, ITEMS * 60)})
+    if one_class is not None:
+        data.loc[data["month"] == one_class, "y"] = 0  # that month's labels are one class
+    return {"np": np, "pd": pd, "time": time, "LogisticRegression": LogisticRegression,
+            "SGDClassifier": SGDClassifier, "data": data, "rng": np.random.default_rng(0)}
+
+
+MONTHS = """
+def fit_month(X, y):
+    return LogisticRegression(max_iter=500).fit(X, y)
+
+coefs = []
+for m in range(40):
+    time.sleep({step})
+    part = data[data['month'] == m]
+    model = {fit}
+    coefs.append(model.coef_[0])
+    boot = rng.integers(0, len(part), len(part))
+coefs = np.array(coefs)
+"""
+
+
+def test_a_month_of_one_class_fails_in_a_function_of_the_cell_fitted_whole():
+    """The 37th month's labels are all one class; the fit raises for it, in a function the
+    cell defines before the loop, which reads only its arguments and a library's class. Its
+    fits are cut to two iterations in the cut run, but run whole in the sweep, as the real
+    run's. The bootstrap draw comes after the fit: it does not make the fit doubtful."""
+    cell = MONTHS.format(step=STEP_S, fit="fit_month(part[['a', 'b']], part['y'])")
+    assert _raised_type(cell, _months()) == "ValueError"
+    result, verdict = _beside_the_cell(_months(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 3), verdict
+    fixed = MONTHS.format(step=STEP_S, fit="fit_month(part[['a', 'b']], part['y']) if "
+                                           "part['y'].nunique() > 1 else model")
+    assert _raised_type(fixed, _months()) is None
+    result, verdict = _beside_the_cell(_months(), fixed)
     assert verdict.crash is not True, (verdict, result)
 
 
@@ -263,6 +350,53 @@ def test_items_that_overlap_what_an_iteration_changes_in_place_are_not_judged():
     assert verdict.crash is not True, (verdict, result)
 
 
+def test_a_function_of_the_cell_that_keeps_state_is_not_judged():
+    """``ratio`` counts its calls in a list of an earlier cell: in the real run the count
+    is always one more than the value; the sweep's calls come after the cut run's, in
+    another order (the 39th value at the 27th call: a square root of a negative). The
+    function reads a global that is no module, class, number or text: nothing swept is
+    judged."""
+    cell = ("import math\ndef ratio(v):\n    calls.append(1)\n    return math.sqrt(len(calls) - v)\n"
+            "out = []\nfor x in values:\n    time.sleep(%s)\n    out.append(ratio(x))\n" % STEP_S)
+    assert _raised_type(cell, {"time": time, "values": [float(v) for v in range(ITEMS)],
+                               "calls": []}) is None
+    result, verdict = _beside_the_cell(
+        {"time": time, "values": [float(v) for v in range(ITEMS)], "calls": []}, cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+def test_a_file_the_cell_rewrites_after_the_loop_is_not_judged(tmp_path):
+    """After the loop the cell rewrites the 39th export with separators: the real loop read
+    it clean; the sweep would read it rewritten. A cell that writes files and reads some:
+    nothing swept is judged."""
+    def cell(folder):
+        return MONTHLY.format(step=STEP_S, read="") + (
+            f"bad = pd.read_csv('{folder}/month_38.csv')\n"
+            "bad['amount'] = bad['amount'].map('{:,.2f}'.format)\n"
+            f"bad.to_csv('{folder}/month_38.csv', index=False)\n")
+    truth = _exports(tmp_path / "truth", separators_at=None)
+    assert _raised_type(cell(truth["folder"]), truth) is None
+    run = _exports(tmp_path / "run", separators_at=None)
+    result, verdict = _beside_the_cell(run, cell(run["folder"]))
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_swept_iteration_fits_whole_as_the_real_one_does():
+    """Each month's fit runs its 30 epochs (``tol=None``), and, from the 31st month, the
+    cell divides by the epochs after the first two: the real run is clean. The cut run's
+    fits keep two epochs (its kept months do not divide); the sweep's fits run whole, and
+    divide by 28."""
+    cell = ("rates = []\nfor m in range(40):\n    time.sleep(%s)\n"
+            "    part = data[data['month'] == m]\n"
+            "    clf = SGDClassifier(max_iter=30, tol=None, random_state=0).fit(part[['a', 'b']], "
+            "part['y'])\n    if m >= 30:\n        rates.append(1.0 / (clf.n_iter_ - 2))\n"
+            % STEP_S)
+    assert _raised_type(cell, _months(None)) is None
+    result, verdict = _beside_the_cell(_months(None), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
 # ---- what is swept, and how its items are read ------------------------------------------------
 
 def _loop(source: str) -> ast.For:
@@ -336,18 +470,21 @@ def test_rows_read_one_by_one_are_those_the_whole_frames_methods_yield():
     assert _positions(_Rows(frame["n"], "iterrows", (), ()), 0) is None
 
 
-def test_a_loop_that_draws_random_numbers_or_names_its_items_again_is_not_judged():
-    """Unit: what the whole cell changes is not worked out (None) where the loop draws
-    random numbers or the cell names the loop's container outside its header."""
+def test_draws_up_to_the_failing_statement_or_a_container_named_again_are_not_judged():
+    """Unit: a draw of random numbers on the way to the failing statement makes it
+    doubtful (the sweep draws others), one after it does not; what the whole cell changes
+    is not worked out (None) where the cell names the loop's container outside its header."""
     import numpy as np
 
-    for source in ("for f in files:\n    k = rng.integers(9)\n    handle(f, k)\n",
-                   "for f in files:\n    k = np.random.rand()\n    handle(f, k)\n",
-                   "for f in files:\n    handle(f)\nfiles.sort()\n"):
+    for source, draws in (("for f in files:\n    a = read(f)\n    b = check(a)\n"
+                           "    k = rng.integers(9)\n", (False, False, True)),
+                          ("for f in files:\n    k = np.random.rand()\n    b = check(f)\n",
+                           (True, True))):
+        loop = ast.parse(source).body[0]
+        assert tuple(_draws_before(loop, statement) for statement in loop.body) == draws
+    namespace = {"np": np, "files": ["a"], "handle": print}
+    for source, changed in (("for f in files:\n    handle(f)\nfiles.sort()\n", None),
+                            ("for f in files:\n    handle(f)\n", {"f"})):
         tree = ast.parse(source)
         cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
-        namespace = {"np": np, "rng": np.random.default_rng(0), "files": ["a"], "handle": print}
-        assert cutter._changed_by_cell(namespace, tree.body[0], 0) is None, source
-    tree = ast.parse("for f in files:\n    handle(f)\n")
-    cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
-    assert cutter._changed_by_cell({"files": ["a"], "handle": print}, tree.body[0], 0) == {"f"}
+        assert cutter._changed_by_cell(namespace, tree.body[0], 0) == changed, source

@@ -569,8 +569,16 @@ class Cutter:
     last_items: dict[int, Any] = field(default_factory=dict)
     #: the item of each loop's skipped iteration running now (`swept`)...
     sweep_items: dict[int, Any] = field(default_factory=dict)
-    #: ...and how many skipped iterations of each loop ran after the cell (`sweep_codes`)
+    #: ...and how many skipped iterations of each loop ran after the cell (`sweep_codes`)...
     swept_counts: dict[int, int] = field(default_factory=dict)
+    #: ...and how many of those failed in a way that does not count (`sweep_failed`)
+    sweep_failures: dict[int, int] = field(default_factory=dict)
+    #: what the names each swept loop binds or grows held as it ended (`sweep_codes`)
+    after_loop: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: set once the sweep runs: the library fits run whole (`cap_libraries`)
+    whole: bool = False
+    #: the cell's file name, for `sweep_failed`
+    filename: str = ""
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
@@ -649,6 +657,10 @@ class Cutter:
                         yield missing
                     yield last  # a crash in its body leaves the loop here, marked
                     self.in_last.remove(loop_id)
+                if loop_id in self.sources and self.namespace is not None:
+                    self.after_loop[loop_id] = {
+                        name: self.namespace[name] for name in self.loops[loop_id].names
+                        if name in self.namespace}
                 return
             done += 1
             self.counts[loop_id] = self.counts.get(loop_id, 0) + 1
@@ -698,24 +710,51 @@ class Cutter:
         machine near the end of a long loop (the 33rd month of 36) is met in the first
         seconds, where the real run meets it last."""
         tree = self.cell_tree
+        self.filename = filename
         for loop_id, _done in self.tails:
             info = self.loops[loop_id]
             loop = next((n for n in tree.body if isinstance(n, ast.For)
                          and n.lineno == info.line), None) if tree is not None else None
             if loop is None:
                 continue
+            if self.namespace is not None:  # what the loop grew, though the cell rebound it
+                for name, value in self.after_loop.get(loop_id, {}).items():  # (``site_coefs
+                    self.namespace[name] = value  # = np.array(site_coefs)`` after the loop)
             call = ast.Call(func=ast.Attribute(value=ast.Name(id=HELPER, ctx=ast.Load()),
                                                attr="swept", ctx=ast.Load()),
                             args=[ast.Constant(loop_id)], keywords=[])
+            # an iteration that fails in a way that does not count goes on to the next
+            # (`sweep_failed`): its failure on what the cut changed says nothing
+            name = "__crashpredict_failed__"
+            handler = ast.ExceptHandler(
+                type=ast.Name(id="Exception", ctx=ast.Load()), name=name,
+                body=[ast.If(test=ast.Call(
+                    func=ast.Attribute(value=ast.Name(id=HELPER, ctx=ast.Load()),
+                                       attr="sweep_failed", ctx=ast.Load()),
+                    args=[ast.Constant(loop_id), ast.Name(id=name, ctx=ast.Load())],
+                    keywords=[]), body=[ast.Raise(exc=None, cause=None)], orelse=[])])
+            guarded = ast.Try(body=copy.deepcopy(loop.body), handlers=[handler], orelse=[],
+                              finalbody=[])
             again = ast.For(target=copy.deepcopy(loop.target),
                             iter=ast.copy_location(call, loop.iter),
-                            body=copy.deepcopy(loop.body), orelse=[], type_comment=None)
+                            body=[ast.copy_location(guarded, loop.body[0])], orelse=[],
+                            type_comment=None)
             module = ast.fix_missing_locations(ast.Module(
                 body=[ast.copy_location(again, loop)], type_ignores=[]))
             try:
                 yield loop_id, compile(module, filename, "exec", dont_inherit=True)
             except (SyntaxError, ValueError):
                 continue
+
+    def sweep_failed(self, loop_id: int, exc: BaseException) -> bool:
+        """A swept iteration of ``loop_id`` raised ``exc``: whether it counts (then the
+        sweep ends with it); one that does not lets the next iteration run, up to
+        `_MOST_SWEEP_FAILURES` of them."""
+        if self.crashed_in_swept_iteration(exc, _cell_line(exc, self.filename, None),
+                                           self.namespace or {}, self.filename, loop_id):
+            return True
+        self.sweep_failures[loop_id] = self.sweep_failures.get(loop_id, 0) + 1
+        return self.sweep_failures[loop_id] >= _MOST_SWEEP_FAILURES
 
     def swept(self, loop_id: int) -> Iterator[Any]:
         """The items a cut loop skipped, from its last back to the first it skipped, read
@@ -729,6 +768,7 @@ class Cutter:
             return
         skip_top = loop_id in self.ran_last
         missing = self.ran_missing.get(loop_id, _NO_LAST)
+        self.whole = True  # the library fits of a swept iteration run whole, as the real one's
         while True:
             try:
                 position, item = next(items)
@@ -755,11 +795,8 @@ class Cutter:
         runs none of the notebook's own code, writes or removes no file, and whose loop
         runs over what the cell does not change. The real run reaches that iteration (the
         loop leaves only at its end) with the same item and the same values, or fails
-        sooner. A library's cut (fewer trees, epochs) counts only for what its input
-        checks raise."""
+        sooner. The library fits of a swept iteration run whole (`Cutter.whole`)."""
         if not self.swept_counts.get(loop_id) or not isinstance(exc, _OWN_VALUE_ERRORS):
-            return False
-        if self.library_cuts and not raised_by_input_checks(exc):
             return False
         try:
             line = _cell_line(exc, filename, line)
@@ -773,42 +810,54 @@ class Cutter:
                          loop_id: int) -> set[str] | None:
         """What the whole cell may change (it ran before the skipped iterations): every
         name it binds, grows, stores into, resizes, calls a method of or hands to a call,
-        and what it binds from those. None (nothing judged) where the cell runs the
-        notebook's code, writes or removes files, or sets a library's global state
-        (`_GLOBAL_SETTERS`: ``np.seterr``, a pandas option, a warnings filter); where the
-        loop draws random numbers (the skipped iteration draws others than the real
-        run's); where the cell names what the loop runs over anywhere but in its header
-        (a later loop may change its items in place); or where the item of the iteration
-        is what a name the cell changes holds."""
+        and what it binds from those; not what it defines once, before the loop, and
+        never binds again (a function, a class, an import). None (nothing judged) where
+        the cell runs the notebook's code (but its functions that depend on their
+        arguments alone: `_pure_function`), removes files, writes files and reads some,
+        or sets a library's global state (`_GLOBAL_SETTERS`: ``np.seterr``, a pandas
+        option, a warnings filter); where the cell names what the loop runs over (but a
+        module or a function) anywhere but in its header (a later loop may change its
+        items in place); or where the item of the iteration is what a name the cell
+        changes holds."""
         tree = self.cell_tree
         if tree is None:
             return None
-        nodes = list(tree.body)
+        # the statements of the cell, not the bodies of its functions and classes (what a
+        # function changes is what its calls are handed; `_pure_function` reads its body)
+        nodes = [node for node in tree.body if not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
         bound, writes = _bound_in(nodes)
-        called = {_called_name(n) for node in nodes for n in ast.walk(node)
+        writes = writes or _bound_in(list(tree.body))[1]
+        called = {_called_name(n) for node in tree.body for n in ast.walk(node)
                   if isinstance(n, ast.Call)}
-        if writes or called & (_REMOVERS | _GLOBAL_SETTERS) or \
-                _runs_notebook_code(nodes, namespace):
+        if (writes and called & _READERS) or called & (_REMOVERS | _GLOBAL_SETTERS) or \
+                _runs_notebook_code(nodes, namespace, pure_ok=True):
             return None
-        if any(isinstance(n, ast.Call) and (_called_name(n) in _RANDOM_DRAWS or any(
-                isinstance(a, ast.Attribute) and a.attr == "random" for a in ast.walk(n.func)))
-               for n in ast.walk(loop)):
+        # what the loop runs over (not a module's or a function's name: ``sorted(os.listdir
+        # (folder))``), named by the cell after it or before it
+        listed = {name for name in _names_in(loop.iter) if not isinstance(
+            namespace.get(name, getattr(builtins, name, None)),
+            (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))}
+        if any(isinstance(n, ast.Name) and n.id in listed
+               for node in nodes if node is not loop for n in ast.walk(node)):
             return None
-        header = {id(n) for n in ast.walk(loop.iter)}
-        listed = _names_in(loop.iter)
-        if any(isinstance(n, ast.Name) and n.id in listed and id(n) not in header
-               for n in ast.walk(tree)):
-            return None
-        defined = {alias.asname or alias.name.partition(".")[0] for n in ast.walk(tree)
-                   if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names} | {
-            n.name for n in ast.walk(tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-        # (the header runs once, before any iteration: ``readings.items()``)
-        receivers = {name for name, chain, value in _calls_in(
-                         [n for n in nodes if n is not loop] + loop.body + loop.orelse, namespace)
-                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+        # what the cell defines once, before the loop (a function, a class, an import),
+        # holds in the swept iteration what it held in the real one
+        local = _comprehension_only(tree)
+        bound = set(bound) - local
+        position = next(k for k, node in enumerate(tree.body) if node is loop)
+        stored = _names_stored(ast.Module(body=nodes, type_ignores=[]))
+        stable = {name for node in tree.body[:position] for name in _defines(node)
+                  if name not in stored and sum(name in _defines(n) for n in ast.walk(tree)) == 1}
+        defined = {name for n in ast.walk(tree) for name in _defines(n)} - stable
+        # (the header runs once, before any iteration: ``readings.items()``); a method
+        # that returns a new object and changes none (``df[col].dropna()``) changes nothing
+        outside = [n for n in nodes if n is not loop] + loop.body + loop.orelse
+        receivers = {name for name, chain, value in _calls_in(outside, namespace)
+                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
+                     and not set(chain) <= _NEW_OBJECT_METHODS} | _resized_in(outside)
         changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
-                             _handed(nodes, namespace) | receivers)
+                             _handed(nodes, namespace) | receivers) - local
         targets = _names_in(loop.target)
         if any(namespace.get(name, _NO_LAST) is part for name in changed - targets
                for part in _mutable_parts(self.sweep_items.get(loop_id))):
@@ -920,7 +969,9 @@ class Cutter:
         traceback) reads only the loop's targets, what the iteration bound from them, and
         what no cut loop makes, binds, grows or calls a method of, and the cut loops call
         none of the notebook's own code (which may change what they do not name). The
-        real run gets there with the same values, or fails sooner."""
+        real run gets there with the same values, or fails sooner. After a library's
+        cut (fewer trees, epochs) only what its input checks raise counts: the last
+        iteration's own fits are cut too."""
         if not self.in_last:
             return False
         if self._in_last_batch():
@@ -928,6 +979,8 @@ class Cutter:
                 return False
         elif not isinstance(exc, _OWN_VALUE_ERRORS):
             return False
+        if self.library_cuts and not raised_by_input_checks(exc):
+            return False  # a fit cut to fewer trees or epochs may make the values it reads
         try:
             raised = None
             if filename is not None:  # the loop's own line, where a function of the cell
@@ -1012,9 +1065,9 @@ class Cutter:
         looped = self._made_before(loop, cut_nodes, namespace, loop_id) if not swept else None
         if swept:  # the whole cell ran first: whatever it changes is no iteration's own
             changed = self._changed_by_cell(namespace, loop, loop_id)
-            if changed is None or self.cell_tree is None:
+            if changed is None or self.cell_tree is None or _draws_before(loop, statement):
                 return False
-            made |= changed
+            made = (made | changed) - _comprehension_only(self.cell_tree)
             looped = made
             cut_nodes = list(self.cell_tree.body)
         elif looped is None:
@@ -1029,8 +1082,9 @@ class Cutter:
         if not loop_id_given or swept:
             item = self.sweep_items.get(loop_id, _NO_LAST) if swept else \
                 self.last_items.get(loop_id, _NO_LAST)
-            if (item is _NO_LAST or _mutable_parts(item)) and \
-                    targets & _changed_in_place(loop.body):
+            if (item is _NO_LAST or _mutable_parts(item)) and any(
+                    not _rebound_first(loop.body, name)
+                    for name in targets & _changed_in_place(loop.body)):
                 # the items may share what an iteration changes in place (overlapping
                 # windows of one array): the iterations between, skipped, changed them
                 return False
@@ -1048,8 +1102,9 @@ class Cutter:
                    for n in ast.walk(node.target)} | \
             {id(n) for node in path if isinstance(node, ast.With) for item in node.items
              if item.optional_vars is not None for n in ast.walk(item.optional_vars)}
-        if any(isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
-               and n.id in bound and id(n) not in headers for n in ast.walk(loop)):
+        rebound = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(
+            n.ctx, (ast.Store, ast.Del)) and n.id in bound and id(n) not in headers]
+        if rebound and not swept:
             return False  # ``i += 2`` in the body: the index is not the header's
 
         def clean(node: ast.AST) -> bool:
@@ -1071,9 +1126,15 @@ class Cutter:
                 return False
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace,
                                     self.known_at_start if last else frozenset())
+        if rebound:  # a swept iteration: a target rebound before the statement must have
+            # been rebound from its own values on the way there (``g = g.set_index('date')``)
+            before = {n.id for n in rebound if n.lineno < statement.lineno}
+            if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
+                                                 namespace, keep_targets=True):
+                return False
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
-                statement, raised, targets | fresh, made, cut_nodes, namespace)
+                statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(loop_id))
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
             # judged on the expression that raised, where the traceback tells it (the
@@ -1630,7 +1691,18 @@ def _last_item(value: Any) -> Any:
     return _NO_LAST
 
 
-#: Calls that remove files or folders (`Cutter._changed_by_cell`)...
+#: The most failures that do not count a sweep lets pass, per loop (`Cutter.sweep_failed`).
+_MOST_SWEEP_FAILURES = 50
+#: Calls that read files or list folders: a cell that writes files and reads some may read
+#: in a swept iteration what it wrote after the loop (`Cutter._changed_by_cell`)...
+_READERS = frozenset({
+    "open", "read_csv", "read_table", "read_json", "read_parquet", "read_excel",
+    "read_pickle", "read_feather", "read_hdf", "read_sql", "read_fwf", "read_xml", "load",
+    "loadtxt", "genfromtxt", "fromfile", "memmap", "listdir", "scandir", "walk", "glob",
+    "iglob", "rglob", "iterdir", "exists", "isfile", "isdir", "getsize", "stat",
+    "read_text", "read_bytes", "imread", "load_model", "load_weights", "load_state_dict",
+    "read", "readlines", "readline"})
+#: ...that remove files or folders...
 _REMOVERS = frozenset({"remove", "unlink", "rmtree", "rmdir", "removedirs", "truncate"})
 #: ...that set a library's global state, which changes how later code runs...
 _GLOBAL_SETTERS = frozenset({
@@ -1657,6 +1729,20 @@ _IN_PLACE = frozenset({"sort", "fill", "put", "itemset", "setflags", "partition"
                        "resize", "shuffle"})
 
 
+def _rebound_first(body: list[ast.stmt], name: str) -> bool:
+    """Whether the first statement of ``body`` that names ``name`` binds it anew without
+    changing what it held (``g = g.set_index('date')``): what the body changes in place
+    after that is the new object, not the loop's item."""
+    for statement in body:
+        if name not in _names_in(statement):
+            continue
+        return isinstance(statement, ast.Assign) and \
+            any(isinstance(t, ast.Name) and t.id == name for t in statement.targets) and \
+            name not in _changed_in_place([ast.Expr(value=statement.value)]) and \
+            not any(name in _names_in(t) for t in statement.targets if not isinstance(t, ast.Name))
+    return False
+
+
 def _changed_in_place(body: list[ast.stmt]) -> set[str]:
     """The names ``body`` may change in place: stored into (``df['x'] = ...``,
     ``o.attr = ...``), updated by an augmented assignment (``x += 1`` on an array), or
@@ -1674,6 +1760,49 @@ def _changed_in_place(body: list[ast.stmt]) -> set[str]:
                     node.func.attr in _GROWERS or node.func.attr in _IN_PLACE or (
                         node.func.attr.endswith("_") and not node.func.attr.startswith("_"))):
                 names |= _names_in(node.func.value)
+    return names
+
+
+def _comprehension_only(tree: ast.AST) -> set[str]:
+    """The names that appear only within comprehensions and are targets of one: theirs
+    alone (Python 3), no name of the cell."""
+    inside = {id(n) for c in ast.walk(tree) if isinstance(
+        c, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in ast.walk(c)}
+    free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in inside}
+    return {name for c in ast.walk(tree) if isinstance(c, ast.comprehension)
+            for name in _stored(c.target)} - free
+
+
+def _draws_before(loop: ast.For, statement: ast.stmt) -> bool:
+    """Whether the loop's body draws random numbers up to ``statement`` (a swept iteration
+    draws others than the real one did: `_RANDOM_DRAWS`, anything of a ``random``)."""
+    end = getattr(statement, "end_lineno", None) or statement.lineno
+    return any(isinstance(n, ast.Call) and n.lineno <= end and (
+        _called_name(n) in _RANDOM_DRAWS or any(
+            isinstance(a, ast.Attribute) and a.attr == "random" for a in ast.walk(n.func)))
+        for root in loop.body for n in ast.walk(root))
+
+
+def _defines(node: ast.AST) -> set[str]:
+    """The names a ``def``, ``class`` or ``import`` statement binds."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {alias.asname or alias.name.partition(".")[0] for alias in node.names}
+    return set()
+
+
+def _names_stored(tree: ast.AST) -> set[str]:
+    """The names ``tree`` assigns, deletes, stores into, or declares global."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                isinstance(node.ctx, (ast.Store, ast.Del)):
+            names |= _names_in(node.value)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
     return names
 
 
@@ -1749,11 +1878,34 @@ class _Rows:
         return next(iter(getattr(part, self.method)(*self.args, **dict(self.keywords))))
 
 
+#: The most groups a groupby a sweep reads may have, and the most of its last ones it keeps.
+_MOST_GROUPS = 200_000
+_MOST_GROUPS_KEPT = 10_000
+
+
+def _groups(groupby: Any, done: int) -> Iterator[tuple[int, Any]] | None:
+    """The groups a pandas groupby yields at positions ``done`` and after (its last
+    `_MOST_GROUPS_KEPT` at most), from the last back: the groupby iterated again by pandas'
+    own code (it yields the same ``(key, group)`` pairs each time), keeping its last
+    groups only."""
+    if groupby.ngroups > _MOST_GROUPS:
+        return None
+    tail: collections.deque[Any] = collections.deque(maxlen=_MOST_GROUPS_KEPT)
+    total = 0
+    for group in groupby:
+        tail.append(group)
+        total += 1
+    first = total - len(tail)
+    return ((position, tail[position - first])
+            for position in range(total - 1, max(done, first) - 1, -1))
+
+
 def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
     """The items iterating ``value`` yields at positions ``done`` and after, from the last
     back, with their positions, where its type gives them without iterating it (the
     builtins' sequences, a dict or its views, a numpy array's rows, a pandas index's
-    labels, a series' values, a frame's columns); else None."""
+    labels, a series' values, a frame's columns, a groupby's groups: `_groups`); else
+    None."""
     try:
         kind = type(value)
         module, name = kind.__module__.partition(".")[0], kind.__name__
@@ -1766,6 +1918,8 @@ def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
         elif module == "pandas" and name == "DataFrame":
             value = value.columns
             get = value.__getitem__
+        elif module == "pandas" and name in ("DataFrameGroupBy", "SeriesGroupBy"):
+            return _groups(value, done)
         elif kind is _Rows:
             size = value.size()
             if size is None:
@@ -1992,6 +2146,32 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     return names
 
 
+#: Methods (and accessors) of pandas, numpy and the builtins' containers that return a new
+#: object and change none (without ``inplace=True``, which `_resized_in` counts).
+_NEW_OBJECT_METHODS = frozenset({
+    "copy", "mean", "sum", "std", "var", "min", "max", "median", "quantile", "describe",
+    "head", "tail", "value_counts", "unique", "nunique", "isna", "notna", "isnull",
+    "notnull", "astype", "to_numpy", "tolist", "to_list", "to_dict", "item", "dropna",
+    "fillna", "replace", "rename", "drop", "sort_values", "sort_index", "reset_index",
+    "set_index", "groupby", "agg", "aggregate", "rolling", "expanding", "ewm", "resample",
+    "shift", "diff", "pct_change", "cumsum", "cumprod", "cummax", "cummin", "abs", "clip",
+    "round", "corr", "cov", "merge", "join", "map", "where", "mask", "idxmax", "idxmin",
+    "argmax", "argmin", "argsort", "reshape", "ravel", "flatten", "transpose", "any",
+    "all", "count", "dot", "str", "dt", "cat", "values", "T", "len", "lower", "upper",
+    "strip", "split", "contains", "startswith", "endswith", "isin", "between", "nlargest",
+    "nsmallest", "rank", "prod", "size", "first", "last", "keys", "items", "get", "squeeze",
+    "to_frame", "interpolate", "asfreq", "duplicated", "drop_duplicates", "explode",
+    "melt", "pivot", "pivot_table", "stack", "unstack", "assign", "filter", "select_dtypes",
+    "add_prefix", "add_suffix", "transform", "apply", "applymap", "nonzero", "mode", "skew",
+    "kurt", "sem", "mad", "total_seconds", "to_period", "to_timestamp", "normalize", "floor",
+    "ceil", "format", "join", "encode", "decode", "title", "capitalize", "zfill", "find",
+    "count_nonzero", "std", "view", "numpy", "detach", "cpu", "float", "long", "int", "type",
+    "size", "dim", "shape"})
+#: Matplotlib's plots (of ``pyplot`` and of an ``Axes``): they draw what they are given.
+_PLOTS = frozenset({"plot", "hist", "hist2d", "boxplot", "violinplot", "scatter", "bar",
+                    "barh", "imshow", "matshow", "pie", "fill_between", "errorbar", "step",
+                    "stairs", "stem", "hexbin", "contour", "contourf", "pcolormesh", "axhline",
+                    "axvline", "semilogy", "semilogx", "loglog", "ecdf", "stackplot"})
 #: Methods of scikit-learn's estimators that change none of their arguments (the library's
 #: contract, which its estimator checks hold every estimator to), where no step of the
 #: estimator is set to work in place (``copy=False``).
@@ -2003,9 +2183,22 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     """Whether ``call`` is one of scikit-learn's that only reads its arguments: a function
     of ``sklearn.metrics`` (``accuracy_score(y_va, pred)``), or a `_SKLEARN_READERS`
     method of one of the library's own estimators (``rf.fit(X_tr, y_tr)``: not a class of
-    the notebook's) none of whose parameters is ``copy=False``."""
+    the notebook's) none of whose parameters is ``copy=False``; or a plot of Matplotlib's
+    (`_PLOTS`) on its ``pyplot`` or an ``Axes`` (``axes[0].hist(df[col])``), which draws
+    what it is given."""
     try:
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _PLOTS:
+            base = func.value
+            while isinstance(base, ast.Subscript):  # ``axes[0]``, ``axes[i, j]``
+                base = base.value
+            value = namespace.get(base.id) if isinstance(base, ast.Name) else None
+            if isinstance(value, types.ModuleType):
+                return value.__name__ == "matplotlib.pyplot"
+            if type(value).__module__.partition(".")[0] == "numpy" and \
+                    getattr(value, "dtype", None) == object and getattr(value, "size", 0):
+                value = value.flat[0]  # the array of Axes plt.subplots made
+            return type(value).__module__.startswith("matplotlib.")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             value = namespace.get(func.value.id)
             if isinstance(value, types.ModuleType):
@@ -2095,19 +2288,22 @@ def _updated_in_place(nodes: Iterable[ast.AST], name: str) -> bool:
 
 def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
                        known: set[str], made: set[str], cut_nodes: list[ast.stmt],
-                       namespace: Mapping[str, Any]) -> bool:
+                       namespace: Mapping[str, Any], swept: bool = False) -> bool:
     """Whether the expression of ``statement`` at ``raised`` fails on the last iteration's
     own values (see `Cutter.crashed_in_last_iteration`): it reads only ``known`` names and
     names no cut loop makes (``made``) or calls a method of (a fit, a ``transform`` that
     learnt from the rows skipped; a module's ``random`` state), and the cut loops run none
-    of the notebook's own code."""
+    of the notebook's own code. ``swept``: ``cut_nodes`` is the whole cell, whose
+    functions may be pure ones (`_pure_function`), and ``made`` holds already the
+    receivers of its methods that may change them (`Cutter._changed_by_cell`)."""
     node = _node_at(statement, raised)
     if node is None:
         return False
-    if _runs_notebook_code(cut_nodes, namespace):
+    if _runs_notebook_code(cut_nodes, namespace, swept):
         return False  # the notebook's code may change what the loop does not name
-    receivers = {name for name, chain, value in _calls_in(cut_nodes, namespace)
-                 if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+    receivers = set() if swept else {
+        name for name, chain, value in _calls_in(cut_nodes, namespace)
+        if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
     return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
 
 
@@ -2130,11 +2326,51 @@ def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
     return found
 
 
-def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> bool:
+def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
+                        pure_ok: bool = False) -> bool:
     """Whether ``nodes`` call a function of the notebook's or a method of its classes (or
-    one that cannot be told)."""
-    codes = _notebook_code([value for _, _, value in _calls_in(nodes, namespace)], namespace)
+    one that cannot be told); ``pure_ok``: not counting the notebook's functions that read
+    no global but modules, builtins, constants and such functions, change none, and draw
+    no random number (`_pure_function`)."""
+    values = [value for _, _, value in _calls_in(nodes, namespace)]
+    if pure_ok:
+        values = [value for value in values if not (
+            isinstance(value, types.FunctionType) and value.__globals__ is namespace
+            and _pure_function(value, namespace))]
+    codes = _notebook_code(values, namespace)
     return codes is None or bool(codes)
+
+
+def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``function`` (of the notebook's), and the notebook's functions it calls,
+    read as globals only modules, builtins, numbers and texts, a library's classes and such
+    functions, bind or
+    delete no global, and draw no random number: what it does depends on its arguments
+    alone (which a call may change: those count as handed)."""
+    import dis
+
+    try:
+        for code, _calls in reached_code(function.__code__, namespace):
+            if set(code.co_names) & (_RANDOM_DRAWS | {"random"}):
+                return False
+            for instruction in dis.get_instructions(code):
+                if instruction.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+                    return False
+                if instruction.opname != "LOAD_GLOBAL":
+                    continue
+                name = instruction.argval
+                value = namespace.get(name, _NO_LAST)
+                if value is _NO_LAST:
+                    if name not in vars(builtins):
+                        return False
+                elif not (isinstance(value, (types.ModuleType,) + _IMMUTABLE) or (
+                        isinstance(value, types.FunctionType) and value.__globals__ is namespace)
+                        or (isinstance(value, type) and  # a library's class
+                            value.__module__ != namespace.get("__name__"))):
+                    return False
+        return True
+    except Exception:  # noqa: BLE001 - code that cannot be read: not known to be pure
+        return False
 
 
 def _last_batch(loader: Any) -> Any:
@@ -2192,13 +2428,15 @@ def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
 def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
                         targets: set[str], made: set[str],
                         namespace: Mapping[str, Any],
-                        start: frozenset[str] = frozenset()) -> set[str]:
+                        start: frozenset[str] = frozenset(),
+                        keep_targets: bool = False) -> set[str]:
     """The names the loop's last iteration binds on its way to ``statement``, before it,
     from the loop's targets and what no cut loop makes (``window = prices.iloc[i - 20:i +
     1]``, then what is bound from those): the real run's same iteration binds them to the
     same values, whatever the cut changed. Only simple statements count; any statement
     that is not so clean unbinds every name it mentions (it may change them). ``start``:
-    names known to hold the real run's values as the iteration begins (`Cutter._keyed`)."""
+    names known to hold the real run's values as the iteration begins (`Cutter._keyed`).
+    ``keep_targets``: the targets the iteration rebinds so are kept too."""
     fresh: set[str] = set(start)
     steps = [*path, statement]
     block: list[ast.stmt] = list(loop.body)
@@ -2220,7 +2458,7 @@ def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
         if k + 1 < len(steps):  # the block of the step that holds the next one
             block = next((b for b in (getattr(step, "body", []), getattr(step, "orelse", []))
                           if any(n is steps[k + 1] for n in b)), [])
-    return fresh - targets
+    return fresh if keep_targets else fresh - targets
 
 
 def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
@@ -2631,6 +2869,8 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
         original = model.fit
 
         def fit(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            if cutter.whole:  # a swept iteration's fit: as the real one's
+                return _original(self, *args, **kwargs)
             try:
                 bound = inspect.signature(_original).bind(self, *args, **kwargs)
             except TypeError:  # let Keras say what is wrong with the call
@@ -2678,7 +2918,8 @@ def _cap_sklearn(cutter: Cutter) -> None:
     def _validate_params(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = validate(self, *args, **kwargs)  # the user's values, checked as ever
         try:
-            _cap_estimator(self, cutter)
+            if not cutter.whole:  # a swept iteration's fit: whole, as the real one's
+                _cap_estimator(self, cutter)
         except Exception:  # a strange estimator: it fits whole
             pass
         return result
@@ -2742,7 +2983,7 @@ def _cap_boosting(cutter: Cutter, namespace: dict[str, Any] | None) -> None:
         def _train(self: Any, pool: Any, test_pool: Any, params: Any, *args: Any,
                    **kwargs: Any) -> Any:
             rounds = None
-            if isinstance(params, dict):
+            if isinstance(params, dict) and not cutter.whole:
                 rounds = params.get("iterations", 1000)  # CatBoost's default
                 if type(rounds) is int and rounds > BOOSTING_ROUNDS:
                     params = {**params, "iterations": BOOSTING_ROUNDS}
@@ -2769,6 +3010,8 @@ def _capped_trainer(original: Any, cutter: Cutter, what: str, argument: str, def
         return original
 
     def capped(*args: Any, **kwargs: Any) -> Any:
+        if cutter.whole:  # a swept iteration's training: whole, as the real one's
+            return original(*args, **kwargs)
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError:  # let the library say what is wrong with the call
