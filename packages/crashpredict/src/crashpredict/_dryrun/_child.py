@@ -597,7 +597,8 @@ def _swept(cutter: _fastforward.Cutter, namespace: dict[str, Any], policy: Any,
             return {"cut_before_crash": True, "cut_may_cause": True}
         return judged
 
-    for loop_id, code in list(cutter.sweep_codes(filename)):
+    for loop_id, code in cutter.sweep_codes(filename):  # (each loop's names restored as
+        # its turn comes)
         found = _execute(code, namespace, policy, filename, deadline, budget_s, judge(loop_id))
         if found.get("swept_iteration"):
             return found
