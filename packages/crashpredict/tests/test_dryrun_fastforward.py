@@ -1264,7 +1264,10 @@ def test_a_frame_sampled_with_a_generator_the_cut_loop_draws_from_is_not_claimed
     ("chunk = pd.read_csv(path)\nchunk['k'] = seen\nseen += 1\nframes.append(chunk)", False),
     ("chunk = pd.read_csv(path)\nframes.append(chunk)\nframes.append(frames[0])", False),
     ("chunk = pd.read_csv(path)\nif chunk.empty:\n    break\nframes.append(chunk)", False),
-    ("chunk = pd.read_csv(path)\nframes.append(chunk.dropna())", False),
+    ("chunk = pd.read_csv(path)\nframes.append(chunk.dropna())", True),
+    ("chunk = pd.read_csv(path)\nframes.append(chunk.assign(k=seen))\nseen += 1", False),
+    ("a, (b, *c) = np.gradient(path)\nframes.append(np.stack([a, b]))", True),
+    ("a, b = seen, path\nframes.append(a)\nseen += 1", False),
     ("chunk = pd.read_csv(path)", False),
 ])
 def test_a_loop_collects_its_items_own_frames_only_in_plain_statements(body, own):

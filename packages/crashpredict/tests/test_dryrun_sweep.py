@@ -12,6 +12,7 @@ sees would warn.
 from __future__ import annotations
 
 import ast
+import linecache
 import time
 
 import pytest
@@ -488,3 +489,110 @@ def test_draws_up_to_the_failing_statement_or_a_container_named_again_are_not_ju
         tree = ast.parse(source)
         cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
         assert cutter._changed_by_cell(namespace, tree.body[0], 0) == changed, source
+
+
+# ---- arrays collected by a cut loop, stacked after it ----------------------------------------
+
+def _images(rows: int = ITEMS * 32 - 7) -> dict:
+    """Forty batches of 32 small images, the last one 7 short."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    return {"np": np, "time": time, "images": rng.random((rows, 8, 8))}
+
+
+STACKED = """
+feats = []
+for start in range(0, len(images), 32):
+    time.sleep({step})
+    batch = images[start:start + 32]
+    gx, gy = np.gradient(batch, axis=(1, 2))
+    feats.append(np.stack([batch.mean(axis=(1, 2)), np.hypot(gx, gy).std(axis=(1, 2))], axis=1))
+{between}X = {join}
+"""
+
+
+@pytest.mark.parametrize("join, fixed", [
+    ("np.stack(feats)", "np.concatenate(feats)"),
+    ("np.array(feats)", "np.vstack(feats)"),
+])
+def test_arrays_that_do_not_fit_together_are_stacked_as_in_the_whole_run(join, fixed):
+    """The last batch is smaller: stacking the batches' features fails. The cut run's list
+    holds the first batches and the last, each made from its own batch alone, so its
+    failure is the whole run's: warned at once, before any sweep. Joined row after row,
+    they fit."""
+    cell = STACKED.format(step=STEP_S, between="", join=join)
+    assert _raised_type(cell, _images()) == "ValueError"
+    started = time.perf_counter()
+    result, verdict = _beside_the_cell(_images(), cell)
+    assert result.stacks_kept and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 8), verdict
+    assert any("do not fit together" in line for line in verdict.evidence), verdict.evidence
+    assert not any("newest first" in c for c in result.cuts), result.cuts
+    assert time.perf_counter() - started < ITEMS * STEP_S * 4  # not the whole loop's work
+    fixed_cell = STACKED.format(step=STEP_S, between="", join=fixed)
+    assert _raised_type(fixed_cell, _images()) is None
+    result, verdict = _beside_the_cell(_images(), fixed_cell)
+    assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+
+@pytest.mark.parametrize("between", [
+    # a second loop, cut too, trims every batch to the last one's size in place
+    "for i in range(len(feats)):\n    time.sleep({step})\n    feats[i] = feats[i][:25]\n",
+    # the notebook's function pads every batch to the full size, in a loop of its own
+    # the notebook's function does it, with a loop of its own
+    "pad(feats)\n",
+])
+def test_a_list_changed_after_the_loop_that_collected_it_is_not_claimed(between):
+    """Near misses: after the loop every batch is trimmed or padded to the same size, so the
+    real run stacks them clean. The cut run changes only some (its second loop is cut too),
+    and fails: that failure is the cut's, and nothing is warned."""
+    def namespace():
+        ns = _images()
+        source = (f"import time\nimport numpy as np\n\ndef pad(parts):\n    for i in range(len(parts)):\n"
+                  f"        time.sleep({STEP_S * 10})\n"
+                  f"        parts[i] = np.pad(parts[i], ((0, 32 - len(parts[i])), (0, 0)))\n")
+        linecache.cache["<ipython-input-3>"] = (len(source), None, source.splitlines(True),
+                                                "<ipython-input-3>")
+        exec(compile(source, "<ipython-input-3>", "exec"), ns)  # noqa: S102 - the notebook's
+        return ns
+
+    cell = STACKED.format(step=STEP_S, between=between.format(step=STEP_S),
+                          join="np.stack(feats)")
+    assert _raised_type(cell, namespace()) is None
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert result.outcome == "crashed" and result.cut_before_crash, result
+    assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+
+def test_only_stacks_of_the_collected_list_by_numpy_or_torch_are_claimed():
+    """Unit: what the list holds joined to something else, the notebook's own ``stack`` and
+    an empty list's error are not claimed; ``np.stack(feats, axis=1)`` and ``torch.stack``
+    are."""
+    import numpy as np
+    import torch
+
+    def stack(parts):
+        return np.stack(parts)
+
+    def claimed(join, feats):
+        cell = STACKED.format(step=0, between="", join=join)
+        tree = ast.parse(cell)
+        info = LoopInfo(0, 3, "for start in ...", "the cell",
+                        names=frozenset({"start", "batch", "gx", "gy"}))
+        cutter = Cutter({0: info}, cell_tree=tree)
+        cutter.cut.append(0)
+        cutter.entries[0] = 1
+        namespace = {"np": np, "torch": torch, "stack": stack, "feats": feats}
+        last = ast.Module(body=[tree.body[-1]], type_ignores=[])
+        with pytest.raises(Exception) as raised:  # noqa: PT011 - the crash to judge
+            exec(compile(last, "<cell>", "exec"), namespace)  # noqa: S102
+        return cutter.stacks_kept(raised.value, None, "<cell>", namespace)
+
+    ragged = [np.zeros((32, 2)), np.zeros((25, 2))]
+    assert claimed("np.stack(feats)", ragged) is True
+    assert claimed("np.stack(feats, axis=1)", ragged) is True
+    assert claimed("torch.stack(feats)", [torch.zeros(32, 2), torch.zeros(25, 2)]) is True
+    assert claimed("stack(feats)", ragged) is False
+    assert claimed("np.stack(feats + [np.zeros((9, 2))])", ragged[:1]) is False
+    assert claimed("np.stack(feats)", []) is False

@@ -566,6 +566,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.rows_kept(exc, line, filename, namespace):  # a value of the frames the
             # cut loop collected, each the real run's own, converted value by value
             return {"cut_before_crash": True, "cut_may_cause": False}
+        if cutter.stacks_kept(exc, line, filename, namespace):  # arrays of the list the
+            # cut loop collected, each the real run's own, whose shapes do not fit together
+            return {"cut_before_crash": True, "cut_may_cause": False, "stacks_kept": True}
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)

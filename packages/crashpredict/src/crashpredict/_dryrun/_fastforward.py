@@ -1432,13 +1432,25 @@ class Cutter:
         for between in tree.body[position[id(join)] + 1:at]:
             if _changes_column(between, joined, column):
                 return False
+        return self._collected_only(listed, cut_nodes, made, namespace, before=join)
+
+    def _collected_only(self, listed: str, cut_nodes: list[ast.stmt], made: set[str],
+                        namespace: Mapping[str, Any], before: ast.stmt) -> bool:
+        """Whether the list ``listed`` holds only what one cut loop of the cell (a
+        statement of it, entered once, before ``before``) appended, each value made from
+        its own item (`_own_items`): the cell makes it empty before the loop, binds it
+        nowhere else, and calls none of its methods outside the loop. The cut run's list
+        is then some of the real run's values, the first ones and the last, each the same."""
+        tree = self.cell_tree
+        assert tree is not None
+        position = {id(n): k for k, n in enumerate(tree.body)}
         loops = [(loop_id, n) for loop_id, n in zip(self.cut, cut_nodes)
                  if listed in _names_in(n)]
         if len(loops) != 1:
             return False
         loop_id, loop = loops[0]
         if not isinstance(loop, ast.For) or id(loop) not in position or \
-                position[id(loop)] > position[id(join)] or self.entries.get(loop_id) != 1 or \
+                position[id(loop)] > position[id(before)] or self.entries.get(loop_id) != 1 or \
                 _names_in(loop.iter) & made:
             return False
         made_empty = [n for n in tree.body[:position[id(loop)]] if isinstance(n, ast.Assign)
@@ -1452,11 +1464,75 @@ class Cutter:
         if any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
                and n.value.id == listed for n in ast.walk(tree) if not _within(n, loop)):
             return False  # a method of the list outside the loop (``frames.pop()``)
+        for node in ast.walk(tree):  # stored into or handed to a call outside the loop
+            if _within(node, loop) or _within(node, before):
+                continue
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                    node.value.id == listed and isinstance(node.ctx, (ast.Store, ast.Del)):
+                return False  # ``frames[-1] = padded``
+            if isinstance(node, ast.Call) and _called_name(node) not in ("len", "print") and \
+                    any(isinstance(a, ast.Name) and a.id == listed
+                        for a in [*node.args, *(k.value for k in node.keywords)]):
+                return False  # ``pad_all(frames)``
         # what a method call of a cut loop changes (a model fit chunk by chunk, a random
         # generator): the last item meets it as the cut left it, not as the real run does
         receivers = {name for name, chain, value in _calls_in(cut_nodes, namespace)
                      if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
         return _own_items(loop, listed, made | (receivers - {listed}))
+
+    def stacks_kept(self, exc: BaseException, line: int | None, filename: str,
+                    namespace: Mapping[str, Any]) -> bool:
+        """Whether a shape error after a cut loop is the real run's because the arrays it
+        stacks are some of the real run's: the cell collects one array per item
+        (``batch_features.append(feats)``, each made from its own item alone) and, after
+        the loop, stacks the list (``np.stack(batch_features)``, ``np.array``,
+        ``np.concatenate``, ``torch.stack``, ``torch.cat``), which fails on two arrays of
+        shapes that do not fit together (the last batch smaller, a file with a column
+        fewer). The cut run's list holds the first items and the last, each the real
+        run's own; the real run's list holds them all, those two among them, so it fails
+        too, whatever the order. Only where the expression that raised (read off the
+        traceback) is such a call on the list's name alone, with constant keywords, its
+        message one of shapes that do not fit (not an empty list), and the list is
+        collected as `_collected_only` says."""
+        try:
+            if not self.cut or not isinstance(exc, (ValueError, RuntimeError)):
+                return False
+            text = str(exc)
+            if not any(words in text for words in _MISFIT_SHAPES):
+                return False
+            return self._stacks_kept(exc, line, filename, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _stacks_kept(self, exc: BaseException, line: int | None, filename: str,
+                     namespace: Mapping[str, Any]) -> bool:
+        tree = self.cell_tree
+        cut_nodes = self._cut_nodes()
+        if tree is None or cut_nodes is None or _runs_notebook_code(cut_nodes, namespace):
+            return False
+        if any(code.co_name in self._cut_functions() for code in _codes_of(exc)):
+            return False
+        statement = _statement_at(tree, _cell_line(exc, filename, line))
+        raised = _cell_position(exc, filename)
+        if statement is None or raised is None or not any(statement is n for n in tree.body):
+            return False
+        node = _node_at(statement, raised)
+        if not isinstance(node, ast.Call) or len(node.args) != 1 or \
+                not isinstance(node.args[0], ast.Name) or _called_name(node) not in _STACKS or \
+                not all(isinstance(k.value, ast.Constant) for k in node.keywords) or \
+                not isinstance(node.func, ast.Attribute) or \
+                not isinstance(node.func.value, ast.Name):
+            return False
+        library = namespace.get(node.func.value.id)
+        if not isinstance(library, types.ModuleType) or \
+                library.__name__ not in ("numpy", "torch"):
+            return False  # ``np.stack``, ``torch.cat``: not the notebook's own ``stack``
+        made: set[str] = set()
+        for loop_id in self.cut:
+            made |= self.loops[loop_id].names
+        made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+        return self._collected_only(node.args[0].id, cut_nodes, made, namespace,
+                                    before=statement)
 
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
@@ -1507,6 +1583,19 @@ class Cutter:
 #: Conversions that take each value on its own (`Cutter.rows_kept`): what one value
 #: fails, it fails wherever it is.
 _CONVERSIONS = frozenset({"to_datetime", "to_numeric", "to_timedelta"})
+#: Stacks of a list's arrays or tensors (`Cutter.stacks_kept`): what two of the arrays
+#: fail, the list that holds them fails.
+_STACKS = frozenset({"stack", "vstack", "hstack", "dstack", "column_stack", "row_stack",
+                     "concatenate", "cat", "concat", "array", "asarray", "tensor"})
+#: What numpy and torch say of arrays whose shapes do not fit together.
+_MISFIT_SHAPES = ("all input arrays must have the same shape",
+                  "input array dimensions except for the concatenation axis must match",
+                  "input arrays must have same number of dimensions",
+                  "has an inhomogeneous shape",
+                  "stack expects each tensor to be equal size",
+                  "Sizes of tensors must match except in dimension",
+                  "Tensors must have same number of dimensions",
+                  "expected sequence of length")
 #: Joins of a list's frames or arrays, rows after rows (`Cutter.rows_kept`).
 _ROW_JOINS = frozenset({"concat", "concatenate", "vstack", "row_stack"})
 
@@ -1612,8 +1701,10 @@ def _within(node: ast.AST, outer: ast.AST) -> bool:
 def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
     """Whether ``loop`` appends to ``listed`` only values each iteration makes from its own
     item and from what no cut loop changes (``made``): its body holds only assignments,
-    calls and ``listed.append(x)`` (at least one), and ``if test: continue`` on such
-    values; a name the iteration binds from anything else is no longer its own."""
+    calls and ``listed.append(...)`` (at least one), and ``if test: continue`` on such
+    values; a name the iteration binds from anything else is no longer its own. What it
+    appends is such a name, or an expression that reads only those and what no cut loop
+    changes (``feats.append(np.concatenate([a, b]))``)."""
     own = set(_stored(loop.target))
 
     def clean(nodes: Iterable[ast.AST]) -> bool:
@@ -1627,7 +1718,9 @@ def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
                     func.value.id == listed:
                 if func.attr != "append" or len(call.args) != 1 or call.keywords or \
-                        not isinstance(call.args[0], ast.Name) or call.args[0].id not in own:
+                        listed in _names_in(call.args[0]) or not (
+                            isinstance(call.args[0], ast.Name) and call.args[0].id in own
+                            or clean(call.args)):
                     return False
                 appended = True
                 continue
@@ -1653,7 +1746,14 @@ def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
                     if isinstance(node, ast.Subscript):
                         reads.append(node.slice)
             ok = clean(reads)
-            for target in targets:
+            flat: list[ast.expr] = []
+            while targets:  # ``gx, gy = np.gradient(batch)``: each name on its own
+                target, *targets = targets
+                if isinstance(target, (ast.Tuple, ast.List)):
+                    targets = [*target.elts, *targets]
+                else:
+                    flat.append(target.value if isinstance(target, ast.Starred) else target)
+            for target in flat:
                 if isinstance(target, ast.Name):
                     (own.add if ok else own.discard)(target.id)
                     continue

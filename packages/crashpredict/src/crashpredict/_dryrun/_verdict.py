@@ -45,7 +45,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     crash_type = crash_type_of(result.exception, result.message, result.library)
     if result.outcome == "crashed" and result.cut_before_crash and not (
             result.last_iteration or result.kept_iteration or result.swept_iteration or
-            result.shapes_kept) and (
+            result.shapes_kept or result.stacks_kept) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -138,6 +138,10 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
     if result.shapes_kept and result.outcome == "crashed":
         lines.append("a shape error after a loop cut short, of arrays that loop only "
                      "updates in place: their shapes are the whole run's")
+    if result.stacks_kept and result.outcome == "crashed":
+        lines.append("arrays of shapes that do not fit together, stacked after a loop cut "
+                     "short that collected them, each from its own item: the whole run's "
+                     "list holds the same ones")
     lines += [f"would have: {w}" for w in result.writes]
     return tuple(lines)
 
