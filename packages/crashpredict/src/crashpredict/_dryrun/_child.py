@@ -106,7 +106,8 @@ def _silence() -> None:
 
 
 def _frames(tb: Any, filename: str) -> tuple[list[str], int | None, list[str]]:
-    """Short frame texts from the cell's first frame on, the cell line, and frame modules."""
+    """Short frame texts from the cell's first frame on (not the dry run's own), the cell
+    line, and frame modules."""
     texts: list[str] = []
     modules: list[str] = []
     line = None
@@ -118,6 +119,8 @@ def _frames(tb: Any, filename: str) -> tuple[list[str], int | None, list[str]]:
             texts.append(f"{filename}:{lineno}")
         elif started:
             module = str(frame.f_globals.get("__name__", "?"))
+            if module.startswith("crashpredict."):
+                continue  # the dry run's own wrappers (a capped fit, a sandboxed call)
             where = os.path.basename(code.co_filename) if module == "__main__" else module
             texts.append(f"{where}:{lineno} in {code.co_name}")
         if started:

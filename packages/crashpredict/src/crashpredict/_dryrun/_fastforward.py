@@ -796,7 +796,7 @@ class Cutter:
         runs over what the cell does not change. The real run reaches that iteration (the
         loop leaves only at its end) with the same item and the same values, or fails
         sooner. The library fits of a swept iteration run whole (`Cutter.whole`)."""
-        if not self.swept_counts.get(loop_id) or not isinstance(exc, _OWN_VALUE_ERRORS):
+        if not self.swept_counts.get(loop_id) or not _fails_on_values(exc):
             return False
         try:
             line = _cell_line(exc, filename, line)
@@ -977,7 +977,7 @@ class Cutter:
         if self._in_last_batch():
             if not _about_sizes(exc):
                 return False
-        elif not isinstance(exc, _OWN_VALUE_ERRORS):
+        elif not _fails_on_values(exc):
             return False
         if self.library_cuts and not raised_by_input_checks(exc):
             return False  # a fit cut to fewer trees or epochs may make the values it reads
@@ -1005,8 +1005,7 @@ class Cutter:
         loop was cut, and a library's cut (fewer trees, epochs) counts only for what its
         input checks raise. It is judged from each loop in a kept iteration, outermost
         first (`_judge_last` given the loop)."""
-        if not self.in_kept or self.in_last or not self.cut or \
-                not isinstance(exc, _OWN_VALUE_ERRORS):
+        if not self.in_kept or self.in_last or not self.cut or not _fails_on_values(exc):
             return False
         if self.library_cuts and not raised_by_input_checks(exc):
             return False  # a fit cut to fewer trees or epochs may make the values it reads
@@ -2200,6 +2199,18 @@ def _cell_line(exc: BaseException, filename: str, line: int | None) -> int | Non
 
 #: Failures of a value itself (not of a file, memory or the interpreter's limits).
 _OWN_VALUE_ERRORS = (AttributeError, TypeError, ValueError, LookupError, ArithmeticError)
+#: The boosting libraries' own errors that derive from no error of a value: what their
+#: checks of the data given to a fit raise (a feature name with JSON characters, a label
+#: out of range, an empty set). XGBoost's derives from ValueError.
+_LIBRARY_VALUE_ERRORS = frozenset({"lightgbm.basic.LightGBMError", "_catboost.CatBoostError"})
+
+
+def _fails_on_values(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure of a value itself (`_OWN_VALUE_ERRORS`, a boosting
+    library's error, `_LIBRARY_VALUE_ERRORS`)."""
+    return isinstance(exc, _OWN_VALUE_ERRORS) or any(
+        f"{kind.__module__}.{kind.__qualname__}" in _LIBRARY_VALUE_ERRORS
+        for kind in type(exc).__mro__)
 
 
 #: Built-in functions that change none of their arguments.
@@ -2217,8 +2228,9 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     """The names ``nodes`` hand to a call that may change them: any but `_PURE_BUILTINS`
     (``heapq.heappush(heap, x)``, ``operator.setitem(index, k, v)``, ``np.copyto(out, x)``),
     unless the name holds a value no call changes (``x.view(BATCH, -1)``), is a builtin
-    (``astype(int)``), or is a module one of whose attributes is handed (``np.float32``;
-    not its ``random`` state)."""
+    (``astype(int)``), is a module one of whose attributes is handed (``np.float32``;
+    not its ``random`` state), or is the parameters a boosting library's training copies
+    (`_copied_params`)."""
     names: set[str] = set()
     for node in nodes:
         for call in ast.walk(node):
@@ -2226,7 +2238,10 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
                     isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS) or \
                     _reads_its_arguments(call, namespace):
                 continue
+            copied = _copied_params(call, namespace)
             for arg in [*call.args, *(k.value for k in call.keywords)]:
+                if arg is copied:
+                    continue
                 chain = []
                 while isinstance(arg, (ast.Attribute, ast.Subscript, ast.Starred)):
                     if isinstance(arg, ast.Attribute):
@@ -2244,6 +2259,42 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
                     continue
                 names.add(arg.id)
     return names
+
+
+#: The training functions of the boosting libraries that copy their parameters before
+#: reading them (``params = copy.deepcopy(params)`` in LightGBM's; XGBoost's Booster makes
+#: a list of them): (module, function) -> the parameters' keyword (they come first).
+_PARAMS_COPIED = {("lightgbm.engine", "train"): "params", ("lightgbm.engine", "cv"): "params",
+                  ("xgboost.training", "train"): "params", ("xgboost.training", "cv"): "params"}
+
+
+def _copied_params(call: ast.Call, namespace: Mapping[str, Any]) -> ast.expr | None:
+    """The argument of ``call`` that is the parameters a boosting library's training
+    copies (``lgb.train(params, dtrain)``: ``params``), else None. The datasets it is
+    given it may change (LightGBM frees a dataset's raw data once built)."""
+    try:
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner = namespace.get(func.value.id)
+            function = getattr(owner, func.attr, None) \
+                if isinstance(owner, types.ModuleType) else None
+        elif isinstance(func, ast.Name):
+            function = namespace.get(func.id)
+        else:
+            return None
+        if not inspect.isfunction(function):
+            return None
+        function = inspect.unwrap(function)  # the dry run's cap of its rounds
+        keyword = _PARAMS_COPIED.get((function.__module__, function.__name__))
+        if keyword is None:
+            return None
+        for given in call.keywords:
+            if given.arg == keyword:
+                return given.value
+        return call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) \
+            else None
+    except Exception:  # noqa: BLE001 - a strange object: it may change what it is given
+        return None
 
 
 #: Methods (and accessors) of pandas, numpy and the builtins' containers that return a new
