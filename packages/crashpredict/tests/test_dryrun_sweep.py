@@ -642,3 +642,79 @@ def test_a_boosting_librarys_own_error_in_a_skipped_iteration_counts():
     assert _raised_type(fixed, _products()) is None
     result, verdict = _beside_the_cell(_products(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+# ---- a model trained in place, met again in a skipped iteration -----------------------------
+
+def _shards(bad: int | None = BAD) -> dict:
+    """Forty shards of 256 rows and labels 0-4; the ``bad`` one holds a few rows of label 5."""
+    import numpy as np
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(4)
+    shards = []
+    for k in range(ITEMS):
+        y = rng.integers(0, 5, 256)
+        if k == bad:
+            y[rng.random(256) < 0.05] = 5
+        shards.append((rng.normal(size=(256, 8)).astype(np.float32), y))
+    return {"np": np, "torch": torch, "nn": nn, "time": time, "shards": shards,
+            "N_CLASSES": 5}
+
+
+STREAMED = """
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, {classes}))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+loss_fn = nn.CrossEntropyLoss()
+for x, y in shards:
+    time.sleep({step})
+    Xs, ys = torch.from_numpy(x), torch.from_numpy(y)
+    for i in range(0, len(Xs), 64):
+        loss = loss_fn(model(Xs[i:i + 64]), ys[i:i + 64])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_label_past_the_models_classes_in_a_skipped_shard_is_met():
+    """Shard 37 of 40 holds label 5, the model's head 5 classes: cross-entropy raises. The
+    model the sweep meets was trained by the whole cell, but only its weights' values
+    changed: the layers' shapes, which alone decide a target out of bounds, are the real
+    run's. Its fix counts the classes from the data."""
+    cell = STREAMED.format(step=STEP_S, classes="N_CLASSES")
+    assert _raised_type(cell, _shards()) == "IndexError"
+    result, verdict = _beside_the_cell(_shards(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 9), verdict
+    fixed = STREAMED.format(step=STEP_S, classes="int(max(y.max() for _, y in shards)) + 1")
+    assert _raised_type(fixed, _shards()) is None
+    result, verdict = _beside_the_cell(_shards(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("use, kept", [
+    ("out = model(xb)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel.train()", True),
+    ("model.eval()\nsd = model.state_dict()", True),
+    ("model.fc = nn.Linear(4, 3)", False),  # a new layer
+    ("model[-1] = nn.Linear(4, 3)", False),
+    ("model.half()", False),  # another dtype
+    ("model.to(torch.float64)", False),
+    ("prune(model)", False),  # handed to a call
+    ("for k in range(3):\n    model = nn.Linear(4, k + 1)", False),  # bound in a loop
+    ("model = nn.Linear(4, 2)\nmodel = nn.Linear(4, 3)", False),
+])
+def test_only_a_model_used_in_ways_that_keep_its_layers_shapes_counts_as_kept(use, kept):
+    """Unit: `_shaped_modules` keeps a torch module the cell calls, trains through its
+    parameters or switches between train and eval, not one it changes otherwise."""
+    import torch
+    from torch import nn
+
+    from crashpredict._dryrun._fastforward import _shaped_modules
+
+    namespace = {"model": nn.Sequential(nn.Linear(4, 2)), "torch": torch, "nn": nn,
+                 "steps": [1, 2]}
+    tree = ast.parse(use)
+    assert _shaped_modules({"model", "steps"}, tree, namespace) == ({"model"} if kept else set())

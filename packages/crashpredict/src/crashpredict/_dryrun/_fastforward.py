@@ -1106,14 +1106,20 @@ class Cutter:
         if rebound and not swept:
             return False  # ``i += 2`` in the body: the index is not the header's
 
-        def clean(node: ast.AST) -> bool:
-            return not (_names_in(node) - targets) & made
-        for node in path:  # outermost first: each header binds what the next ones read
+        def clean(node: ast.AST, known: set[str] | frozenset[str] = frozenset()) -> bool:
+            return not (_names_in(node) - targets - known) & made
+        start = self.known_at_start if last else frozenset()
+        for k, node in enumerate(path):  # outermost first: each header binds what the
+            # next ones read; or reads what the iteration bound on its way there from its
+            # own values (``for i in range(0, len(Xs), 64)`` after ``Xs = load(path)``)
             tests = [node.test] if isinstance(node, (ast.If, ast.While)) else \
                 [node.iter] if isinstance(node, ast.For) else \
                 [item.context_expr for item in node.items] if isinstance(node, ast.With) else None
-            if tests is None or not all(clean(test) for test in tests):
-                return False  # a try, a match, or a test on what the cut changed
+            if tests is None:
+                return False  # a try, a match
+            if not all(clean(test) for test in tests) and not all(clean(test, _fresh_in_iteration(
+                    loop, path[:k], node, targets, made, namespace, start)) for test in tests):
+                return False  # a test on what the cut changed
             if isinstance(node, ast.For):
                 targets |= _stored(node.target)
             elif isinstance(node, ast.With):
@@ -1123,14 +1129,16 @@ class Cutter:
             if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
-        fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace,
-                                    self.known_at_start if last else frozenset())
+        fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace, start)
         if rebound:  # a swept iteration: a target rebound before the statement must have
             # been rebound from its own values on the way there (``g = g.set_index('date')``)
             before = {n.id for n in rebound if n.lineno < statement.lineno}
             if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
                                                  namespace, keep_targets=True):
                 return False
+        if exc is not None and _about_shapes_only(exc):  # a model trained in place keeps
+            # its layers' shapes: what they make of the iteration's values is its own
+            made = made - _shaped_modules(made, self.cell_tree, namespace)
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
                 statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
@@ -2690,6 +2698,71 @@ def _submodules(value: Any) -> list[Any] | None:
 
 #: What a batch's size can break: a shape, a size, a dimension (not a value).
 _SIZE_WORDS = ("shape", "size", "dimension", "value per channel", "length")
+
+
+#: The methods of a torch module that change none of its layers' shapes or dtypes
+#: (`_shaped_modules`); ``parameters()`` hands them to an optimizer, whose steps change
+#: their values in place.
+_MODULE_KEEPS_SHAPES = frozenset({"parameters", "named_parameters", "train", "eval",
+                                  "zero_grad", "state_dict", "modules", "children",
+                                  "named_modules", "named_children", "buffers",
+                                  "named_buffers", "forward"})
+
+
+def _about_shapes_only(exc: BaseException) -> bool:
+    """A crash that the shapes of the values decide, not the values themselves: sizes
+    that do not match (`_about_sizes`), a class index out of bounds (``Target 10 is out
+    of bounds``)."""
+    if isinstance(exc, IndexError):
+        try:
+            return "out of bounds" in str(exc)
+        except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+            return False
+    return _about_sizes(exc)
+
+
+def _shaped_modules(names: set[str], tree: ast.Module | None,
+                    namespace: Mapping[str, Any]) -> set[str]:
+    """Of ``names``, those that hold a torch module (``nn.Module``) the cell only calls,
+    calls `_MODULE_KEEPS_SHAPES` methods of (``model.parameters()``, ``model.train()``)
+    and binds at most once, in a statement of its own at the top (``model =
+    nn.Sequential(...)``): however many steps trained it, its layers have the shapes and
+    dtypes they had. Not one the cell hands to a call, stores into (``model.fc = ...``),
+    moves to another dtype (``model.half()``, ``.to(...)``) or binds in a loop."""
+    torch = sys.modules.get("torch")
+    if tree is None or torch is None:
+        return set()
+    module_type = getattr(getattr(torch, "nn", None), "Module", None)
+    if not isinstance(module_type, type):
+        return set()
+    held = {name for name in names if isinstance(namespace.get(name), module_type)}
+    if not held:
+        return set()
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    top = {id(node) for node in tree.body}
+    kept = set(held)
+    bindings: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Name) or node.id not in kept:
+            continue
+        parent = parents.get(id(node))
+        if isinstance(node.ctx, ast.Store):
+            bindings[node.id] = bindings.get(node.id, 0) + 1
+            if not (isinstance(parent, ast.Assign) and id(parent) in top and
+                    parent.targets == [node]) or bindings[node.id] > 1:
+                kept.discard(node.id)
+            continue
+        if isinstance(node.ctx, ast.Del):
+            kept.discard(node.id)
+        elif isinstance(parent, ast.Call) and parent.func is node:
+            continue  # ``model(xb)``
+        elif isinstance(parent, ast.Attribute) and parent.attr in _MODULE_KEEPS_SHAPES and \
+                isinstance(parents.get(id(parent)), ast.Call) and \
+                parents[id(parent)].func is parent:
+            continue  # ``model.parameters()``
+        else:
+            kept.discard(node.id)
+    return kept
 
 
 def _about_sizes(exc: BaseException) -> bool:
