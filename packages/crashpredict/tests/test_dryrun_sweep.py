@@ -718,3 +718,113 @@ def test_only_a_model_used_in_ways_that_keep_its_layers_shapes_counts_as_kept(us
                  "steps": [1, 2]}
     tree = ast.parse(use)
     assert _shaped_modules({"model", "steps"}, tree, namespace) == ({"model"} if kept else set())
+
+
+# ---- library calls that make new objects; a fitted estimator's predictions ------------------
+
+def _monthly_topups(tmp_path, partial: bool = False) -> dict:
+    """A classifier fitted on three channels, forty monthly files to score; the last one
+    has no 'kiosk' rows, so its dummies lack a column the classifier was fitted on."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression, SGDClassifier
+
+    rng = np.random.default_rng(6)
+    cat_cols = ["channel"]
+
+    def month(n, channels):
+        return pd.DataFrame({"channel": rng.choice(channels, n), "amount": rng.gamma(2, 15, n)})
+
+    train = month(400, ["app", "web", "kiosk"])
+    X_train = pd.get_dummies(train, columns=cat_cols)
+    y = (train["amount"] > 30).astype(int)
+    clf = SGDClassifier(random_state=0) if partial else LogisticRegression()
+    clf.fit(X_train, y)
+    folder = tmp_path / "monthly"
+    folder.mkdir(parents=True)
+    files = []
+    for m in range(ITEMS):
+        path = folder / f"topups_{m:02d}.csv"
+        month(200, ["app", "web", "kiosk"] if m < ITEMS - 1 else ["app", "web"]).to_csv(
+            path, index=False)
+        files.append(str(path))
+    return {"pd": pd, "time": time, "clf": clf, "cat_cols": cat_cols, "files": files,
+            "X_train": X_train}
+
+
+SCORING = """
+scored = []
+for path in files:
+    time.sleep({step})
+    batch = pd.read_csv(path)
+    Xb = pd.get_dummies(batch, columns=cat_cols){align}
+    scored.append(clf.predict_proba(Xb)[:, 1].mean())
+"""
+
+
+def test_a_files_missing_dummy_column_in_the_last_iteration_counts(tmp_path):
+    """The last monthly file lacks a channel: its dummies miss a column the classifier was
+    fitted on, and `predict_proba` refuses them. `pd.get_dummies` changes neither the list
+    of columns it is handed nor the batch, and a prediction changes no estimator, so the
+    failure is on the last file's own values. Its fix aligns the columns."""
+    cell = SCORING.format(step=STEP_S, align="")
+    assert _raised_type(cell, _monthly_topups(tmp_path / "truth")) == "ValueError"
+    result, verdict = _beside_the_cell(_monthly_topups(tmp_path / "run"), cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), verdict
+    fixed = SCORING.format(step=STEP_S, align="\n    Xb = Xb.reindex(columns=X_train.columns, "
+                           "fill_value=False)")
+    assert _raised_type(fixed, _monthly_topups(tmp_path / "truth_fixed")) is None
+    result, verdict = _beside_the_cell(_monthly_topups(tmp_path / "run_fixed"), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+@pytest.mark.parametrize("source, new", [
+    ("pd.get_dummies(x, columns=cols)", True),
+    ("np.linalg.inv(a)", True),
+    ("np.log1p(a)", True),  # a ufunc
+    ("np.fft.rfft2(a)", True),
+    ("math.radians(x)", True),
+    ("json.loads(line)", True),
+    ("np.log1p(a, out=a)", False),
+    ("np.asarray(x)", False),  # may share its argument's memory
+    ("np.copyto(a, b)", False),
+    ("np.random.shuffle(a)", False),
+    ("json.load(fh)", False),  # moves the file's position
+    ("pd.DataFrame(a)", False),
+    ("df.fillna(0, inplace=True)", False),
+])
+def test_only_library_functions_that_make_new_objects_leave_their_arguments(source, new):
+    """Unit: `_makes_new`, which `_handed` skips."""
+    import json
+    import math
+
+    import numpy as np
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _makes_new
+
+    namespace = {"np": np, "pd": pd, "math": math, "json": json, "df": pd.DataFrame()}
+    assert _makes_new(ast.parse(source).body[0].value, namespace) is new
+
+
+def test_a_prediction_changes_no_estimator_but_a_fit_or_an_in_place_step_may():
+    """Unit: `_predicts`."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from crashpredict._dryrun._fastforward import _calls_in, _predicts
+
+    clf = LogisticRegression()
+    assert _predicts(["predict_proba"], clf) and _predicts(["score"], clf)
+    assert not _predicts(["fit"], clf) and not _predicts(["partial_fit"], clf)
+    assert not _predicts(["predict"], make_pipeline(StandardScaler(copy=False), clf))
+    assert not _predicts(["predict"], np.zeros(3))
+    # a method of what the prediction returns is not one of the estimator's
+    namespace = {"clf": clf, "obj": object()}
+    calls = _calls_in([ast.parse("clf.predict_proba(X)[:, 1].mean()")], namespace)
+    assert [(name, chain) for name, chain, _ in calls] == [("clf", ["predict_proba"])]
+    calls = _calls_in([ast.parse("obj.predict(X).append(1)")], namespace)
+    assert ("obj", ["append", "predict"]) in [(name, chain) for name, chain, _ in calls]

@@ -855,7 +855,8 @@ class Cutter:
         outside = [n for n in nodes if n is not loop] + loop.body + loop.orelse
         receivers = {name for name, chain, value in _calls_in(outside, namespace)
                      if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
-                     and not set(chain) <= _NEW_OBJECT_METHODS} | _resized_in(outside)
+                     and not set(chain) <= _NEW_OBJECT_METHODS
+                     and not _predicts(chain, value)} | _resized_in(outside)
         changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
                              _handed(nodes, namespace) | receivers) - local
         targets = _names_in(loop.target)
@@ -1484,7 +1485,8 @@ class Cutter:
         # what a method call of a cut loop changes (a model fit chunk by chunk, a random
         # generator): the last item meets it as the cut left it, not as the real run does
         receivers = {name for name, chain, value in _calls_in(cut_nodes, namespace)
-                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
+                     and not _predicts(chain, value)}
         return _own_items(loop, listed, made | (receivers - {listed}))
 
     def stacks_kept(self, exc: BaseException, line: int | None, filename: str,
@@ -2238,13 +2240,14 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     unless the name holds a value no call changes (``x.view(BATCH, -1)``), is a builtin
     (``astype(int)``), is a module one of whose attributes is handed (``np.float32``;
     not its ``random`` state), or is the parameters a boosting library's training copies
-    (`_copied_params`)."""
+    (`_copied_params`); nor what a library function that makes a new object from its
+    arguments is handed (`_makes_new`: ``pd.get_dummies(batch[cols], columns=cat_cols)``)."""
     names: set[str] = set()
     for node in nodes:
         for call in ast.walk(node):
             if not isinstance(call, ast.Call) or (
                     isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS) or \
-                    _reads_its_arguments(call, namespace):
+                    _reads_its_arguments(call, namespace) or _makes_new(call, namespace):
                 continue
             copied = _copied_params(call, namespace)
             for arg in [*call.args, *(k.value for k in call.keywords)]:
@@ -2305,6 +2308,64 @@ def _copied_params(call: ast.Call, namespace: Mapping[str, Any]) -> ast.expr | N
         return None
 
 
+#: Functions of pandas, numpy and the standard library that make a new object from their
+#: arguments and change none of them (`_makes_new`), by package and name; not those whose
+#: result may share its arguments' memory (``np.asarray``, ``np.ravel``, a frame's
+#: constructor), nor a call given ``out=`` or ``inplace=``. Numpy's ufuncs are counted too.
+_NEW_FROM_ARGUMENTS = {
+    "pandas": frozenset({
+        "get_dummies", "concat", "merge", "merge_asof", "merge_ordered", "read_csv",
+        "read_table", "read_json", "read_excel", "read_pickle", "read_fwf", "to_datetime",
+        "to_numeric", "to_timedelta", "cut", "qcut", "crosstab", "pivot_table", "pivot",
+        "melt", "wide_to_long", "isna", "isnull", "notna", "notnull", "unique", "factorize",
+        "json_normalize", "date_range", "period_range", "timedelta_range"}),
+    "numpy": frozenset({
+        "concatenate", "stack", "vstack", "hstack", "column_stack", "dstack", "where",
+        "unique", "sort", "argsort", "argmax", "argmin", "mean", "median", "std", "var",
+        "sum", "prod", "amin", "amax", "min", "max", "percentile", "quantile", "nanmean",
+        "nanmedian", "nanstd", "nanvar", "nansum", "nanmin", "nanmax", "nanpercentile",
+        "nanquantile", "cumsum", "cumprod", "diff", "gradient", "histogram", "bincount",
+        "digitize", "clip", "round", "around", "corrcoef", "cov", "dot", "outer", "inner",
+        "polyfit", "polyval", "interp", "isin", "searchsorted", "count_nonzero", "any",
+        "all", "allclose", "isclose", "array_equal", "inv", "pinv", "solve", "det", "norm",
+        "eig", "eigh", "eigvals", "eigvalsh", "svd", "lstsq", "cholesky", "qr", "slogdet",
+        "matrix_rank", "fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2",
+        "fftn", "rfftn", "fftfreq", "rfftfreq", "pad", "tile", "repeat", "cross",
+        "convolve", "correlate", "trapezoid", "trapz", "average", "ptp", "linspace",
+        "arange", "zeros_like", "ones_like", "full_like", "empty_like", "nonzero",
+        "argwhere", "flatnonzero", "tril", "triu", "kron", "histogram2d", "meshgrid"}),
+    "math": None,  # every function: numbers in, a number out
+    "json": frozenset({"loads", "dumps"}),
+}
+
+
+def _makes_new(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``call`` is a library function's (`_NEW_FROM_ARGUMENTS`, reached through a
+    module's name: ``pd.get_dummies``, ``np.linalg.inv``, ``math.radians``) that makes a new
+    object and changes none of its arguments."""
+    try:
+        if any(k.arg in ("out", "inplace") for k in call.keywords):
+            return False
+        func, chain = call.func, []
+        while isinstance(func, ast.Attribute):
+            chain.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or not chain:
+            return False
+        value = namespace.get(func.id)
+        if not isinstance(value, types.ModuleType):
+            return False
+        for attr in reversed(chain):
+            value = getattr(value, attr)
+        package = str(getattr(value, "__module__", None) or "").partition(".")[0]
+        if type(value).__name__ == "ufunc" and type(value).__module__ == "numpy":
+            return True
+        names = _NEW_FROM_ARGUMENTS.get(package, frozenset())
+        return callable(value) and (names is None or value.__name__ in names)
+    except Exception:  # noqa: BLE001 - a strange object: it may change what it is given
+        return False
+
+
 #: Methods (and accessors) of pandas, numpy and the builtins' containers that return a new
 #: object and change none (without ``inplace=True``, which `_resized_in` counts).
 _NEW_OBJECT_METHODS = frozenset({
@@ -2336,6 +2397,25 @@ _PLOTS = frozenset({"plot", "hist", "hist2d", "boxplot", "violinplot", "scatter"
 #: estimator is set to work in place (``copy=False``).
 _SKLEARN_READERS = frozenset({"fit", "predict", "predict_proba", "predict_log_proba",
                               "decision_function", "score"})
+
+
+def _predicts(chain: list[str], value: Any) -> bool:
+    """Whether a call of ``value``'s method ``chain`` (`_calls_in`) is a prediction or a
+    score of a fitted estimator, scikit-learn's or a boosting library's scikit-learn one
+    (``clf.predict_proba(Xb)``), which changes neither the estimator nor its arguments;
+    not ``fit``, not a pipeline with a step set to work in place (``copy=False``)."""
+    if len(chain) != 1 or chain[0] not in _SKLEARN_READERS - {"fit"}:
+        return False
+    try:
+        if type(value).__module__.partition(".")[0] not in (
+                "sklearn", "xgboost", "lightgbm", "catboost"):
+            return False
+        params = value.get_params(deep=True)
+        return type(params) is dict and not any(
+            (key == "copy" or key.endswith("__copy")) and setting is False
+            for key, setting in params.items())
+    except Exception:  # noqa: BLE001 - a strange object: it may change itself
+        return False
 
 
 def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
@@ -2462,14 +2542,17 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
         return False  # the notebook's code may change what the loop does not name
     receivers = set() if swept else {
         name for name, chain, value in _calls_in(cut_nodes, namespace)
-        if chain and (not isinstance(value, types.ModuleType) or "random" in chain)}
+        if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
+        and not _predicts(chain, value)}
     return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
 
 
 def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
               ) -> list[tuple[str, list[str], Any]]:
     """Each call in ``nodes`` of a name or through one (``enc.partial_fit``): the name,
-    the attributes on the way (innermost first), and what the name holds."""
+    the attributes on the way (innermost first), and what the name holds. A call on what
+    an estimator's prediction returns (``clf.predict_proba(Xb)[:, 1].mean()``: a new
+    array) is not one through the estimator; the prediction is listed on its own."""
     found = []
     for node in nodes:
         for child in ast.walk(node):
@@ -2479,6 +2562,10 @@ def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
             while isinstance(func, (ast.Attribute, ast.Subscript, ast.Call)):
                 if isinstance(func, ast.Attribute):
                     chain.append(func.attr)
+                if isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and \
+                        isinstance(func.func.value, ast.Name) and _predicts(
+                            [func.func.attr], namespace.get(func.func.value.id)):
+                    break
                 func = func.value if not isinstance(func, ast.Call) else func.func
             if isinstance(func, ast.Name):
                 found.append((func.id, chain, namespace.get(func.id)))
