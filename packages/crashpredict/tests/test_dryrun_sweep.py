@@ -828,3 +828,108 @@ def test_a_prediction_changes_no_estimator_but_a_fit_or_an_in_place_step_may():
     assert [(name, chain) for name, chain, _ in calls] == [("clf", ["predict_proba"])]
     calls = _calls_in([ast.parse("obj.predict(X).append(1)")], namespace)
     assert ("obj", ["append", "predict"]) in [(name, chain) for name, chain, _ in calls]
+
+
+# ---- the lines of a file the cell opens, read again from its end ----------------------------
+
+def _rides(tmp_path, newline: str = "\n") -> dict:
+    """Forty rides, one JSON record a line; the 37th (a cancelled ride of the new app) has
+    no fare."""
+    import json
+
+    folder = tmp_path / "rides"
+    folder.mkdir(parents=True)
+    path = folder / "rides.jsonl"
+    with open(path, "w", newline="") as fh:
+        for k in range(ITEMS):
+            ride = {"id": k, "zone": f"Z{k % 4}", "minutes": 3.0 + k}
+            if k != BAD:
+                ride["fare"] = 1.0 + 0.25 * ride["minutes"]
+            fh.write(json.dumps(ride) + newline)
+    return {"json": json, "time": time, "path": str(path)}
+
+
+RIDES = """
+revenue = {{}}
+with open(path) as fh:
+    for line_no, line in enumerate(fh, 1):
+        time.sleep({step})
+        ride = json.loads(line)
+        revenue[ride['zone']] = revenue.get(ride['zone'], 0.0) + {fare}
+"""
+
+
+def test_a_bad_line_of_a_file_the_cut_skipped_is_met_from_its_end(tmp_path):
+    """The 37th line of 40 is a ride with no fare: the real run fails there. The cut run
+    reads the first lines; the sweep reads the file again from its end, line by line, and
+    meets it fourth (the loop is in a ``with`` that opens the file; its body does not name
+    the file). Its fix reads the fare with a default."""
+    cell = RIDES.format(step=STEP_S, fare="ride['fare']")
+    assert _raised_type(cell, _rides(tmp_path / "truth")) == "KeyError"
+    result, verdict = _beside_the_cell(_rides(tmp_path / "run"), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 7), verdict
+    fixed = RIDES.format(step=STEP_S, fare="ride.get('fare', 0.0)")
+    assert _raised_type(fixed, _rides(tmp_path / "truth_fixed")) is None
+    result, verdict = _beside_the_cell(_rides(tmp_path / "run_fixed"), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+@pytest.mark.parametrize("source, swept", [
+    ("for x in xs:\n    f(x)\n", True),
+    ("with open(p) as fh:\n    for line in fh:\n        f(line)\n", True),
+    ("with open(p) as fh, open(q) as gh:\n    for line in fh:\n        f(line)\n", True),
+    # the body reads the file itself: its position is the real run's alone
+    ("with open(p) as fh:\n    for line in fh:\n        f(line, next(fh))\n", False),
+    # another context: the sweep would run outside it (gradients on again)
+    ("with torch.no_grad():\n    for xb in batches:\n        f(xb)\n", False),
+    ("with open(p) as fh:\n    if ok:\n        for line in fh:\n            f(line)\n", False),
+])
+def test_loops_swept_are_the_cells_own_or_in_a_with_that_only_opens_files(source, swept):
+    """Unit: `_top_loops`."""
+    from crashpredict._dryrun._fastforward import _top_loops
+
+    tree = ast.parse(source)
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For)]
+    assert (list(_top_loops(tree)) == loops) is swept
+
+
+@pytest.mark.parametrize("text", ["a\nbb\nccc\n", "a\nbb\nccc", "", "x\n", "\n\n\n",
+                                  "é\nü\n" * 300 + "end"])
+def test_a_files_lines_are_read_back_as_the_file_yields_them(tmp_path, text, monkeypatch):
+    """Unit: `_positions` of a text file gives its lines from the last back, at their
+    positions, across blocks of any size; a file with carriage returns gives none (its
+    newline mode decides its lines)."""
+    from crashpredict._dryrun import _fastforward
+
+    path = tmp_path / "lines.txt"
+    path.write_text(text, encoding="utf-8")
+    with open(path, encoding="utf-8") as fh:
+        lines = list(fh)
+    for block in (1 << 16, 7, 1):
+        monkeypatch.setattr(_fastforward, "_LINES_BLOCK", block)
+        for done in (0, 2):
+            with open(path, encoding="utf-8") as fh:
+                read = _positions(fh, done)
+                assert read is not None
+                assert list(read) == list(enumerate(lines))[done:][::-1], (block, done)
+    path.write_bytes(b"a\r\nb\r\n")
+    with open(path) as fh:
+        assert _positions(fh, 0) is None
+    with open(path, "rb") as fh:
+        assert _positions(fh, 0) is None
+
+
+def test_a_library_classs_own_methods_change_nothing_of_the_cell():
+    """Unit: `_library_class`: ``datetime.strptime`` on the class makes a new object; a class
+    of the notebook's, or an instance, may change itself."""
+    import datetime
+
+    from crashpredict._dryrun._fastforward import _library_class
+
+    namespace = {"__name__": "__main__"}
+    exec("class Meter:\n    pass\n", namespace)  # noqa: S102 - the notebook's class
+    assert _library_class(datetime.datetime, namespace)
+    assert not _library_class(namespace["Meter"], namespace)
+    assert not _library_class(datetime.datetime(2024, 1, 1), namespace)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import codecs
 import collections
 import copy
 import dataclasses
@@ -383,9 +384,42 @@ def has_loops(tree: ast.AST) -> bool:
     return any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(tree))
 
 
+def _top_loops(tree: ast.Module | None) -> Iterator[ast.For]:
+    """The ``for`` statements at the cell's top level, and those directly in the body of a
+    top-level ``with`` that only opens files (``with open(path) as fh:``), which reads the
+    same after the cell, the file closed, as long as the loop's body does not name the
+    file (`_opened_by`)."""
+    for node in tree.body if tree is not None else ():
+        if isinstance(node, ast.For):
+            yield node
+        elif isinstance(node, ast.With) and _opens_only(node):
+            names = set().union(*(_stored(item.optional_vars) for item in node.items
+                                  if item.optional_vars is not None))
+            for inner in node.body:
+                if isinstance(inner, ast.For) and not any(
+                        isinstance(n, ast.Name) and n.id in names
+                        for statement in [*inner.body, *inner.orelse] for n in ast.walk(statement)):
+                    yield inner
+
+
+def _opens_only(node: ast.With) -> bool:
+    """Whether each item of ``node`` is a call of ``open`` bound to a plain name."""
+    return all(isinstance(item.context_expr, ast.Call)
+               and isinstance(item.context_expr.func, ast.Name)
+               and item.context_expr.func.id == "open"
+               and isinstance(item.optional_vars, ast.Name) for item in node.items)
+
+
+def _opened_by(tree: ast.Module | None, loop: ast.For) -> ast.With | None:
+    """The top-level ``with`` of files whose body holds ``loop`` (`_top_loops`), else None."""
+    return next((node for node in tree.body if isinstance(node, ast.With)
+                 and any(inner is loop for inner in node.body)), None) \
+        if tree is not None else None
+
+
 def rewrite_cell(tree: ast.Module, loops: dict[int, LoopInfo]) -> ast.Module:
     """The cell's module with every loop wrapped (in place; returned for convenience)."""
-    lines = {node.lineno for node in tree.body if isinstance(node, ast.For) and _itemwise(node)}
+    lines = {node.lineno for node in _top_loops(tree) if _itemwise(node)}
     tree = _Rewrite(loops, "the cell").visit(tree)
     for info in loops.values():
         info.sweep = info.where == "the cell" and info.function is None and info.line in lines
@@ -713,8 +747,7 @@ class Cutter:
         self.filename = filename
         for loop_id, _done in self.tails:
             info = self.loops[loop_id]
-            loop = next((n for n in tree.body if isinstance(n, ast.For)
-                         and n.lineno == info.line), None) if tree is not None else None
+            loop = next((n for n in _top_loops(tree) if n.lineno == info.line), None)
             if loop is None:
                 continue
             if self.namespace is not None:  # what the loop grew, though the cell rebound it
@@ -838,27 +871,40 @@ class Cutter:
         listed = {name for name in _names_in(loop.iter) if not isinstance(
             namespace.get(name, getattr(builtins, name, None)),
             (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))}
-        if any(isinstance(n, ast.Name) and n.id in listed
-               for node in nodes if node is not loop for n in ast.walk(node)):
+        opened = _opened_by(tree, loop)  # ``with open(path) as fh:`` around the loop: ``fh``
+        # is the file the loop reads, bound there, named nowhere else
+        bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
+        if any(isinstance(n, ast.Name) and n.id in listed and id(n) not in bound_there
+               for node in nodes if node is not loop for n in ast.walk(node)
+               if not _within(n, loop)):
             return None
         # what the cell defines once, before the loop (a function, a class, an import),
         # holds in the swept iteration what it held in the real one
         local = _comprehension_only(tree)
         bound = set(bound) - local
-        position = next(k for k, node in enumerate(tree.body) if node is loop)
+        position = next(k for k, node in enumerate(tree.body) if node is loop or node is opened)
         stored = _names_stored(ast.Module(body=nodes, type_ignores=[]))
         stable = {name for node in tree.body[:position] for name in _defines(node)
                   if name not in stored and sum(name in _defines(n) for n in ast.walk(tree)) == 1}
         defined = {name for n in ast.walk(tree) for name in _defines(n)} - stable
         # (the header runs once, before any iteration: ``readings.items()``); a method
         # that returns a new object and changes none (``df[col].dropna()``) changes nothing
-        outside = [n for n in nodes if n is not loop] + loop.body + loop.orelse
+        outside = [n for n in nodes if n is not loop and n is not opened] + loop.body + \
+            loop.orelse + ([item.context_expr for item in opened.items] if opened else [])
         receivers = {name for name, chain, value in _calls_in(outside, namespace)
                      if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
                      and not set(chain) <= _NEW_OBJECT_METHODS
-                     and not _predicts(chain, value)} | _resized_in(outside)
+                     and not _predicts(chain, value)
+                     and not _library_class(value, namespace)} | _resized_in(outside)
         changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
                              _handed(nodes, namespace) | receivers) - local
+        if opened is not None:  # the file the ``with`` opens, bound there alone: the loop
+            # reads its lines again from its path (`_file_lines`)
+            changed -= {name for name in _names_in(loop.iter) if sum(
+                isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                for n in ast.walk(tree)) == 1 and name in {
+                    item.optional_vars.id for item in opened.items
+                    if isinstance(item.optional_vars, ast.Name)}}
         targets = _names_in(loop.target)
         if any(namespace.get(name, _NO_LAST) is part for name in changed - targets
                for part in _mutable_parts(self.sweep_items.get(loop_id))):
@@ -2038,12 +2084,83 @@ def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
             total = len(value)
             backwards = reversed(value)
             return ((position, next(backwards)) for position in range(total - 1, done - 1, -1))
+        elif module in ("_io", "io") and name == "TextIOWrapper":
+            return _file_lines(value, done)
         else:
             return None
         total = len(value)
     except Exception:  # noqa: BLE001 - a strange container: nothing to sweep
         return None
     return ((position, get(position)) for position in range(total - 1, done - 1, -1))
+
+
+#: Encodings in which a byte 10 is a newline and nothing else (`_file_lines`).
+_LINE_ENCODINGS = frozenset({"utf-8", "utf-8-sig", "ascii", "latin-1", "iso8859-1",
+                             "iso8859-15", "cp1252"})
+#: The bytes `_file_lines` reads at a time.
+_LINES_BLOCK = 1 << 16
+
+
+def _file_lines(file: Any, done: int) -> Iterator[tuple[int, str]] | None:
+    """The lines a text file opened for reading (``open(path)``) yields at positions
+    ``done`` and after, from the last back, read again from its path in blocks from its
+    end (the loop's own file object stopped at the cut, or is closed). Only a file read
+    whole in text mode, by its path, in an encoding where byte 10 is a newline alone
+    (`_LINE_ENCODINGS`), with no carriage return (the newline mode would decide its
+    lines); else None."""
+    try:
+        path, mode = file.name, file.mode
+        if not isinstance(path, str) or mode not in ("r", "rt", "tr") or \
+                codecs.lookup(file.encoding).name not in _LINE_ENCODINGS:
+            return None
+        encoding, errors = file.encoding, file.errors
+        raw = open(path, "rb")  # noqa: SIM115 - read by the generator, closed there
+    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        return None
+    try:
+        total, size, ended = 0, 0, b"\n"
+        while True:
+            block = raw.read(_LINES_BLOCK * 16)
+            if not block:
+                break
+            if b"\r" in block:
+                raw.close()
+                return None
+            total += block.count(b"\n")
+            size += len(block)
+            ended = block[-1:]
+        total += 1 if size and ended != b"\n" else 0
+    except Exception:  # noqa: BLE001 - unreadable now: nothing to sweep
+        raw.close()
+        return None
+    return _lines_back(raw, size, total, done, encoding, errors)
+
+
+def _lines_back(raw: Any, size: int, total: int, done: int, encoding: str,
+                errors: str) -> Iterator[tuple[int, str]]:
+    """`_file_lines`'s lines, from the file's last back to position ``done``."""
+    try:
+        position, at, head = total - 1, size, b""
+        while at > 0 and position >= done:
+            step = min(_LINES_BLOCK, at)
+            at -= step
+            raw.seek(at)
+            buffer = raw.read(step) + head
+            if at > 0:  # what precedes the first newline goes on in the block before
+                cut = buffer.find(b"\n")
+                if cut < 0:
+                    head = buffer
+                    continue
+                head, buffer = buffer[:cut + 1], buffer[cut + 1:]
+            pieces = buffer.split(b"\n")
+            lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+            for line in reversed(lines):
+                if position < done:
+                    return
+                yield position, line.decode(encoding, errors)
+                position -= 1
+    finally:
+        raw.close()
 
 
 #: The most keys `Cutter._keyed` works out for one name (its keys times the items).
@@ -2397,6 +2514,17 @@ _PLOTS = frozenset({"plot", "hist", "hist2d", "boxplot", "violinplot", "scatter"
 #: estimator is set to work in place (``copy=False``).
 _SKLEARN_READERS = frozenset({"fit", "predict", "predict_proba", "predict_log_proba",
                               "decision_function", "score"})
+
+
+def _library_class(value: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a class of a library (not the notebook's), whose methods called
+    on the class itself (``datetime.strptime``, ``pd.Timestamp.fromisoformat``) make new
+    objects: they change no value of the cell."""
+    try:
+        return isinstance(value, type) and \
+            value.__module__ not in ("__main__", "builtins", namespace.get("__name__"))
+    except Exception:  # noqa: BLE001 - a strange class: it may change itself
+        return False
 
 
 def _predicts(chain: list[str], value: Any) -> bool:
