@@ -933,3 +933,68 @@ def test_a_library_classs_own_methods_change_nothing_of_the_cell():
     assert _library_class(datetime.datetime, namespace)
     assert not _library_class(namespace["Meter"], namespace)
     assert not _library_class(datetime.datetime(2024, 1, 1), namespace)
+
+
+# ---- the first items of a list a cut loop appended to ----------------------------------------
+
+def _training() -> dict:
+    """A small regression model and twenty batches."""
+    import numpy as np
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    batches = [(torch.randn(16, 4), torch.randn(16, 1)) for _ in range(20)]
+    model = nn.Linear(4, 1)
+    return {"np": np, "torch": torch, "nn": nn, "time": time, "batches": batches,
+            "model": model, "opt": torch.optim.SGD(model.parameters(), lr=0.01)}
+
+
+TRAINING = """
+losses = []
+for epoch in range(4):
+    for xb, yb in batches:
+        time.sleep({step})
+        loss = ((model(xb) - yb) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append({kept})
+    print(f"epoch {{epoch}}: {{len(losses)}} steps")
+curve = np.asarray(losses)
+"""
+
+
+def test_losses_that_require_grad_given_to_numpy_after_the_loop_count():
+    """The loop keeps each step's loss tensor, which requires grad; numpy refuses them
+    after the loop. The cut run's first losses are the real run's first ones (it was the
+    real run until its first cut); given those alone, numpy refuses them alike, so the
+    real run's list, which holds them, fails too. Its fix keeps the numbers."""
+    cell = TRAINING.format(step=STEP_S, kept="loss")
+    assert _raised_type(cell, _training()) == "RuntimeError"
+    result, verdict = _beside_the_cell(_training(), cell)
+    assert result.items_kept and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 12), verdict
+    assert any("first items" in line for line in verdict.evidence), verdict.evidence
+    fixed = TRAINING.format(step=STEP_S, kept="loss.item()")
+    assert _raised_type(fixed, _training()) is None
+    result, verdict = _beside_the_cell(_training(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+@pytest.mark.parametrize("body, only", [
+    ("losses.append(loss)", True),
+    ("losses.append(loss)\nprint(losses[-1], len(losses))", True),
+    ("losses.append(loss)\nlosses[-1] = 0", False),
+    ("losses.append(loss)\nlosses.pop(0)", False),
+    ("losses.append(loss)\nclean(losses)", False),
+    ("losses.append(losses[-1])", True),
+])
+def test_a_loop_that_only_appends_to_or_reads_a_list_changes_none_of_its_items(body, only):
+    """Unit: `_appended_only`."""
+    import textwrap
+
+    from crashpredict._dryrun._fastforward import _appended_only
+
+    loop = ast.parse("for x in xs:\n" + textwrap.indent(body, "    ")).body[0]
+    assert _appended_only(loop, "losses") is only

@@ -572,6 +572,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.stacks_kept(exc, line, filename, namespace):  # arrays of the list the
             # cut loop collected, each the real run's own, whose shapes do not fit together
             return {"cut_before_crash": True, "cut_may_cause": False, "stacks_kept": True}
+        if cutter.prefix_kept(exc, line, filename, namespace):  # an item of the list's
+            # first ones, appended before the first cut (the real run's own), fails it
+            return {"cut_before_crash": True, "cut_may_cause": False, "items_kept": True}
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)

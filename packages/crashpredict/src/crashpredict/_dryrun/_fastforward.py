@@ -569,6 +569,9 @@ class Cutter:
     totals: dict[int, int | None] = field(default_factory=dict)
     cut: list[int] = field(default_factory=list)
     library_cuts: list[str] = field(default_factory=list)
+    #: the lengths, at the first cut, of the lists the cell's loops append to: their
+    #: first items are the real run's own (`Cutter.prefix_kept`)
+    prefix: dict[str, int] | None = None
     library_scale: float = 1.0
     #: seconds the cut library calls (boosting rounds) would have taken more, at least
     library_extra_s: float = 0.0
@@ -922,9 +925,105 @@ class Cutter:
         return True
 
     def _cut(self, loop_id: int, done: int) -> None:
+        if not self.cut and self.prefix is None:
+            self.prefix = self._appended_lengths()
         if loop_id not in self.cut:
             self.cut.append(loop_id)
         self.kept[loop_id] = min(done, self.kept.get(loop_id, done))
+
+    def _appended_lengths(self) -> dict[str, int]:
+        """The lengths now of the lists the cell's loops append to (`prefix`)."""
+        lengths: dict[str, int] = {}
+        try:
+            for node in ast.walk(self.cell_tree) if self.cell_tree is not None else ():
+                if isinstance(node, (ast.For, ast.While)):
+                    for call in ast.walk(node):
+                        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                                and call.func.attr == "append" and \
+                                isinstance(call.func.value, ast.Name):
+                            value = (self.namespace or {}).get(call.func.value.id)
+                            if type(value) is list:
+                                lengths[call.func.value.id] = len(value)
+        except Exception:  # noqa: BLE001 - a strange list: none known
+            return {}
+        return lengths
+
+    def prefix_kept(self, exc: BaseException, line: int | None, filename: str,
+                    namespace: Mapping[str, Any]) -> bool:
+        """Whether an error after a cut loop, of one item of a list a loop of the cell
+        appended to, is the real run's: the items appended before the first cut are the
+        real run's first ones (the cut run was the real run until then), and the failing
+        call, made again with the list cut to them, fails alike; so one of them fails it,
+        and the real run's list holds it. Only for what an item is, whatever its place
+        (`_ITEM_WORDS`: a tensor that requires grad given to numpy, a text that is no
+        number), where no fit was cut (its items would differ), where the cell changes no
+        tensor's grad in place (``detach_()``, ``requires_grad_()``), and where the list is
+        made empty by the cell, bound nowhere else, and named outside the loops only in
+        the failing statement (a plot of the losses: ``ax.plot(train_losses)``)."""
+        try:
+            if not self.cut or self.library_cuts or not self.prefix or \
+                    not isinstance(exc, (RuntimeError, ValueError, TypeError)):
+                return False
+            message = str(exc)
+            if not any(words in message for words in _ITEM_WORDS):
+                return False
+            return self._prefix_kept(exc, line, filename, namespace, message)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _prefix_kept(self, exc: BaseException, line: int | None, filename: str,
+                     namespace: Mapping[str, Any], message: str) -> bool:
+        tree = self.cell_tree
+        statement = _statement_at(tree, _cell_line(exc, filename, line))
+        raised = _cell_position(exc, filename)
+        if tree is None or statement is None or raised is None or \
+                not any(statement is n for n in tree.body):
+            return False
+        if any(isinstance(n, ast.Attribute) and (n.attr in ("detach_", "requires_grad_") or (
+                n.attr == "requires_grad" and isinstance(n.ctx, ast.Store)))
+               for n in ast.walk(tree)):
+            return False  # an item's grad changed in place, by iterations the cut skipped
+        node = _node_at(statement, raised)
+        if not isinstance(node, ast.Call):
+            return False
+        loops = [n for n in tree.body if isinstance(n, (ast.For, ast.While))]
+        position = next(k for k, n in enumerate(tree.body) if n is statement)
+        for arg in node.args:
+            if not isinstance(arg, ast.Name) or arg.id not in self.prefix or \
+                    not self.prefix[arg.id]:
+                continue
+            name = arg.id
+            stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
+                      and isinstance(n.ctx, (ast.Store, ast.Del))]
+            made_empty = [n for n in tree.body[:position] if isinstance(n, ast.Assign)
+                          and len(n.targets) == 1 and stores and n.targets[0] is stores[0]
+                          and isinstance(n.value, ast.List) and not n.value.elts]
+            if len(stores) != 1 or not made_empty or any(
+                    k < tree.body.index(made_empty[0]) for k, n in enumerate(tree.body)
+                    if any(n is loop for loop in loops)):
+                continue  # made empty once, before every loop
+            named = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
+                     and not _within(n, statement) and n is not stores[0]]
+            if not all(any(_within(n, loop) for loop in loops) for n in named) or any(
+                    isinstance(n, ast.Name) and n.id == name
+                    for loop in loops for header in _headers(loop) for n in ast.walk(header)):
+                continue  # named outside the loops, or run over by one
+            if any(not _appended_only(loop, name) for loop in loops):
+                continue
+            value = namespace.get(name)
+            if type(value) is not list or len(value) < self.prefix[name]:
+                continue
+            scope = dict(namespace)
+            scope[name] = value[:self.prefix[name]]
+            try:
+                eval(compile(ast.Expression(body=node), filename, "eval"),  # noqa: S307
+                     scope)
+            except type(exc) as again:  # the same failure, of one of the first items
+                if str(again) == message:
+                    return True
+            except Exception:  # noqa: BLE001 - another failure: not this one
+                pass
+        return False
 
     def scale(self) -> float:
         """How many times longer the whole cell would take, at least, from what was cut
@@ -1638,6 +1737,35 @@ class Cutter:
 #: Conversions that take each value on its own (`Cutter.rows_kept`): what one value
 #: fails, it fails wherever it is.
 _CONVERSIONS = frozenset({"to_datetime", "to_numeric", "to_timedelta"})
+#: What a single item of a list fails on, wherever it stands (`Cutter.prefix_kept`).
+_ITEM_WORDS = ("requires grad", "could not convert string to float",
+               "invalid literal for int() with base")
+
+
+def _headers(loop: ast.For | ast.While) -> list[ast.expr]:
+    """What ``loop`` and the loops in it run over or test."""
+    return [n.iter if isinstance(n, ast.For) else n.test for n in ast.walk(loop)
+            if isinstance(n, (ast.For, ast.While))]
+
+
+def _appended_only(loop: ast.For | ast.While, name: str) -> bool:
+    """Whether ``loop`` only appends to ``name`` or reads it (``losses.append(loss)``,
+    ``losses[-1]``, ``len(losses)``): nothing there changes the items it holds."""
+    parents = {id(child): node for node in ast.walk(loop) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.Name) or node.id != name:
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute) and parent.attr == "append" and                 isinstance(parents.get(id(parent)), ast.Call) and                 parents[id(parent)].func is parent:
+            continue
+        if isinstance(parent, ast.Subscript) and parent.value is node and                 isinstance(parent.ctx, ast.Load):
+            continue
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and                 parent.func.id == "len" and node in parent.args:
+            continue
+        return False
+    return True
+
+
 #: Stacks of a list's arrays or tensors (`Cutter.stacks_kept`): what two of the arrays
 #: fail, the list that holds them fails.
 _STACKS = frozenset({"stack", "vstack", "hstack", "dstack", "column_stack", "row_stack",

@@ -45,7 +45,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     crash_type = crash_type_of(result.exception, result.message, result.library)
     if result.outcome == "crashed" and result.cut_before_crash and not (
             result.last_iteration or result.kept_iteration or result.swept_iteration or
-            result.shapes_kept or result.stacks_kept) and (
+            result.shapes_kept or result.stacks_kept or result.items_kept) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -142,6 +142,10 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append("arrays of shapes that do not fit together, stacked after a loop cut "
                      "short that collected them, each from its own item: the whole run's "
                      "list holds the same ones")
+    if result.items_kept and result.outcome == "crashed":
+        lines.append("raised after a loop cut short by one of the first items of a list it "
+                     "appended to, before its first cut (the whole run's own first items): "
+                     "given those alone, the failing call fails alike")
     lines += [f"would have: {w}" for w in result.writes]
     return tuple(lines)
 
