@@ -896,6 +896,27 @@ def test_a_text_column_of_ids_is_searched_at_both_ends(monkeypatch):
     assert found == [2980]  # the middle is not searched past the cap; the end is
 
 
+@pytest.mark.parametrize("source, line, counts", [
+    # the gap itself: the whole data holds it too
+    ("for sid, g in df.groupby('sid'):\n    f = g.copy()\n    f['d'] = g['docks'].astype(int)\n"
+     "    f['m'] = g['trips'].rolling(4).mean()\n", 3, True),
+    # filled from the row before: on the rows kept a group may start with the gap
+    ("for sid, g in df.groupby('sid'):\n    f = g.copy()\n"
+     "    f['d'] = g['docks'].ffill().astype(int)\n", 3, False),
+    ("s = df['docks'].interpolate()\nt = s * 2\nn = s.astype(int)\n", 3, False),
+    ("df['lag'] = df['docks'].shift(1)\nx = df['lag'].astype(int)\n", 2, False),
+])
+def test_a_missing_value_on_rows_kept_is_doubted_where_neighbours_fill_it(source, line, counts):
+    """On data cut to its first rows and rows kept for their values, a gap of NaN may stand
+    at the start of a group, where the whole data has the rows before it: a fill from the
+    row before (or a lag, a window) leaves a NaN there that the whole data does not have."""
+    dry = DryRun(outcome="crashed", exception="IntCastingNaNError",
+                 message="Cannot convert non-finite values (NA or inf) to integer", line=line,
+                 shrunk=True, shrunk_names=("df",))
+    verdict = dryrun_verdict(dry, source)
+    assert verdict.crash is (True if counts else None), verdict
+
+
 @pytest.mark.parametrize("source, counts", [
     ("df['p'] = df['price'].astype(float)\n", True),
     ("part = df.iloc[:100_000]\npart['price'].astype(float)\n", False),

@@ -984,8 +984,8 @@ class Cutter:
                for n in ast.walk(tree)):
             return False  # an item's grad changed in place, by iterations the cut skipped
         node = _node_at(statement, raised)
-        if not isinstance(node, ast.Call):
-            return False
+        if not isinstance(node, ast.Call) or _runs_notebook_code([node], namespace):
+            return False  # the notebook's own function may look at the list's length
         loops = [n for n in tree.body if isinstance(n, (ast.For, ast.While))]
         position = next(k for k, n in enumerate(tree.body) if n is statement)
         for arg in node.args:

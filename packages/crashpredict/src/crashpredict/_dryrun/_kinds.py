@@ -132,6 +132,47 @@ def takes_a_part(source: str, cut: Collection[str], rows: int) -> bool:
     return False
 
 
+#: Methods whose values come from the rows next to each one (a fill from the row before,
+#: a window, a difference): on rows kept apart from the rows before them (`_shrink`'s rows
+#: kept for their values) they see other neighbours than in the whole data.
+_NEIGHBOUR_CALLS = frozenset({"ffill", "bfill", "pad", "backfill", "interpolate", "shift",
+                              "diff", "pct_change", "rolling", "expanding", "ewm",
+                              "resample", "asfreq", "cumsum", "cumprod", "cummax", "cummin"})
+#: Words of a missing or infinite value's error.
+_MISSING_WORDS = ("nan", "non-finite", "infinity", "missing values")
+
+
+def fills_from_neighbours(source: str, line: int | None, message: str) -> bool:
+    """Whether a missing value's error (`_MISSING_WORDS`) at ``line`` may come from rows
+    the shrinking set side by side: the failing statement calls a method that fills or
+    computes a row from its neighbours (`_NEIGHBOUR_CALLS`: ``s.ffill().astype(int)``), or
+    reads a name the cell binds from such a call (the value it stores, not where). On the whole data the row before a gap
+    fills it; on the rows kept, a group may start with the gap."""
+    text = message.lower()
+    if not any(word in text for word in _MISSING_WORDS):
+        return False
+    try:
+        tree = ast.parse(ipython_to_python(source))
+    except SyntaxError:
+        return True
+    statement = next((n for n in ast.walk(tree) if isinstance(n, ast.stmt)
+                      and not isinstance(n, (ast.For, ast.While, ast.If, ast.With, ast.Try,
+                                             ast.FunctionDef, ast.ClassDef))
+                      and n.lineno <= (line or 0) <= (n.end_lineno or n.lineno)), None)
+    if statement is None:
+        return line is None
+
+    def neighbours(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                   and n.func.attr in _NEIGHBOUR_CALLS for n in ast.walk(node))
+    filled = {_root(target) for n in ast.walk(tree) if isinstance(n, ast.Assign) and
+              neighbours(n.value) for target in n.targets}
+    value = statement.value if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) \
+        and statement.value is not None else statement  # what is stored into is not read
+    read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    return neighbours(value) or bool(read & filled)
+
+
 def _root(node: ast.expr) -> str | None:
     """The name an expression of attributes, items and calls starts from (``df`` of
     ``df['a'].values``), or None."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._model import Verdict, crash_type_of
 from ._fork import DEFAULT_BUDGET_S, RETRY_ROWS, DryRun, dry_run
-from ._kinds import SHRUNK_CAN_CLEAR, shrinking_cannot_cause, takes_a_part
+from ._kinds import SHRUNK_CAN_CLEAR, fills_from_neighbours, shrinking_cannot_cause, takes_a_part
 
 __all__ = [
     "CLEAN_OVERRIDES_BELOW", "CLEAN_SHRUNK_OVERRIDES_BELOW", "SHRUNK_CAN_CLEAR",
@@ -59,8 +59,9 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
                                    f"was raised after {cut}, and the failing statement {why}",
                        evidence=(f"fast-forwarded dry run raised {result.exception}: "
                                  f"{result.message[:300]}", *extra), engine="dryrun")
-    if result.outcome == "crashed" and result.shrunk and \
-            not shrinking_cannot_cause(crash_type, result.message):
+    if result.outcome == "crashed" and result.shrunk and (
+            not shrinking_cannot_cause(crash_type, result.message)
+            or fills_from_neighbours(cell_source, result.line, result.message)):
         return Verdict(crash=None, confidence=0.0,
                        explanation=f"dry run inconclusive: {result.exception} ({crash_type}) "
                                    f"was raised only on data cut to its first rows, which can "
