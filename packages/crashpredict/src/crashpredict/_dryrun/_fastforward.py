@@ -1546,20 +1546,31 @@ class Cutter:
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
-    def _rows_kept(self, exc: BaseException, line: int | None, filename: str,
-                   namespace: Mapping[str, Any]) -> bool:
+    def _after_the_loops(self, exc: BaseException, line: int | None, filename: str,
+                         namespace: Mapping[str, Any]
+                         ) -> tuple[ast.Module, list[ast.stmt], ast.stmt, ast.expr | None] | None:
+        """For a crash after the cut loops: the cell, the cut loops' statements, the
+        statement of the cell's top level that raised and the expression that did (read off
+        the traceback); None where the cut loops run the notebook's code, a function whose
+        loop was cut raised it, or the statement is not one of the cell's own."""
         tree = self.cell_tree
         cut_nodes = self._cut_nodes()
         if tree is None or cut_nodes is None or _runs_notebook_code(cut_nodes, namespace):
-            return False
-        cut_functions = self._cut_functions()
-        if any(code.co_name in cut_functions for code in _codes_of(exc)):
-            return False
+            return None
+        if any(code.co_name in self._cut_functions() for code in _codes_of(exc)):
+            return None
         statement = _statement_at(tree, _cell_line(exc, filename, line))
         raised = _cell_position(exc, filename)
         if statement is None or raised is None or not any(statement is n for n in tree.body):
+            return None
+        return tree, cut_nodes, statement, _node_at(statement, raised)
+
+    def _rows_kept(self, exc: BaseException, line: int | None, filename: str,
+                   namespace: Mapping[str, Any]) -> bool:
+        found = self._after_the_loops(exc, line, filename, namespace)
+        if found is None:
             return False
-        node = _node_at(statement, raised)
+        tree, cut_nodes, statement, node = found
         converted = _converted_column(node) if node is not None else None
         if converted is None:
             return False
@@ -1660,17 +1671,10 @@ class Cutter:
 
     def _stacks_kept(self, exc: BaseException, line: int | None, filename: str,
                      namespace: Mapping[str, Any]) -> bool:
-        tree = self.cell_tree
-        cut_nodes = self._cut_nodes()
-        if tree is None or cut_nodes is None or _runs_notebook_code(cut_nodes, namespace):
+        found = self._after_the_loops(exc, line, filename, namespace)
+        if found is None:
             return False
-        if any(code.co_name in self._cut_functions() for code in _codes_of(exc)):
-            return False
-        statement = _statement_at(tree, _cell_line(exc, filename, line))
-        raised = _cell_position(exc, filename)
-        if statement is None or raised is None or not any(statement is n for n in tree.body):
-            return False
-        node = _node_at(statement, raised)
+        _tree, cut_nodes, statement, node = found
         if not isinstance(node, ast.Call) or len(node.args) != 1 or \
                 not isinstance(node.args[0], ast.Name) or _called_name(node) not in _STACKS or \
                 not all(isinstance(k.value, ast.Constant) for k in node.keywords) or \
