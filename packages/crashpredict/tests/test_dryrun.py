@@ -931,3 +931,19 @@ def test_a_value_met_on_rows_kept_is_doubted_where_the_cell_takes_a_part(source,
     assert verdict.crash is (True if counts else None), verdict
     if not counts:
         assert "takes rows by position or at random" in verdict.explanation
+
+
+def test_the_rules_and_a_dry_run_combined_read_the_cell_for_the_shrunk_runs_doubts():
+    """What the extension and the engines combine: a NaN met on rows kept, where the cell
+    fills rows from the row before, leaves the rules' verdict standing; without the cell's
+    source nothing is known of it and the crash counts, as before."""
+    from crashpredict._dryrun import combine_with_rules
+    from crashpredict._model import Verdict
+
+    cell = "for sid, g in df.groupby('sid'):\n    x = g['docks'].ffill().astype(int)\n"
+    dry = DryRun(outcome="crashed", exception="IntCastingNaNError",
+                 message="Cannot convert non-finite values (NA or inf) to integer", line=2,
+                 shrunk=True, shrunk_names=("df",))
+    rules = Verdict(crash=False, confidence=0.5)
+    assert combine_with_rules(rules, dry, cell).crash is False
+    assert combine_with_rules(rules, dry).crash is True

@@ -108,7 +108,8 @@ def step(name: str, source: str, namespace: Mapping[str, Any], options: Mapping[
             dry = _dry(source, namespace, options, dry_run)
         except Exception as exc:  # an engine must never raise into the user's kernel
             return so_far if so_far is not None else _failed(name, exc)
-        return combine_with_rules(so_far, dry) if so_far is not None else dryrun_verdict(dry, source)
+        return combine_with_rules(so_far, dry, source) if so_far is not None else \
+            dryrun_verdict(dry, source)
     if name == "llm" and _certain(so_far):
         assert so_far is not None
         note = f"llm not asked: the {so_far.engine} verdict is certain"

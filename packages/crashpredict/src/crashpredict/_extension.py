@@ -242,7 +242,7 @@ class Guard:
             self.last_dry_run = _describe(dry, dry.elapsed_s) + " (before the cell started)"
             if dry.outcome == "crashed":
                 combined = combine_with_rules(self.last or Verdict(crash=False, confidence=0.0),
-                                              dry)
+                                              dry, source)
                 if combined.crash is True:
                     self.last = verdict = dataclasses.replace(combined, explanation=(
                         f"{combined.explanation} [seen by a dry run in "
@@ -544,7 +544,8 @@ class Guard:
             self.last_dry_run = _describe(dry, after)
             if dry.outcome != "crashed":
                 return
-            verdict = combine_with_rules(rules, dry)
+            cell = self._cell  # this cell's source (None until pre_run_cell: then unread)
+            verdict = combine_with_rules(rules, dry, cell[0] if cell is not None else "")
             if verdict.crash is not True:
                 return  # a crash that the cut (or shrinking) may have caused
             self.last = verdict

@@ -146,10 +146,11 @@ def fills_from_neighbours(source: str, line: int | None, message: str) -> bool:
     """Whether a missing value's error (`_MISSING_WORDS`) at ``line`` may come from rows
     the shrinking set side by side: the failing statement calls a method that fills or
     computes a row from its neighbours (`_NEIGHBOUR_CALLS`: ``s.ffill().astype(int)``), or
-    reads a name the cell binds from such a call (the value it stores, not where). On the whole data the row before a gap
-    fills it; on the rows kept, a group may start with the gap."""
+    reads a name the cell binds from such a call (the value it stores, not where). On the
+    whole data the row before a gap fills it; on the rows kept, a group may start with the
+    gap. Without the cell's source, False (nothing is known of it)."""
     text = message.lower()
-    if not any(word in text for word in _MISSING_WORDS):
+    if not source.strip() or not any(word in text for word in _MISSING_WORDS):
         return False
     try:
         tree = ast.parse(ipython_to_python(source))

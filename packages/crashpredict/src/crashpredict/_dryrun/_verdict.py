@@ -158,8 +158,10 @@ def dryrun_engine(cell_source: str, namespace: Mapping[str, Any], *,
                           cell_source)
 
 
-def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
-    """Merge the rule engine's verdict with a dry run.
+def combine_with_rules(rule_verdict: Verdict, dry: DryRun, cell_source: str = "") -> Verdict:
+    """Merge the rule engine's verdict with a dry run of ``cell_source`` (the cell, which the
+    dry run's verdict reads: a crash on shrunk data where the cell takes rows by position or
+    fills them from their neighbours proves nothing).
 
     - The dry run crashed: its verdict wins (a seen crash is certain); engine is
       "rules+dryrun" when the rules predicted the same exception (their explanation, which
@@ -170,7 +172,7 @@ def combine_with_rules(rule_verdict: Verdict, dry: DryRun) -> Verdict:
       (engine "rules+dryrun").
     - It was inconclusive: the rule verdict stands, with the reason added to its evidence.
     """
-    dry_verdict = dryrun_verdict(dry)
+    dry_verdict = dryrun_verdict(dry, cell_source)
     note = f"dry run: {dry_verdict.explanation}"
     if dry.outcome == "crashed" and dry_verdict.crash:  # a crash on shrunk data may not count
         agree = rule_verdict.crash is True and rule_verdict.exception == dry.exception
