@@ -720,6 +720,100 @@ def test_only_a_model_used_in_ways_that_keep_its_layers_shapes_counts_as_kept(us
     assert _shaped_modules({"model", "steps"}, tree, namespace) == ({"model"} if kept else set())
 
 
+NOTEBOOK_NET = """
+class Net(nn.Module):
+    def __init__(self, n_classes):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, n_classes)
+
+    def forward(self, x):
+{forward}
+"""
+
+
+def _labelled_rows(bad_last: bool = True) -> dict:
+    """A loader over 40 batches of 16 rows and a smaller last one (5 rows), labels 0-4,
+    in order; with ``bad_last``, one of the last rows holds label 5. The model's class
+    is the notebook's own (defined in the namespace, as a cell defines it)."""
+    import numpy as np
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(5)
+    n = ITEMS * 16 + 5
+    y = rng.integers(0, 5, n)
+    if bad_last:
+        y[-2] = 5
+    data = TensorDataset(torch.from_numpy(rng.normal(size=(n, 8)).astype(np.float32)),
+                         torch.from_numpy(y))
+    namespace = {"np": np, "torch": torch, "nn": nn, "F": F, "time": time, "y": y,
+                 "loader": DataLoader(data, batch_size=16), "__name__": "__main__"}
+    exec(NOTEBOOK_NET.format(forward="        return self.fc2(F.relu(self.fc1(x)))"),
+         namespace)
+    return namespace
+
+
+LOADER_TRAINING = """
+model = Net({classes})
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+loss_fn = nn.CrossEntropyLoss()
+for epoch in range(2):
+    model.train()
+    for xb, yb in loader:
+        time.sleep({step})
+        loss = loss_fn(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_label_past_the_models_classes_in_a_loaders_last_batch_is_met():
+    """The loader's last batch holds label 5; the notebook's own ``Net`` has 5 classes:
+    cross-entropy raises there, in the first epoch. The cut run meets the last batch (the
+    dataset's last rows) at once; a class index out of bounds there is the real run's,
+    which meets the same rows with layers of the same shapes. Its fix counts the classes
+    from the data."""
+    cell = LOADER_TRAINING.format(step=STEP_S, classes=5)
+    assert _raised_type(cell, _labelled_rows()) == "IndexError"
+    result, verdict = _beside_the_cell(_labelled_rows(), cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 9), verdict
+    fixed = LOADER_TRAINING.format(step=STEP_S, classes="int(y.max()) + 1")
+    assert _raised_type(fixed, _labelled_rows()) is None
+    result, verdict = _beside_the_cell(_labelled_rows(), fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("forward, changes", [
+    ("        return self.fc2(F.relu(self.fc1(x)))", False),
+    ("        x = x.float().to(self.fc1.weight.dtype)\n        return self.fc2(self.fc1(x))", False),
+    ("        self.seen = x.shape[0]\n        return self.fc2(self.fc1(x))", True),  # stores
+    ("        self.fc2.half()\n        return self.fc2(self.fc1(x))", True),  # another dtype
+    ("        self.add_module('extra', nn.Linear(2, 2))\n        return self.fc2(self.fc1(x))",
+     True),
+    ("        setattr(self, 'fc2', nn.Linear(16, 3))\n        return self.fc2(self.fc1(x))", True),
+    ("        return grow(self, x)", True),  # the notebook's function it calls changes it
+])
+def test_a_notebooks_own_module_that_may_change_its_layers_is_not_kept(forward, changes):
+    """Unit: `_changes_its_layers` reads the notebook's own module classes (their methods
+    but ``__init__``, and the notebook's functions they call): a store into the module, a
+    call on it that changes its layers or dtype, or ``setattr``; a library module never."""
+    from torch import nn
+
+    from crashpredict._dryrun._fastforward import _changes_its_layers
+
+    namespace = _labelled_rows(bad_last=False)
+    exec("def grow(module, x):\n    module.fc3 = nn.Linear(2, 2)\n    return x\n", namespace)
+    exec(NOTEBOOK_NET.format(forward=forward), namespace)
+    assert _changes_its_layers(namespace["Net"](5), namespace) is changes
+    assert _changes_its_layers(nn.Sequential(nn.Linear(2, 2)), namespace) is False
+
+
 # ---- library calls that make new objects; a fitted estimator's predictions ------------------
 
 def _monthly_topups(tmp_path, partial: bool = False) -> dict:

@@ -1107,7 +1107,9 @@ class Cutter:
         way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column). On a
         ``DataLoader``'s smaller last batch ("batches"), a size or shape error of a statement
         that reads only the batch and what no cut loop makes (`_clean_statement`) is the
-        real run's too: it meets a batch of that size with the same model.
+        real run's too: it meets a batch of that size with the same model. So is a class
+        index out of bounds there (`_about_shapes_only`): the last rows' own target, which
+        the real run meets in one of its batches, with layers of the same shapes.
 
         Any other failure there on the iteration's own values is the real run's too (a
         ``None`` or a text in the last record: ``t['location'].strip()``,
@@ -1121,7 +1123,7 @@ class Cutter:
         if not self.in_last:
             return False
         if self._in_last_batch():
-            if not _about_sizes(exc):
+            if not _about_shapes_only(exc):  # a size, or a class index out of bounds
                 return False
         elif not _fails_on_values(exc):
             return False
@@ -3075,14 +3077,16 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
     and binds at most once, in a statement of its own at the top (``model =
     nn.Sequential(...)``): however many steps trained it, its layers have the shapes and
     dtypes they had. Not one the cell hands to a call, stores into (``model.fc = ...``),
-    moves to another dtype (``model.half()``, ``.to(...)``) or binds in a loop."""
+    moves to another dtype (``model.half()``, ``.to(...)``) or binds in a loop, nor one
+    whose own class's code may change its layers as it runs (`_changes_its_layers`)."""
     torch = sys.modules.get("torch")
     if tree is None or torch is None:
         return set()
     module_type = getattr(getattr(torch, "nn", None), "Module", None)
     if not isinstance(module_type, type):
         return set()
-    held = {name for name in names if isinstance(namespace.get(name), module_type)}
+    held = {name for name in names if isinstance(namespace.get(name), module_type)
+            and not _changes_its_layers(namespace[name], namespace)}
     if not held:
         return set()
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
@@ -3110,6 +3114,47 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
         else:
             kept.discard(node.id)
     return kept
+
+
+#: The methods of a torch module that change its layers, their dtypes or devices.
+_MODULE_CHANGES_LAYERS = frozenset({"half", "float", "double", "bfloat16", "to", "type", "cuda",
+                                    "cpu", "apply", "add_module", "register_module",
+                                    "register_parameter", "register_buffer",
+                                    "load_state_dict", "_apply"})
+
+
+def _changes_its_layers(module: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether calling the torch ``module`` may change its layers: a method of the
+    notebook's own classes among its modules' (a ``forward``, and what it calls), but
+    ``__init__``, stores or deletes an attribute, calls ``setattr``, or calls on ``self``
+    (or a layer of it) a method that changes layers (``self.fc.half()``,
+    ``self.add_module(...)``); or its classes cannot be read. A library's own module
+    (``nn.Sequential``, ``nn.Linear``) changes none in its call."""
+    import dis
+
+    codes = _notebook_code([module], namespace)
+    if codes is None:
+        return True
+    try:
+        for method in codes:
+            if method.co_name == "__init__":
+                continue
+            for code, _calls in reached_code(method, namespace):
+                if {"setattr", "delattr", "__setattr__", "__dict__"} & set(code.co_names):
+                    return True
+                own = code.co_varnames[0] if code.co_argcount else None
+                on_self = False
+                for instruction in dis.get_instructions(code):
+                    if instruction.opname in ("STORE_ATTR", "DELETE_ATTR"):
+                        return True
+                    if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and on_self:
+                        if instruction.argval in _MODULE_CHANGES_LAYERS:
+                            return True
+                        continue  # ``self.fc`` then ``.half``: still on the module
+                    on_self = instruction.opname == "LOAD_FAST" and instruction.argval == own
+        return False
+    except Exception:  # noqa: BLE001 - code that cannot be read: it may change them
+        return True
 
 
 def _about_sizes(exc: BaseException) -> bool:
