@@ -1015,6 +1015,37 @@ def test_a_files_lines_are_read_back_as_the_file_yields_them(tmp_path, text, mon
         assert _positions(fh, 0) is None
 
 
+def test_a_fifos_lines_are_not_read_again(tmp_path):
+    """Unit: `_file_lines` reads again only a regular file's lines: a FIFO's open would
+    wait for a writer (the child's sweep, until its budget) and its lines are gone."""
+    import os
+    import signal
+    import types
+
+    from crashpredict._dryrun._fastforward import _file_lines
+
+    fifo = tmp_path / "lines.fifo"
+    os.mkfifo(fifo)
+    opened = types.SimpleNamespace(name=str(fifo), mode="r", encoding="utf-8", errors="strict")
+    class Blocked(BaseException):  # not an Exception: `_file_lines` must not catch it
+        pass
+
+    def blocked(signum, frame):
+        raise Blocked("the FIFO's open blocked")
+
+    previous = signal.signal(signal.SIGALRM, blocked)
+    signal.alarm(5)  # a blocking open fails the test instead of hanging it
+    try:
+        assert _file_lines(opened, 0) is None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    regular = tmp_path / "lines.txt"
+    regular.write_text("a\nb\n", encoding="utf-8")
+    opened.name = str(regular)
+    assert list(_file_lines(opened, 0)) == [(1, "b\n"), (0, "a\n")]
+
+
 def test_a_library_classs_own_methods_change_nothing_of_the_cell():
     """Unit: `_library_class`: ``datetime.strptime`` on the class makes a new object; a class
     of the notebook's, or an instance, may change itself."""

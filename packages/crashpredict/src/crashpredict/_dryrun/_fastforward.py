@@ -44,6 +44,8 @@ import copy
 import dataclasses
 import importlib
 import inspect
+import os
+import stat
 import sys
 import textwrap
 import time
@@ -2241,15 +2243,25 @@ def _file_lines(file: Any, done: int) -> Iterator[tuple[int, str]] | None:
     end (the loop's own file object stopped at the cut, or is closed). Only a file read
     whole in text mode, by its path, in an encoding where byte 10 is a newline alone
     (`_LINE_ENCODINGS`), with no carriage return (the newline mode would decide its
-    lines); else None."""
+    lines), and a regular file (not a FIFO, a device); else None."""
     try:
         path, mode = file.name, file.mode
         if not isinstance(path, str) or mode not in ("r", "rt", "tr") or \
                 codecs.lookup(file.encoding).name not in _LINE_ENCODINGS:
             return None
         encoding, errors = file.encoding, file.errors
-        raw = open(path, "rb")  # noqa: SIM115 - read by the generator, closed there
+        # not blocking at the open (a FIFO waits there for a writer), and a regular file
+        # only: a pipe's or a device's lines cannot be read again
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        raw = os.fdopen(fd, "rb")  # noqa: SIM115 - read by the generator, closed there
+    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        os.close(fd)
         return None
     try:
         total, size, ended = 0, 0, b"\n"
