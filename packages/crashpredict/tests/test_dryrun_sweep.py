@@ -814,6 +814,80 @@ def test_a_notebooks_own_module_that_may_change_its_layers_is_not_kept(forward, 
     assert _changes_its_layers(nn.Sequential(nn.Linear(2, 2)), namespace) is False
 
 
+STREAMED_NET = STREAMED.replace(
+    "nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, {classes}))", "Net({classes})")
+
+
+@pytest.mark.parametrize("forward, judged", [
+    ("        return self.fc2(F.relu(self.fc1(x)))", True),
+    # stores into the module as it runs: its state is no longer what the real run's is
+    ("        self.seen = x.shape[0]\n        return self.fc2(F.relu(self.fc1(x)))", False),
+    # reads a global the cell may change
+    ("        return self.fc2(F.relu(self.fc1(x))) * CONFIG['scale']", False),
+    # draws random numbers
+    ("        return self.fc2(F.dropout(F.relu(self.fc1(x)), 0.1))", False),
+])
+def test_a_label_past_the_classes_of_the_notebooks_own_module_is_met_in_a_skipped_shard(
+        forward, judged):
+    """As with ``nn.Sequential`` above, with the notebook's own ``Net``: its methods read
+    only modules and constants and change nothing of it (`_pure_object`), so the sweep's
+    failure on a skipped shard's own labels counts. A ``forward`` that stores into the
+    module, reads a global the cell may change or draws random numbers is not judged."""
+    def shards() -> dict:
+        namespace = {**_shards(), "F": __import__("torch").nn.functional,
+                     "CONFIG": {"scale": 1.0}, "__name__": "__main__"}
+        exec(NOTEBOOK_NET.format(forward=forward), namespace)  # noqa: S102 - the notebook's
+        return namespace
+
+    cell = STREAMED_NET.format(step=STEP_S, classes="N_CLASSES")
+    assert _raised_type(cell, shards()) == "IndexError"
+    result, verdict = _beside_the_cell(shards(), cell)
+    if judged:
+        assert result.swept_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 9), \
+            verdict
+    else:
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    if judged:
+        fixed = STREAMED_NET.format(step=STEP_S,
+                                    classes="int(max(y.max() for _, y in shards)) + 1")
+        assert _raised_type(fixed, shards()) is None
+        result, verdict = _beside_the_cell(shards(), fixed)
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, instance_pure, class_pure", [
+    ("class Scaler:\n    def __init__(self, k):\n        self.k = k\n"
+     "    def __call__(self, x):\n        return x * self.k\n", True, True),
+    # its call stores into the instance; made anew, it is no one else's
+    ("class Scaler:\n    def __init__(self, k):\n        self.k = k\n"
+     "    def __call__(self, x):\n        self.last = x\n        return x * self.k\n",
+     False, True),
+    # ``__init__`` reads a global the cell may change: only calling the class runs it
+    ("class Scaler:\n    def __init__(self, k):\n        self.k = k * LIMITS['k']\n"
+     "    def __call__(self, x):\n        return x * self.k\n", True, False),
+    ("class Scaler:\n    def __init__(self, k):\n        global made\n        made = k\n"
+     "    def __call__(self, x):\n        return x\n", True, False),
+])
+def test_the_notebooks_class_and_instances_are_pure_only_where_their_methods_are(
+        source, instance_pure, class_pure):
+    """Unit: `_pure_object`: a class of the notebook's (called, it runs ``__init__``) and
+    its instances (``__init__`` aside) are pure where each method reads as globals only
+    modules, builtins and constants and binds none; an instance, where none stores into
+    it."""
+    from crashpredict._dryrun._fastforward import _notebook_code, _pure_object
+
+    namespace = {"__name__": "__main__", "LIMITS": {"k": 2}}
+    exec(source, namespace)  # noqa: S102 - the notebook's class
+    cls = namespace["Scaler"]
+    assert _notebook_code([cls], namespace)  # a class called runs the notebook's code
+    instance = cls.__new__(cls)
+    instance.k = 2
+    assert _pure_object(instance, namespace) is instance_pure
+    assert _pure_object(cls, namespace) is class_pure
+    assert _pure_object(len, namespace) is False
+
+
 # ---- library calls that make new objects; a fitted estimator's predictions ------------------
 
 def _monthly_topups(tmp_path, partial: bool = False) -> dict:

@@ -2851,12 +2851,13 @@ def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
     """Whether ``nodes`` call a function of the notebook's or a method of its classes (or
     one that cannot be told); ``pure_ok``: not counting the notebook's functions that read
     no global but modules, builtins, constants and such functions, change none, and draw
-    no random number (`_pure_function`)."""
+    no random number (`_pure_function`), nor its classes and their instances whose
+    methods are such (`_pure_object`)."""
     values = [value for _, _, value in _calls_in(nodes, namespace)]
     if pure_ok:
         values = [value for value in values if not (
             isinstance(value, types.FunctionType) and value.__globals__ is namespace
-            and _pure_function(value, namespace))]
+            and _pure_function(value, namespace)) and not _pure_object(value, namespace)]
     codes = _notebook_code(values, namespace)
     return codes is None or bool(codes)
 
@@ -3005,16 +3006,24 @@ def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
 def _notebook_code(values: Iterable[Any], namespace: Mapping[str, Any]
                    ) -> list[types.CodeType] | None:
     """The code of the notebook's own functions among ``values`` and of the methods of its
-    classes they are instances of (a torch module's too, with its submodules'); ``None``
-    where a class cannot be read without running its code."""
-    codes: list[types.CodeType] = []
+    classes they are (a class called runs its ``__init__``) or are instances of (a torch
+    module's too, with its submodules'); ``None`` where a class cannot be read without
+    running its code."""
+    functions = _notebook_functions(values, namespace)
+    return None if functions is None else [function.__code__ for function in functions]
+
+
+def _notebook_functions(values: Iterable[Any], namespace: Mapping[str, Any]
+                        ) -> list[types.FunctionType] | None:
+    """`_notebook_code`'s functions."""
+    found: list[types.FunctionType] = []
     seen: set[int] = set()
     for value in values:
         if isinstance(value, types.FunctionType):
             if value.__globals__ is namespace:
-                codes.append(value.__code__)
+                found.append(value)
             continue
-        classes = [type(value)]
+        classes = [value] if isinstance(value, type) else [type(value)]
         modules = _submodules(value)
         if modules is None:
             return None
@@ -3034,8 +3043,27 @@ def _notebook_code(values: Iterable[Any], namespace: Mapping[str, Any]
                         member, "fget", None) if isinstance(member, property) else member
                     if isinstance(member, types.FunctionType) and \
                             member.__globals__ is namespace:
-                        codes.append(member.__code__)
-    return codes
+                        found.append(member)
+    return found
+
+
+def _pure_object(value: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a class of the notebook's, or an instance of one (a torch
+    module it defines), whose methods are pure (`_pure_function`: they read as globals
+    only modules, builtins, constants, a library's classes and pure functions, bind no
+    global and draw no random number) and, for an instance, store nothing into it
+    (`_changes_its_layers`; its ``__init__`` aside, which made it). Calling it, or a
+    method of it, changes nothing but what it is handed and its library parts (a batch
+    norm's running statistics, as in ``nn.Sequential``)."""
+    if isinstance(value, (types.FunctionType, types.ModuleType)):
+        return False
+    functions = _notebook_functions([value], namespace)
+    if not functions:
+        return False
+    instance = not isinstance(value, type)
+    return all((instance and function.__name__ == "__init__") or
+               _pure_function(function, namespace) for function in functions) and \
+        not (instance and _changes_its_layers(value, namespace))
 
 
 def _submodules(value: Any) -> list[Any] | None:
