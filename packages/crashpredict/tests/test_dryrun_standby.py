@@ -653,3 +653,43 @@ def test_sweep_removes_only_the_folders_of_kernels_that_are_gone(tmp_path) -> No
     assert not left.exists()
     assert all(path.is_dir() for path in kept) and a_file.is_file()
     assert _beside.sweep(str(tmp_path / "missing")) == 0
+
+
+_WARMED = """
+import sys, time
+import torch
+from crashpredict._dryrun import _child
+from crashpredict._dryrun._beside import prepare_standby
+
+assert "torch._dynamo" not in sys.modules
+_child.WARM_AFTER_S = {after}
+standby = prepare_standby({{"torch": torch}})
+end = time.monotonic() + 20
+while not standby.armed():
+    assert time.monotonic() < end
+    time.sleep(0.01)
+time.sleep({pause})
+beside = standby.start("import sys\\n{{}}['warm'] if 'torch._dynamo' in sys.modules else None")
+result = beside.wait(60)
+assert beside.settle(10)
+print(result.outcome, result.exception, "torch._dynamo" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("after, pause, seen", [
+    (0.2, 0.5, "crashed KeyError False"),  # idle long enough: loaded in the child alone
+    (30.0, 0.0, "completed None False"),  # the cell came first: nothing loaded
+])
+def test_a_standby_idle_loads_what_torch_loads_at_its_first_optimizer(after, pause, seen):
+    """A standby child that waited `WARM_AFTER_S` for its cell imports ``torch._dynamo``
+    (what torch imports at a session's first optimizer, 1.2 s here), so the first
+    training cell's dry run does not spend its head start there; the kernel's modules are
+    untouched. A cell that comes sooner runs at once. In a fresh process: this one may
+    have loaded it already."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _WARMED.format(after=after, pause=pause)],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == seen
