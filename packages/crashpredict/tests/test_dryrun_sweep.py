@@ -888,6 +888,72 @@ def test_the_notebooks_class_and_instances_are_pure_only_where_their_methods_are
     assert _pure_object(len, namespace) is False
 
 
+# ---- a number bound once before the loop, named in its header and body ----------------------
+
+def _channels(window: int = 5) -> dict:
+    """Rows for ITEMS windows of ``window`` rows; the window starting at BAD has a channel
+    logged as zeros throughout, so its normal matrix is singular."""
+    import numpy as np
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(ITEMS + window - 1, 3))
+    X[BAD:BAD + window, 1] = 0.0
+    return {"np": np, "time": time, "X": X}
+
+
+WINDOWED = """
+window, step = 5, 1
+inverses = []
+for start in range(0, len(X) - window + 1, step):
+    time.sleep({step_s})
+    Xw = X[start:start + window]
+    inverses.append(np.linalg.{inv}(Xw.T @ Xw)){after}
+"""
+
+
+def test_a_singular_window_the_cut_skipped_is_met_with_the_windows_size_bound_before():
+    """The cell binds the window's size once, before the loop, and its header and body
+    read it: a number, which nothing changes in place, so the swept window is the real
+    run's (`_constants_before`). Its fix takes the pseudo-inverse."""
+    cell = WINDOWED.format(step_s=STEP_S, inv="inv", after="")
+    assert _raised_type(cell, _channels()) == "LinAlgError"
+    result, verdict = _beside_the_cell(_channels(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "LinAlgError", 7), verdict
+    fixed = WINDOWED.format(step_s=STEP_S, inv="pinv", after="")
+    assert _raised_type(fixed, _channels()) is None
+    result, verdict = _beside_the_cell(_channels(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_size_the_cell_binds_again_after_the_loop_is_not_the_swept_windows():
+    """The same size bound again after the loop: the sweep, run after the cell, would
+    read the later one, so nothing swept is judged."""
+    cell = WINDOWED.format(step_s=STEP_S, inv="inv", after="\nwindow = 3")
+    assert _raised_type(cell, _channels()) == "LinAlgError"
+    result, verdict = _beside_the_cell(_channels(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, constants", [
+    ("window, step = 720, 1\nfor s in range(window):\n    pass\n", {"window", "step"}),
+    ("window = 720\nfor s in range(window):\n    pass\nwindow = 3\n", set()),
+    ("cols = ['a']\nfor s in cols:\n    pass\n", set()),  # a list: changed in place
+    ("w = (1, 'a', None)\nfor s in w:\n    pass\n", {"w"}),
+    ("w = (1, [2])\nfor s in w:\n    pass\n", set()),
+    ("def f():\n    global w\n    w = 2\nw = 1\nfor s in range(w):\n    f()\n", set()),
+])
+def test_constants_bound_once_before_the_loop(source, constants):
+    """Unit: `_constants_before`."""
+    from crashpredict._dryrun._fastforward import _constants_before
+
+    namespace: dict = {}
+    exec(source, namespace)  # noqa: S102 - the cell
+    tree = ast.parse(source)
+    position = next(k for k, node in enumerate(tree.body) if isinstance(node, ast.For))
+    assert _constants_before(tree, position, namespace) == constants
+
+
 # ---- library calls that make new objects; a fitted estimator's predictions ------------------
 
 def _monthly_topups(tmp_path, partial: bool = False) -> dict:

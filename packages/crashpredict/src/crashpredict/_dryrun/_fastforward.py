@@ -873,11 +873,15 @@ class Cutter:
             return None
         # what the loop runs over (not a module's or a function's name: ``sorted(os.listdir
         # (folder))``), named by the cell after it or before it
-        listed = {name for name in _names_in(loop.iter) if not isinstance(
-            namespace.get(name, getattr(builtins, name, None)),
-            (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))}
         opened = _opened_by(tree, loop)  # ``with open(path) as fh:`` around the loop: ``fh``
         # is the file the loop reads, bound there, named nowhere else
+        position = next(k for k, node in enumerate(tree.body) if node is loop or node is opened)
+        # a number or a text bound once before the loop (``window, step = 720, 1``) holds
+        # in the swept iteration what it held in the real one, and nothing changes it in place
+        constants = _constants_before(tree, position, namespace)
+        listed = {name for name in _names_in(loop.iter) if not isinstance(
+            namespace.get(name, getattr(builtins, name, None)),
+            (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))} - constants
         bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
         if any(isinstance(n, ast.Name) and n.id in listed and id(n) not in bound_there
                for node in nodes if node is not loop for n in ast.walk(node)
@@ -886,8 +890,7 @@ class Cutter:
         # what the cell defines once, before the loop (a function, a class, an import),
         # holds in the swept iteration what it held in the real one
         local = _comprehension_only(tree)
-        bound = set(bound) - local
-        position = next(k for k, node in enumerate(tree.body) if node is loop or node is opened)
+        bound = set(bound) - local - constants
         stored = _names_stored(ast.Module(body=nodes, type_ignores=[]))
         stable = {name for node in tree.body[:position] for name in _defines(node)
                   if name not in stored and sum(name in _defines(n) for n in ast.walk(tree)) == 1}
@@ -902,7 +905,7 @@ class Cutter:
                      and not _predicts(chain, value)
                      and not _library_class(value, namespace)} | _resized_in(outside)
         changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
-                             _handed(nodes, namespace) | receivers) - local
+                             _handed(nodes, namespace) | receivers) - local - constants
         if opened is not None:  # the file the ``with`` opens, bound there alone: the loop
             # reads its lines again from its path (`_file_lines`)
             changed -= {name for name in _names_in(loop.iter) if sum(
@@ -2072,6 +2075,40 @@ def _draws_before(loop: ast.For, statement: ast.stmt) -> bool:
         _called_name(n) in _RANDOM_DRAWS or any(
             isinstance(a, ast.Attribute) and a.attr == "random" for a in ast.walk(n.func)))
         for root in loop.body for n in ast.walk(root))
+
+
+def _constants_before(tree: ast.Module, position: int, namespace: Mapping[str, Any]
+                      ) -> set[str]:
+    """The names a top-level assignment among the cell's first ``position`` statements
+    binds (``window = 720``, ``window, step = 720, 1``), that nothing else in the cell
+    stores, deletes or declares global, and that hold a constant (`_constant`): what they
+    hold now they held from that statement on."""
+    stores = collections.Counter(
+        node.id for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)))
+    declared = {name for node in ast.walk(tree)
+                if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names}
+    found = set()
+    for node in tree.body[:position]:
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
+                if isinstance(target, (ast.Tuple, ast.List)) else []
+            found |= {name.id for name in names if isinstance(name, ast.Name)
+                      and stores[name.id] == 1 and name.id not in declared
+                      and _constant(namespace.get(name.id, _NO_LAST))}
+    return found
+
+
+def _constant(value: Any, depth: int = 0) -> bool:
+    """A number, a text, bytes, ``None``, a range, or a tuple or frozenset (of at most 100)
+    of such: nothing can change it in place."""
+    if type(value) in (int, float, complex, str, bytes, bool, type(None), range):
+        return True
+    if type(value) in (tuple, frozenset) and depth < 3 and len(value) <= 100:
+        return all(_constant(item, depth + 1) for item in value)
+    return False
 
 
 def _defines(node: ast.AST) -> set[str]:
