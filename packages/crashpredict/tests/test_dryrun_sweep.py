@@ -954,6 +954,63 @@ def test_constants_bound_once_before_the_loop(source, constants):
     assert _constants_before(tree, position, namespace) == constants
 
 
+# ---- tensors that require grad, collected by a cut loop -------------------------------------
+
+COLLECTED_PREDICTIONS = """
+model = Net(5)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+for xb, yb in loader:
+    time.sleep({step}){change}
+    loss = nn.functional.cross_entropy(model(xb), yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+model.eval()
+preds = []
+{collect}
+scores = torch.cat(preds).numpy()
+print(scores.shape, len(preds))
+"""
+_COLLECT = "for xb, _ in loader:\n    time.sleep({step})\n    preds.append(model(xb))"
+
+
+@pytest.mark.parametrize("change, collect, judged", [
+    ("", _COLLECT, True),
+    # appended under a test on what the cut changed: the real run may take the other way
+    ("", _COLLECT.replace("    preds.append", "    if loss.item() > 0:\n        preds.append"),
+     False),
+    # a grad mode set for what follows, not in a ``with``
+    ("\n    torch.set_grad_enabled(True)", _COLLECT, False),
+    # a parameter's grad switched in place by the training loop
+    ("\n    model.fc1.weight.requires_grad = True", _COLLECT, False),
+])
+def test_predictions_that_require_grad_collected_by_a_cut_loop_are_met(change, collect,
+                                                                       judged):
+    """The test loop collects the notebook ``Net``'s outputs with gradients on, and the
+    cell gives them to numpy after it: whether they require grad is the layers' and the
+    grad mode's, not the weights', so the cut run's failure is the real run's
+    (`Cutter.grads_kept`). Its fix collects under ``torch.no_grad()``. Not judged where
+    the list is appended under a test, or the cell sets a grad mode or a parameter's
+    grad outside a ``with``."""
+    cell = COLLECTED_PREDICTIONS.format(step=STEP_S, change=change,
+                                        collect=collect.format(step=STEP_S))
+    assert _raised_type(cell, _labelled_rows(bad_last=False)) == "RuntimeError"
+    result, verdict = _beside_the_cell(_labelled_rows(bad_last=False), cell)
+    if not judged:
+        assert verdict.crash is not True and not result.grads_kept, (verdict, result)
+        return
+    assert result.grads_kept, result
+    line = cell.splitlines().index("scores = torch.cat(preds).numpy()") + 1
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", line), \
+        verdict
+    fixed = COLLECTED_PREDICTIONS.format(
+        step=STEP_S, change=change, collect="with torch.no_grad():\n" + "\n".join(
+            "    " + text for text in collect.format(step=STEP_S).splitlines()))
+    assert _raised_type(fixed, _labelled_rows(bad_last=False)) is None
+    result, verdict = _beside_the_cell(_labelled_rows(bad_last=False), fixed)
+    assert verdict.crash is not True and not result.grads_kept, (verdict, result)
+
+
 # ---- library calls that make new objects; a fitted estimator's predictions ------------------
 
 def _monthly_topups(tmp_path, partial: bool = False) -> dict:

@@ -1030,6 +1030,88 @@ class Cutter:
                 pass
         return False
 
+    def grads_kept(self, exc: BaseException, line: int | None, filename: str,
+                   namespace: Mapping[str, Any]) -> bool:
+        """Whether a "requires grad" error after a cut loop, of tensors a loop of the cell
+        collected (``preds.append(model(xb))``, then ``torch.cat(preds).numpy()``), is the
+        real run's. Whether a tensor requires grad is not its values: the same layers
+        make it, under the same grad mode (the ``with torch.no_grad():`` a cell writes
+        around its loop is there in both runs), in each iteration the cut run kept, which
+        the real run has too, trained further. So the real run's list holds such tensors,
+        and the same call fails. Only where no fit was cut, where the cell changes no
+        tensor's grad in place and sets no grad mode but in a ``with``, where the cut loops
+        run none of the notebook's code but its pure functions and classes
+        (`_pure_object`), and where the list, made empty once before the loops, is only
+        appended to there, each time (not under an ``if``), and named outside them only
+        in the failing statement."""
+        try:
+            if not self.cut or self.library_cuts or not isinstance(exc, RuntimeError) or \
+                    "that requires grad" not in str(exc):
+                return False
+            return self._grads_kept(exc, line, filename, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _grads_kept(self, exc: BaseException, line: int | None, filename: str,
+                    namespace: Mapping[str, Any]) -> bool:
+        tree = self.cell_tree
+        statement = _statement_at(tree, _cell_line(exc, filename, line))
+        raised = _cell_position(exc, filename)
+        cut_nodes = self._cut_nodes()
+        if tree is None or statement is None or raised is None or cut_nodes is None or \
+                not any(statement is n for n in tree.body):
+            return False
+        with_items = {id(item.context_expr) for node in ast.walk(tree)
+                      if isinstance(node, (ast.With, ast.AsyncWith)) for item in node.items}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and (
+                    node.attr in ("detach_", "requires_grad_") or (
+                        node.attr == "requires_grad" and isinstance(node.ctx, ast.Store))):
+                return False  # a tensor's grad changed in place
+            if isinstance(node, ast.Call) and _called_name(node) in _GRAD_MODES and \
+                    id(node) not in with_items:
+                return False  # a grad mode set for what follows, maybe in a skipped iteration
+        node = _node_at(statement, raised)
+        if node is None or _runs_notebook_code([node], namespace) or \
+                _runs_notebook_code(cut_nodes, namespace, pure_ok=True):
+            return False
+        torch = sys.modules.get("torch")
+        loops = [n for n in tree.body if isinstance(n, (ast.For, ast.While))]
+        position = next(k for k, n in enumerate(tree.body) if n is statement)
+        bodies = [n.body for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))]
+        for name in sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}):
+            value = namespace.get(name)
+            if torch is None or type(value) is not list or not value or \
+                    not all(isinstance(item, torch.Tensor) for item in value):
+                continue
+            stores = [n for before in tree.body[:position] for n in ast.walk(before)
+                      if isinstance(n, ast.Name) and n.id == name
+                      and isinstance(n.ctx, (ast.Store, ast.Del))]
+            made_empty = [n for n in tree.body[:position] if isinstance(n, ast.Assign)
+                          and len(n.targets) == 1 and stores and n.targets[0] is stores[0]
+                          and isinstance(n.value, ast.List) and not n.value.elts]
+            naming = [loop for loop in loops if any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop))]
+            if len(stores) != 1 or not made_empty or not naming or any(
+                    tree.body.index(loop) < tree.body.index(made_empty[0]) for loop in naming):
+                continue  # made empty once, before the loops that name it
+            named = [n for before in tree.body[:position] for n in ast.walk(before)
+                     if isinstance(n, ast.Name) and n.id == name and n is not stores[0]]
+            if not all(any(_within(n, loop) for loop in naming) for n in named) or any(
+                    isinstance(n, ast.Name) and n.id == name
+                    for loop in naming for header in _headers(loop) for n in ast.walk(header)):
+                continue  # named outside the loops before the failing statement (what
+                # follows it never runs), or run over by one
+            if any(not _appended_only(loop, name) for loop in naming):
+                continue
+            appends = [n for n in ast.walk(tree) if isinstance(n, ast.Expr)
+                       and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                       and n.value.func.attr == "append" and isinstance(n.value.func.value, ast.Name)
+                       and n.value.func.value.id == name]
+            if appends and all(any(a is s for body in bodies for s in body) for a in appends):
+                return True  # each appended in a loop's own body, whatever the iteration
+        return False
+
     def scale(self) -> float:
         """How many times longer the whole cell would take, at least, from what was cut
         (a loop of unknown length tells nothing: it may end right after the cut)."""
@@ -1748,6 +1830,8 @@ class Cutter:
 #: Conversions that take each value on its own (`Cutter.rows_kept`): what one value
 #: fails, it fails wherever it is.
 _CONVERSIONS = frozenset({"to_datetime", "to_numeric", "to_timedelta"})
+#: Calls that set torch's grad mode (`Cutter.grads_kept`): in a ``with``, for its block.
+_GRAD_MODES = frozenset({"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
 #: What a single item of a list fails on, wherever it stands (`Cutter.prefix_kept`).
 _ITEM_WORDS = ("requires grad", "could not convert string to float",
                "invalid literal for int() with base")
