@@ -1041,9 +1041,9 @@ class Cutter:
         and the same call fails. Only where no fit was cut, where the cell changes no
         tensor's grad in place and sets no grad mode but in a ``with``, where the cut loops
         run none of the notebook's code but its pure functions and classes
-        (`_pure_object`), and where the list, made empty once before the loops, is only
-        appended to there, each time (not under an ``if``), and named outside them only
-        in the failing statement."""
+        (`_pure_object`), and where the list, made empty once before the loops that name
+        it, is only appended to there, in each iteration (not under an ``if``), and named
+        outside them nowhere before the failing statement (what follows it never runs)."""
         try:
             if not self.cut or self.library_cuts or not isinstance(exc, RuntimeError) or \
                     "that requires grad" not in str(exc):
