@@ -492,11 +492,11 @@ WARM_AFTER_S = 2.0
 
 
 def warm_imports(cell_fd: int, after_s: float | None = None) -> list[str]:
-    """In a standby child (in its jail, its pages copied), once ``after_s`` passed with no
-    cell on ``cell_fd`` (by default `WARM_AFTER_S`): import the modules of `LAZY_IMPORTS` the kernel's libraries will
-    load at their first use, here only (the kernel's modules are its own); the names
-    imported. A module that fails to import is left as the cell's own import would find
-    it."""
+    """In a standby child (in its jail, its pages copied), once ``after_s`` (by default
+    `WARM_AFTER_S`) passed with no cell on ``cell_fd``: import the modules of
+    `LAZY_IMPORTS` the kernel's libraries will load at their first use, here only (the
+    kernel's modules are its own); the names imported. A module that fails to import is
+    left as the cell's own import would find it."""
     wanted = [lazy for loaded, lazy in LAZY_IMPORTS
               if loaded in sys.modules and lazy not in sys.modules]
     if not wanted:

@@ -73,10 +73,10 @@ _GROUPS_ROWS = 50_000
 
 
 def _groups(value: Any) -> int | None:
-    """The groups a ``for`` over a pandas groupby sees: of a frame or series of pandas'
-    own classes of at most `_GROUPS_ROWS` rows, grouped by columns of it (labels, none of
-    them categorical: with unobserved categories the count and the groups differ), so
-    counting them runs no user code; else None."""
+    """The groups a ``for`` over a pandas groupby sees: of a frame of pandas' own class of
+    at most `_GROUPS_ROWS` rows, grouped by columns of it (labels; of numpy's or pandas'
+    own dtypes, none categorical: with unobserved categories the count and the groups
+    differ), so counting them runs no user code; else None."""
     groupby = sys.modules.get("pandas.core.groupby")
     base = getattr(groupby, "GroupBy", None)
     if not is_known(value) or not isinstance(base, type) or \
@@ -90,7 +90,8 @@ def _groups(value: Any) -> int | None:
         if not is_frame(frame) or len(frame) > _GROUPS_ROWS or not keys or \
                 value.level is not None or any(
                     type(key) not in (str, int) or key not in frame.columns or
-                    str(frame[key].dtype) == "category" or not is_series(frame[key])
+                    not is_series(frame[key]) or str(frame[key].dtype) == "category" or
+                    type(frame[key].dtype).__module__.partition(".")[0] not in ("numpy", "pandas")
                     for key in keys):
             return None
         return int(value.ngroups)
