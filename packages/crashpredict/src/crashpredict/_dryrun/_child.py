@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import builtins
 import errno
-import importlib
 import inspect
 import json
 import math
 import os
 import random
 import re
-import select
 import signal
 import sys
 import tempfile
@@ -420,7 +418,6 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
             pass
         finally:
             os.close(copy_fd)
-    warm_imports(cell_fd)
     source = _read_cell(cell_fd)
     if source is None:
         return None
@@ -477,43 +474,6 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     # reported: wait, stopped, for the kernel to end this process when it is idle (ending
     # now would unmap the kernel's memory beside the running cell: 10 ms of a CPU or more)
     os.kill(os.getpid(), signal.SIGSTOP)
-
-
-#: What a library imports at its first use of a feature, slow to import: (loaded, then
-#: this). torch loads its compiler's front end (``torch._dynamo``: 1.2 s and 75 MB here) at
-#: the first optimizer a session makes, so the first training cell's dry run would spend
-#: its head start there, as its real run does.
-LAZY_IMPORTS = (("torch.optim", "torch._dynamo"),)
-#: How long a standby child waits for its cell before it loads them: a cell sent while
-#: they load waits in the child until they are loaded (never in the kernel). Cells run
-#: back to back, or after a second's pause, find the child waiting; at a user's pace,
-#: the imports are done.
-WARM_AFTER_S = 2.0
-
-
-def warm_imports(cell_fd: int, after_s: float | None = None) -> list[str]:
-    """In a standby child (in its jail, its pages copied), once ``after_s`` (by default
-    `WARM_AFTER_S`) passed with no cell on ``cell_fd``: import the modules of
-    `LAZY_IMPORTS` the kernel's libraries will load at their first use, here only (the
-    kernel's modules are its own); the names imported. A module that fails to import is
-    left as the cell's own import would find it."""
-    wanted = [lazy for loaded, lazy in LAZY_IMPORTS
-              if loaded in sys.modules and lazy not in sys.modules]
-    if not wanted:
-        return []
-    try:
-        if select.select([cell_fd], [], [], WARM_AFTER_S if after_s is None else after_s)[0]:
-            return []  # the cell came, or the kernel let this child go
-    except (OSError, ValueError):
-        return []
-    imported = []
-    for name in wanted:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a library's import: the cell meets it as it is
-            continue
-        imported.append(name)
-    return imported
 
 
 #: The rules' trials in a standby child, before its run (`_sibling.rules_on_the_whole`).
