@@ -103,8 +103,12 @@ def test_a_short_loop_runs_whole_so_its_later_iterations_crash_for_real():
     frame = pd.DataFrame({f"c{i}": ["1", "2"] for i in range(10)}).assign(c6=["46.0", "3"])
     cell = ("import time\ntime.sleep(0.01)\nfor column in list(frame):\n"
             "    frame[column] = frame[column].astype('int')\n")
-    # beside the cell (the notebook's one run): the loop runs whole
+    # beside the cell (the notebook's one run): the loop runs whole, where the machine lets
+    # the child take its ten iterations within the 0.5 s before a cut (a loaded one may
+    # not: then once more)
     result = _beside_the_cell({"frame": frame}, cell)
+    if result.cuts:
+        result = _beside_the_cell({"frame": frame}, cell)
     assert (result.outcome, result.exception, result.line) == ("crashed", "ValueError", 4), result
     assert result.cuts == () and not result.cut_before_crash
     # the replay's dry run cuts it at once, then runs the whole cell: the same crash (a

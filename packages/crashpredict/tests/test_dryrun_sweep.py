@@ -720,6 +720,297 @@ def test_only_a_model_used_in_ways_that_keep_its_layers_shapes_counts_as_kept(us
     assert _shaped_modules({"model", "steps"}, tree, namespace) == ({"model"} if kept else set())
 
 
+NOTEBOOK_NET = """
+class Net(nn.Module):
+    def __init__(self, n_classes):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, n_classes)
+
+    def forward(self, x):
+{forward}
+"""
+
+
+def _labelled_rows(bad_last: bool = True) -> dict:
+    """A loader over 40 batches of 16 rows and a smaller last one (5 rows), labels 0-4,
+    in order; with ``bad_last``, one of the last rows holds label 5. The model's class
+    is the notebook's own (defined in the namespace, as a cell defines it)."""
+    import numpy as np
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(5)
+    n = ITEMS * 16 + 5
+    y = rng.integers(0, 5, n)
+    if bad_last:
+        y[-2] = 5
+    data = TensorDataset(torch.from_numpy(rng.normal(size=(n, 8)).astype(np.float32)),
+                         torch.from_numpy(y))
+    namespace = {"np": np, "torch": torch, "nn": nn, "F": F, "time": time, "y": y,
+                 "loader": DataLoader(data, batch_size=16), "__name__": "__main__"}
+    exec(NOTEBOOK_NET.format(forward="        return self.fc2(F.relu(self.fc1(x)))"),
+         namespace)
+    return namespace
+
+
+LOADER_TRAINING = """
+model = Net({classes})
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+loss_fn = nn.CrossEntropyLoss()
+for epoch in range(2):
+    model.train()
+    for xb, yb in loader:
+        time.sleep({step})
+        loss = loss_fn(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_label_past_the_models_classes_in_a_loaders_last_batch_is_met():
+    """The loader's last batch holds label 5; the notebook's own ``Net`` has 5 classes:
+    cross-entropy raises there, in the first epoch. The cut run meets the last batch (the
+    dataset's last rows) at once; a class index out of bounds there is the real run's,
+    which meets the same rows with layers of the same shapes. Its fix counts the classes
+    from the data."""
+    cell = LOADER_TRAINING.format(step=STEP_S, classes=5)
+    assert _raised_type(cell, _labelled_rows()) == "IndexError"
+    result, verdict = _beside_the_cell(_labelled_rows(), cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 9), verdict
+    fixed = LOADER_TRAINING.format(step=STEP_S, classes="int(y.max()) + 1")
+    assert _raised_type(fixed, _labelled_rows()) is None
+    result, verdict = _beside_the_cell(_labelled_rows(), fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("forward, changes", [
+    ("        return self.fc2(F.relu(self.fc1(x)))", False),
+    ("        x = x.float().to(self.fc1.weight.dtype)\n        return self.fc2(self.fc1(x))", False),
+    ("        self.seen = x.shape[0]\n        return self.fc2(self.fc1(x))", True),  # stores
+    ("        self.fc2.half()\n        return self.fc2(self.fc1(x))", True),  # another dtype
+    ("        self.add_module('extra', nn.Linear(2, 2))\n        return self.fc2(self.fc1(x))",
+     True),
+    ("        setattr(self, 'fc2', nn.Linear(16, 3))\n        return self.fc2(self.fc1(x))", True),
+    ("        return grow(self, x)", True),  # the notebook's function it calls changes it
+])
+def test_a_notebooks_own_module_that_may_change_its_layers_is_not_kept(forward, changes):
+    """Unit: `_changes_its_layers` reads the notebook's own module classes (their methods
+    but ``__init__``, and the notebook's functions they call): a store into the module, a
+    call on it that changes its layers or dtype, or ``setattr``; a library module never."""
+    from torch import nn
+
+    from crashpredict._dryrun._fastforward import _changes_its_layers
+
+    namespace = _labelled_rows(bad_last=False)
+    exec("def grow(module, x):\n    module.fc3 = nn.Linear(2, 2)\n    return x\n", namespace)
+    exec(NOTEBOOK_NET.format(forward=forward), namespace)
+    assert _changes_its_layers(namespace["Net"](5), namespace) is changes
+    assert _changes_its_layers(nn.Sequential(nn.Linear(2, 2)), namespace) is False
+
+
+STREAMED_NET = STREAMED.replace(
+    "nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, {classes}))", "Net({classes})")
+
+
+@pytest.mark.parametrize("forward, judged", [
+    ("        return self.fc2(F.relu(self.fc1(x)))", True),
+    # stores into the module as it runs: its state is no longer what the real run's is
+    ("        self.seen = x.shape[0]\n        return self.fc2(F.relu(self.fc1(x)))", False),
+    # reads a global the cell may change
+    ("        return self.fc2(F.relu(self.fc1(x))) * CONFIG['scale']", False),
+    # draws random numbers
+    ("        return self.fc2(F.dropout(F.relu(self.fc1(x)), 0.1))", False),
+])
+def test_a_label_past_the_classes_of_the_notebooks_own_module_is_met_in_a_skipped_shard(
+        forward, judged):
+    """As with ``nn.Sequential`` above, with the notebook's own ``Net``: its methods read
+    only modules and constants and change nothing of it (`_pure_object`), so the sweep's
+    failure on a skipped shard's own labels counts. A ``forward`` that stores into the
+    module, reads a global the cell may change or draws random numbers is not judged."""
+    def shards() -> dict:
+        namespace = {**_shards(), "F": __import__("torch").nn.functional,
+                     "CONFIG": {"scale": 1.0}, "__name__": "__main__"}
+        exec(NOTEBOOK_NET.format(forward=forward), namespace)  # noqa: S102 - the notebook's
+        return namespace
+
+    cell = STREAMED_NET.format(step=STEP_S, classes="N_CLASSES")
+    assert _raised_type(cell, shards()) == "IndexError"
+    result, verdict = _beside_the_cell(shards(), cell)
+    if judged:
+        assert result.swept_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 9), \
+            verdict
+    else:
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    if judged:
+        fixed = STREAMED_NET.format(step=STEP_S,
+                                    classes="int(max(y.max() for _, y in shards)) + 1")
+        assert _raised_type(fixed, shards()) is None
+        result, verdict = _beside_the_cell(shards(), fixed)
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, instance_pure, class_pure", [
+    ("class Scaler:\n    def __init__(self, k):\n        self.k = k\n"
+     "    def __call__(self, x):\n        return x * self.k\n", True, True),
+    # its call stores into the instance; made anew, it is no one else's
+    ("class Scaler:\n    def __init__(self, k):\n        self.k = k\n"
+     "    def __call__(self, x):\n        self.last = x\n        return x * self.k\n",
+     False, True),
+    # ``__init__`` reads a global the cell may change: only calling the class runs it
+    ("class Scaler:\n    def __init__(self, k):\n        self.k = k * LIMITS['k']\n"
+     "    def __call__(self, x):\n        return x * self.k\n", True, False),
+    ("class Scaler:\n    def __init__(self, k):\n        global made\n        made = k\n"
+     "    def __call__(self, x):\n        return x\n", True, False),
+])
+def test_the_notebooks_class_and_instances_are_pure_only_where_their_methods_are(
+        source, instance_pure, class_pure):
+    """Unit: `_pure_object`: a class of the notebook's (called, it runs ``__init__``) and
+    its instances (``__init__`` aside) are pure where each method reads as globals only
+    modules, builtins and constants and binds none; an instance, where none stores into
+    it."""
+    from crashpredict._dryrun._fastforward import _notebook_code, _pure_object
+
+    namespace = {"__name__": "__main__", "LIMITS": {"k": 2}}
+    exec(source, namespace)  # noqa: S102 - the notebook's class
+    cls = namespace["Scaler"]
+    assert _notebook_code([cls], namespace)  # a class called runs the notebook's code
+    instance = cls.__new__(cls)
+    instance.k = 2
+    assert _pure_object(instance, namespace) is instance_pure
+    assert _pure_object(cls, namespace) is class_pure
+    assert _pure_object(len, namespace) is False
+
+
+# ---- a number bound once before the loop, named in its header and body ----------------------
+
+def _channels(window: int = 5) -> dict:
+    """Rows for ITEMS windows of ``window`` rows; the window starting at BAD has a channel
+    logged as zeros throughout, so its normal matrix is singular."""
+    import numpy as np
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(ITEMS + window - 1, 3))
+    X[BAD:BAD + window, 1] = 0.0
+    return {"np": np, "time": time, "X": X}
+
+
+WINDOWED = """
+window, step = 5, 1
+inverses = []
+for start in range(0, len(X) - window + 1, step):
+    time.sleep({step_s})
+    Xw = X[start:start + window]
+    inverses.append(np.linalg.{inv}(Xw.T @ Xw)){after}
+"""
+
+
+def test_a_singular_window_the_cut_skipped_is_met_with_the_windows_size_bound_before():
+    """The cell binds the window's size once, before the loop, and its header and body
+    read it: a number, which nothing changes in place, so the swept window is the real
+    run's (`_constants_before`). Its fix takes the pseudo-inverse."""
+    cell = WINDOWED.format(step_s=STEP_S, inv="inv", after="")
+    assert _raised_type(cell, _channels()) == "LinAlgError"
+    result, verdict = _beside_the_cell(_channels(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "LinAlgError", 7), verdict
+    fixed = WINDOWED.format(step_s=STEP_S, inv="pinv", after="")
+    assert _raised_type(fixed, _channels()) is None
+    result, verdict = _beside_the_cell(_channels(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_size_the_cell_binds_again_after_the_loop_is_not_the_swept_windows():
+    """The same size bound again after the loop: the sweep, run after the cell, would
+    read the later one, so nothing swept is judged."""
+    cell = WINDOWED.format(step_s=STEP_S, inv="inv", after="\nwindow = 3")
+    assert _raised_type(cell, _channels()) == "LinAlgError"
+    result, verdict = _beside_the_cell(_channels(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, constants", [
+    ("window, step = 720, 1\nfor s in range(window):\n    pass\n", {"window", "step"}),
+    ("window = 720\nfor s in range(window):\n    pass\nwindow = 3\n", set()),
+    ("cols = ['a']\nfor s in cols:\n    pass\n", set()),  # a list: changed in place
+    ("w = (1, 'a', None)\nfor s in w:\n    pass\n", {"w"}),
+    ("w = (1, [2])\nfor s in w:\n    pass\n", set()),
+    ("def f():\n    global w\n    w = 2\nw = 1\nfor s in range(w):\n    f()\n", set()),
+])
+def test_constants_bound_once_before_the_loop(source, constants):
+    """Unit: `_constants_before`."""
+    from crashpredict._dryrun._fastforward import _constants_before
+
+    namespace: dict = {}
+    exec(source, namespace)  # noqa: S102 - the cell
+    tree = ast.parse(source)
+    position = next(k for k, node in enumerate(tree.body) if isinstance(node, ast.For))
+    assert _constants_before(tree, position, namespace) == constants
+
+
+# ---- tensors that require grad, collected by a cut loop -------------------------------------
+
+COLLECTED_PREDICTIONS = """
+model = Net(5)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+for xb, yb in loader:
+    time.sleep({step}){change}
+    loss = nn.functional.cross_entropy(model(xb), yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+model.eval()
+preds = []
+{collect}
+scores = torch.cat(preds).numpy()
+print(scores.shape, len(preds))
+"""
+_COLLECT = "for xb, _ in loader:\n    time.sleep({step})\n    preds.append(model(xb))"
+
+
+@pytest.mark.parametrize("change, collect, judged", [
+    ("", _COLLECT, True),
+    # appended under a test on what the cut changed: the real run may take the other way
+    ("", _COLLECT.replace("    preds.append", "    if loss.item() > 0:\n        preds.append"),
+     False),
+    # a grad mode set for what follows, not in a ``with``
+    ("\n    torch.set_grad_enabled(True)", _COLLECT, False),
+    # a parameter's grad switched in place by the training loop
+    ("\n    model.fc1.weight.requires_grad = True", _COLLECT, False),
+])
+def test_predictions_that_require_grad_collected_by_a_cut_loop_are_met(change, collect,
+                                                                       judged):
+    """The test loop collects the notebook ``Net``'s outputs with gradients on, and the
+    cell gives them to numpy after it: whether they require grad is the layers' and the
+    grad mode's, not the weights', so the cut run's failure is the real run's
+    (`Cutter.grads_kept`). Its fix collects under ``torch.no_grad()``. Not judged where
+    the list is appended under a test, or the cell sets a grad mode or a parameter's
+    grad outside a ``with``."""
+    cell = COLLECTED_PREDICTIONS.format(step=STEP_S, change=change,
+                                        collect=collect.format(step=STEP_S))
+    assert _raised_type(cell, _labelled_rows(bad_last=False)) == "RuntimeError"
+    result, verdict = _beside_the_cell(_labelled_rows(bad_last=False), cell)
+    if not judged:
+        assert verdict.crash is not True and not result.grads_kept, (verdict, result)
+        return
+    assert result.grads_kept, result
+    line = cell.splitlines().index("scores = torch.cat(preds).numpy()") + 1
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", line), \
+        verdict
+    fixed = COLLECTED_PREDICTIONS.format(
+        step=STEP_S, change=change, collect="with torch.no_grad():\n" + "\n".join(
+            "    " + text for text in collect.format(step=STEP_S).splitlines()))
+    assert _raised_type(fixed, _labelled_rows(bad_last=False)) is None
+    result, verdict = _beside_the_cell(_labelled_rows(bad_last=False), fixed)
+    assert verdict.crash is not True and not result.grads_kept, (verdict, result)
+
+
 # ---- library calls that make new objects; a fitted estimator's predictions ------------------
 
 def _monthly_topups(tmp_path, partial: bool = False) -> dict:
@@ -919,6 +1210,37 @@ def test_a_files_lines_are_read_back_as_the_file_yields_them(tmp_path, text, mon
         assert _positions(fh, 0) is None
     with open(path, "rb") as fh:
         assert _positions(fh, 0) is None
+
+
+def test_a_fifos_lines_are_not_read_again(tmp_path):
+    """Unit: `_file_lines` reads again only a regular file's lines: a FIFO's open would
+    wait for a writer (the child's sweep, until its budget) and its lines are gone."""
+    import os
+    import signal
+    import types
+
+    from crashpredict._dryrun._fastforward import _file_lines
+
+    fifo = tmp_path / "lines.fifo"
+    os.mkfifo(fifo)
+    opened = types.SimpleNamespace(name=str(fifo), mode="r", encoding="utf-8", errors="strict")
+    class Blocked(BaseException):  # not an Exception: `_file_lines` must not catch it
+        pass
+
+    def blocked(signum, frame):
+        raise Blocked("the FIFO's open blocked")
+
+    previous = signal.signal(signal.SIGALRM, blocked)
+    signal.alarm(5)  # a blocking open fails the test instead of hanging it
+    try:
+        assert _file_lines(opened, 0) is None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    regular = tmp_path / "lines.txt"
+    regular.write_text("a\nb\n", encoding="utf-8")
+    opened.name = str(regular)
+    assert list(_file_lines(opened, 0)) == [(1, "b\n"), (0, "a\n")]
 
 
 def test_a_library_classs_own_methods_change_nothing_of_the_cell():

@@ -575,6 +575,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.prefix_kept(exc, line, filename, namespace):  # an item of the list's
             # first ones, appended before the first cut (the real run's own), fails it
             return {"cut_before_crash": True, "cut_may_cause": False, "items_kept": True}
+        if cutter.grads_kept(exc, line, filename, namespace):  # tensors a cut loop collected
+            # that require grad: so do the real run's, made by the same layers
+            return {"cut_before_crash": True, "cut_may_cause": False, "grads_kept": True}
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)

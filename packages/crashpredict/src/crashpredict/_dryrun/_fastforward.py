@@ -44,6 +44,8 @@ import copy
 import dataclasses
 import importlib
 import inspect
+import os
+import stat
 import sys
 import textwrap
 import time
@@ -871,11 +873,15 @@ class Cutter:
             return None
         # what the loop runs over (not a module's or a function's name: ``sorted(os.listdir
         # (folder))``), named by the cell after it or before it
-        listed = {name for name in _names_in(loop.iter) if not isinstance(
-            namespace.get(name, getattr(builtins, name, None)),
-            (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))}
         opened = _opened_by(tree, loop)  # ``with open(path) as fh:`` around the loop: ``fh``
         # is the file the loop reads, bound there, named nowhere else
+        position = next(k for k, node in enumerate(tree.body) if node is loop or node is opened)
+        # a number or a text bound once before the loop (``window, step = 720, 1``) holds
+        # in the swept iteration what it held in the real one, and nothing changes it in place
+        constants = _constants_before(tree, position, namespace)
+        listed = {name for name in _names_in(loop.iter) if not isinstance(
+            namespace.get(name, getattr(builtins, name, None)),
+            (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))} - constants
         bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
         if any(isinstance(n, ast.Name) and n.id in listed and id(n) not in bound_there
                for node in nodes if node is not loop for n in ast.walk(node)
@@ -884,8 +890,7 @@ class Cutter:
         # what the cell defines once, before the loop (a function, a class, an import),
         # holds in the swept iteration what it held in the real one
         local = _comprehension_only(tree)
-        bound = set(bound) - local
-        position = next(k for k, node in enumerate(tree.body) if node is loop or node is opened)
+        bound = set(bound) - local - constants
         stored = _names_stored(ast.Module(body=nodes, type_ignores=[]))
         stable = {name for node in tree.body[:position] for name in _defines(node)
                   if name not in stored and sum(name in _defines(n) for n in ast.walk(tree)) == 1}
@@ -900,7 +905,7 @@ class Cutter:
                      and not _predicts(chain, value)
                      and not _library_class(value, namespace)} | _resized_in(outside)
         changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
-                             _handed(nodes, namespace) | receivers) - local
+                             _handed(nodes, namespace) | receivers) - local - constants
         if opened is not None:  # the file the ``with`` opens, bound there alone: the loop
             # reads its lines again from its path (`_file_lines`)
             changed -= {name for name in _names_in(loop.iter) if sum(
@@ -1025,6 +1030,88 @@ class Cutter:
                 pass
         return False
 
+    def grads_kept(self, exc: BaseException, line: int | None, filename: str,
+                   namespace: Mapping[str, Any]) -> bool:
+        """Whether a "requires grad" error after a cut loop, of tensors a loop of the cell
+        collected (``preds.append(model(xb))``, then ``torch.cat(preds).numpy()``), is the
+        real run's. Whether a tensor requires grad is not its values: the same layers
+        make it, under the same grad mode (the ``with torch.no_grad():`` a cell writes
+        around its loop is there in both runs), in each iteration the cut run kept, which
+        the real run has too, trained further. So the real run's list holds such tensors,
+        and the same call fails. Only where no fit was cut, where the cell changes no
+        tensor's grad in place and sets no grad mode but in a ``with``, where the cut loops
+        run none of the notebook's code but its pure functions and classes
+        (`_pure_object`), and where the list, made empty once before the loops that name
+        it, is only appended to there, in each iteration (not under an ``if``), and named
+        outside them nowhere before the failing statement (what follows it never runs)."""
+        try:
+            if not self.cut or self.library_cuts or not isinstance(exc, RuntimeError) or \
+                    "that requires grad" not in str(exc):
+                return False
+            return self._grads_kept(exc, line, filename, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _grads_kept(self, exc: BaseException, line: int | None, filename: str,
+                    namespace: Mapping[str, Any]) -> bool:
+        tree = self.cell_tree
+        statement = _statement_at(tree, _cell_line(exc, filename, line))
+        raised = _cell_position(exc, filename)
+        cut_nodes = self._cut_nodes()
+        if tree is None or statement is None or raised is None or cut_nodes is None or \
+                not any(statement is n for n in tree.body):
+            return False
+        with_items = {id(item.context_expr) for node in ast.walk(tree)
+                      if isinstance(node, (ast.With, ast.AsyncWith)) for item in node.items}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and (
+                    node.attr in ("detach_", "requires_grad_") or (
+                        node.attr == "requires_grad" and isinstance(node.ctx, ast.Store))):
+                return False  # a tensor's grad changed in place
+            if isinstance(node, ast.Call) and _called_name(node) in _GRAD_MODES and \
+                    id(node) not in with_items:
+                return False  # a grad mode set for what follows, maybe in a skipped iteration
+        node = _node_at(statement, raised)
+        if node is None or _runs_notebook_code([node], namespace) or \
+                _runs_notebook_code(cut_nodes, namespace, pure_ok=True):
+            return False
+        torch = sys.modules.get("torch")
+        loops = [n for n in tree.body if isinstance(n, (ast.For, ast.While))]
+        position = next(k for k, n in enumerate(tree.body) if n is statement)
+        bodies = [n.body for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))]
+        for name in sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}):
+            value = namespace.get(name)
+            if torch is None or type(value) is not list or not value or \
+                    not all(isinstance(item, torch.Tensor) for item in value):
+                continue
+            stores = [n for before in tree.body[:position] for n in ast.walk(before)
+                      if isinstance(n, ast.Name) and n.id == name
+                      and isinstance(n.ctx, (ast.Store, ast.Del))]
+            made_empty = [n for n in tree.body[:position] if isinstance(n, ast.Assign)
+                          and len(n.targets) == 1 and stores and n.targets[0] is stores[0]
+                          and isinstance(n.value, ast.List) and not n.value.elts]
+            naming = [loop for loop in loops if any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop))]
+            if len(stores) != 1 or not made_empty or not naming or any(
+                    tree.body.index(loop) < tree.body.index(made_empty[0]) for loop in naming):
+                continue  # made empty once, before the loops that name it
+            named = [n for before in tree.body[:position] for n in ast.walk(before)
+                     if isinstance(n, ast.Name) and n.id == name and n is not stores[0]]
+            if not all(any(_within(n, loop) for loop in naming) for n in named) or any(
+                    isinstance(n, ast.Name) and n.id == name
+                    for loop in naming for header in _headers(loop) for n in ast.walk(header)):
+                continue  # named outside the loops before the failing statement (what
+                # follows it never runs), or run over by one
+            if any(not _appended_only(loop, name) for loop in naming):
+                continue
+            appends = [n for n in ast.walk(tree) if isinstance(n, ast.Expr)
+                       and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                       and n.value.func.attr == "append" and isinstance(n.value.func.value, ast.Name)
+                       and n.value.func.value.id == name]
+            if appends and all(any(a is s for body in bodies for s in body) for a in appends):
+                return True  # each appended in a loop's own body, whatever the iteration
+        return False
+
     def scale(self) -> float:
         """How many times longer the whole cell would take, at least, from what was cut
         (a loop of unknown length tells nothing: it may end right after the cut)."""
@@ -1107,7 +1194,9 @@ class Cutter:
         way (``prices[i + 1]`` on the last ``i``, ``axes[i]`` on the last column). On a
         ``DataLoader``'s smaller last batch ("batches"), a size or shape error of a statement
         that reads only the batch and what no cut loop makes (`_clean_statement`) is the
-        real run's too: it meets a batch of that size with the same model.
+        real run's too: it meets a batch of that size with the same model. So is a class
+        index out of bounds there (`_about_shapes_only`): the last rows' own target, which
+        the real run meets in one of its batches, with layers of the same shapes.
 
         Any other failure there on the iteration's own values is the real run's too (a
         ``None`` or a text in the last record: ``t['location'].strip()``,
@@ -1121,7 +1210,7 @@ class Cutter:
         if not self.in_last:
             return False
         if self._in_last_batch():
-            if not _about_sizes(exc):
+            if not _about_shapes_only(exc):  # a size, or a class index out of bounds
                 return False
         elif not _fails_on_values(exc):
             return False
@@ -1741,6 +1830,8 @@ class Cutter:
 #: Conversions that take each value on its own (`Cutter.rows_kept`): what one value
 #: fails, it fails wherever it is.
 _CONVERSIONS = frozenset({"to_datetime", "to_numeric", "to_timedelta"})
+#: Calls that set torch's grad mode (`Cutter.grads_kept`): in a ``with``, for its block.
+_GRAD_MODES = frozenset({"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
 #: What a single item of a list fails on, wherever it stands (`Cutter.prefix_kept`).
 _ITEM_WORDS = ("requires grad", "could not convert string to float",
                "invalid literal for int() with base")
@@ -2070,6 +2161,40 @@ def _draws_before(loop: ast.For, statement: ast.stmt) -> bool:
         for root in loop.body for n in ast.walk(root))
 
 
+def _constants_before(tree: ast.Module, position: int, namespace: Mapping[str, Any]
+                      ) -> set[str]:
+    """The names a top-level assignment among the cell's first ``position`` statements
+    binds (``window = 720``, ``window, step = 720, 1``), that nothing else in the cell
+    stores, deletes or declares global, and that hold a constant (`_constant`): what they
+    hold now they held from that statement on."""
+    stores = collections.Counter(
+        node.id for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)))
+    declared = {name for node in ast.walk(tree)
+                if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names}
+    found = set()
+    for node in tree.body[:position]:
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
+                if isinstance(target, (ast.Tuple, ast.List)) else []
+            found |= {name.id for name in names if isinstance(name, ast.Name)
+                      and stores[name.id] == 1 and name.id not in declared
+                      and _constant(namespace.get(name.id, _NO_LAST))}
+    return found
+
+
+def _constant(value: Any, depth: int = 0) -> bool:
+    """A number, a text, bytes, ``None``, a range, or a tuple or frozenset (of at most 100)
+    of such: nothing can change it in place."""
+    if type(value) in (int, float, complex, str, bytes, bool, type(None), range):
+        return True
+    if type(value) in (tuple, frozenset) and depth < 3 and len(value) <= 100:
+        return all(_constant(item, depth + 1) for item in value)
+    return False
+
+
 def _defines(node: ast.AST) -> set[str]:
     """The names a ``def``, ``class`` or ``import`` statement binds."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -2239,15 +2364,25 @@ def _file_lines(file: Any, done: int) -> Iterator[tuple[int, str]] | None:
     end (the loop's own file object stopped at the cut, or is closed). Only a file read
     whole in text mode, by its path, in an encoding where byte 10 is a newline alone
     (`_LINE_ENCODINGS`), with no carriage return (the newline mode would decide its
-    lines); else None."""
+    lines), and a regular file (not a FIFO, a device); else None."""
     try:
         path, mode = file.name, file.mode
         if not isinstance(path, str) or mode not in ("r", "rt", "tr") or \
                 codecs.lookup(file.encoding).name not in _LINE_ENCODINGS:
             return None
         encoding, errors = file.encoding, file.errors
-        raw = open(path, "rb")  # noqa: SIM115 - read by the generator, closed there
+        # not blocking at the open (a FIFO waits there for a writer), and a regular file
+        # only: a pipe's or a device's lines cannot be read again
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        raw = os.fdopen(fd, "rb")  # noqa: SIM115 - read by the generator, closed there
+    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        os.close(fd)
         return None
     try:
         total, size, ended = 0, 0, b"\n"
@@ -2837,12 +2972,13 @@ def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
     """Whether ``nodes`` call a function of the notebook's or a method of its classes (or
     one that cannot be told); ``pure_ok``: not counting the notebook's functions that read
     no global but modules, builtins, constants and such functions, change none, and draw
-    no random number (`_pure_function`)."""
+    no random number (`_pure_function`), nor its classes and their instances whose
+    methods are such (`_pure_object`)."""
     values = [value for _, _, value in _calls_in(nodes, namespace)]
     if pure_ok:
         values = [value for value in values if not (
             isinstance(value, types.FunctionType) and value.__globals__ is namespace
-            and _pure_function(value, namespace))]
+            and _pure_function(value, namespace)) and not _pure_object(value, namespace)]
     codes = _notebook_code(values, namespace)
     return codes is None or bool(codes)
 
@@ -2991,16 +3127,24 @@ def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
 def _notebook_code(values: Iterable[Any], namespace: Mapping[str, Any]
                    ) -> list[types.CodeType] | None:
     """The code of the notebook's own functions among ``values`` and of the methods of its
-    classes they are instances of (a torch module's too, with its submodules'); ``None``
-    where a class cannot be read without running its code."""
-    codes: list[types.CodeType] = []
+    classes they are (a class called runs its ``__init__``) or are instances of (a torch
+    module's too, with its submodules'); ``None`` where a class cannot be read without
+    running its code."""
+    functions = _notebook_functions(values, namespace)
+    return None if functions is None else [function.__code__ for function in functions]
+
+
+def _notebook_functions(values: Iterable[Any], namespace: Mapping[str, Any]
+                        ) -> list[types.FunctionType] | None:
+    """`_notebook_code`'s functions."""
+    found: list[types.FunctionType] = []
     seen: set[int] = set()
     for value in values:
         if isinstance(value, types.FunctionType):
             if value.__globals__ is namespace:
-                codes.append(value.__code__)
+                found.append(value)
             continue
-        classes = [type(value)]
+        classes = [value] if isinstance(value, type) else [type(value)]
         modules = _submodules(value)
         if modules is None:
             return None
@@ -3020,8 +3164,27 @@ def _notebook_code(values: Iterable[Any], namespace: Mapping[str, Any]
                         member, "fget", None) if isinstance(member, property) else member
                     if isinstance(member, types.FunctionType) and \
                             member.__globals__ is namespace:
-                        codes.append(member.__code__)
-    return codes
+                        found.append(member)
+    return found
+
+
+def _pure_object(value: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a class of the notebook's, or an instance of one (a torch
+    module it defines), whose methods are pure (`_pure_function`: they read as globals
+    only modules, builtins, constants, a library's classes and pure functions, bind no
+    global and draw no random number) and, for an instance, store nothing into it
+    (`_changes_its_layers`; its ``__init__`` aside, which made it). Calling it, or a
+    method of it, changes nothing but what it is handed and its library parts (a batch
+    norm's running statistics, as in ``nn.Sequential``)."""
+    if isinstance(value, (types.FunctionType, types.ModuleType)):
+        return False
+    functions = _notebook_functions([value], namespace)
+    if not functions:
+        return False
+    instance = not isinstance(value, type)
+    return all((instance and function.__name__ == "__init__") or
+               _pure_function(function, namespace) for function in functions) and \
+        not (instance and _changes_its_layers(value, namespace))
 
 
 def _submodules(value: Any) -> list[Any] | None:
@@ -3075,14 +3238,16 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
     and binds at most once, in a statement of its own at the top (``model =
     nn.Sequential(...)``): however many steps trained it, its layers have the shapes and
     dtypes they had. Not one the cell hands to a call, stores into (``model.fc = ...``),
-    moves to another dtype (``model.half()``, ``.to(...)``) or binds in a loop."""
+    moves to another dtype (``model.half()``, ``.to(...)``) or binds in a loop, nor one
+    whose own class's code may change its layers as it runs (`_changes_its_layers`)."""
     torch = sys.modules.get("torch")
     if tree is None or torch is None:
         return set()
     module_type = getattr(getattr(torch, "nn", None), "Module", None)
     if not isinstance(module_type, type):
         return set()
-    held = {name for name in names if isinstance(namespace.get(name), module_type)}
+    held = {name for name in names if isinstance(namespace.get(name), module_type)
+            and not _changes_its_layers(namespace[name], namespace)}
     if not held:
         return set()
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
@@ -3110,6 +3275,47 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
         else:
             kept.discard(node.id)
     return kept
+
+
+#: The methods of a torch module that change its layers, their dtypes or devices.
+_MODULE_CHANGES_LAYERS = frozenset({"half", "float", "double", "bfloat16", "to", "type", "cuda",
+                                    "cpu", "apply", "add_module", "register_module",
+                                    "register_parameter", "register_buffer",
+                                    "load_state_dict", "_apply"})
+
+
+def _changes_its_layers(module: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether calling the torch ``module`` may change its layers: a method of the
+    notebook's own classes among its modules' (a ``forward``, and what it calls), but
+    ``__init__``, stores or deletes an attribute, calls ``setattr``, or calls on ``self``
+    (or a layer of it) a method that changes layers (``self.fc.half()``,
+    ``self.add_module(...)``); or its classes cannot be read. A library's own module
+    (``nn.Sequential``, ``nn.Linear``) changes none in its call."""
+    import dis
+
+    codes = _notebook_code([module], namespace)
+    if codes is None:
+        return True
+    try:
+        for method in codes:
+            if method.co_name == "__init__":
+                continue
+            for code, _calls in reached_code(method, namespace):
+                if {"setattr", "delattr", "__setattr__", "__dict__"} & set(code.co_names):
+                    return True
+                own = code.co_varnames[0] if code.co_argcount else None
+                on_self = False
+                for instruction in dis.get_instructions(code):
+                    if instruction.opname in ("STORE_ATTR", "DELETE_ATTR"):
+                        return True
+                    if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and on_self:
+                        if instruction.argval in _MODULE_CHANGES_LAYERS:
+                            return True
+                        continue  # ``self.fc`` then ``.half``: still on the module
+                    on_self = instruction.opname == "LOAD_FAST" and instruction.argval == own
+        return False
+    except Exception:  # noqa: BLE001 - code that cannot be read: it may change them
+        return True
 
 
 def _about_sizes(exc: BaseException) -> bool:

@@ -93,7 +93,9 @@ class DryRun:
     stack after a cut loop of the arrays it collected, whose shapes do not fit together:
     `_fastforward.Cutter.stacks_kept`); ``items_kept`` (a failure after a cut loop of one of
     the first items of a list it appended to, before the first cut:
-    `_fastforward.Cutter.prefix_kept`); ``found_by_rules``
+    `_fastforward.Cutter.prefix_kept`); ``grads_kept`` (tensors a cut loop collected that
+    require grad, given after it to what takes none: `_fastforward.Cutter.grads_kept`);
+    ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
     standby child before its run or in the sibling's fork: `_sibling.rules_on_the_whole`;
     ``message`` is the rules' explanation, ``rules_confidence`` their confidence).
@@ -126,6 +128,7 @@ class DryRun:
     shapes_kept: bool = False
     stacks_kept: bool = False
     items_kept: bool = False
+    grads_kept: bool = False
     found_by_rules: bool = False
     rules_confidence: float = 0.0
 
@@ -696,7 +699,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
-    "stacks_kept": bool, "items_kept": bool,
+    "stacks_kept": bool, "items_kept": bool, "grads_kept": bool,
     "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
     "rules_confidence": float,
     "scale": float,

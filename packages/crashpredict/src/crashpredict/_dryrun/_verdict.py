@@ -45,7 +45,8 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     crash_type = crash_type_of(result.exception, result.message, result.library)
     if result.outcome == "crashed" and result.cut_before_crash and not (
             result.last_iteration or result.kept_iteration or result.swept_iteration or
-            result.shapes_kept or result.stacks_kept or result.items_kept) and (
+            result.shapes_kept or result.stacks_kept or result.items_kept or
+            result.grads_kept) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -147,6 +148,10 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append("raised after a loop cut short by one of the first items of a list it "
                      "appended to, before its first cut (the whole run's own first items): "
                      "given those alone, the failing call fails alike")
+    if result.grads_kept and result.outcome == "crashed":
+        lines.append("tensors that require grad, collected by a loop cut short and given "
+                     "after it to what takes none: made by the same layers, under the same "
+                     "grad mode, the whole run's do too")
     lines += [f"would have: {w}" for w in result.writes]
     return tuple(lines)
 

@@ -59,10 +59,44 @@ def exact_item(container: Any, value: Any) -> bool:
 
 def _passes(value: Any) -> int | None:
     """How many items a ``for`` over ``value`` sees, where `safe_len` tells it: a
-    DataFrame's columns (its ``len`` counts rows)."""
+    DataFrame's columns (its ``len`` counts rows); the groups of a small frame's groupby
+    by columns (`_groups`)."""
     if is_known(value) and is_frame(value):
         return int(value.shape[1])
-    return safe_len(value)
+    groups = _groups(value)
+    return groups if groups is not None else safe_len(value)
+
+
+#: A groupby's groups are counted (`_groups`) on a frame of at most this many rows: a
+#: millisecond here.
+_GROUPS_ROWS = 50_000
+
+
+def _groups(value: Any) -> int | None:
+    """The groups a ``for`` over a pandas groupby sees: of a frame of pandas' own class of
+    at most `_GROUPS_ROWS` rows, grouped by columns of it (labels; of numpy's or pandas'
+    own dtypes, none categorical: with unobserved categories the count and the groups
+    differ), so counting them runs no user code; else None."""
+    groupby = sys.modules.get("pandas.core.groupby")
+    base = getattr(groupby, "GroupBy", None)
+    if not is_known(value) or not isinstance(base, type) or \
+            type(value).__module__ != "pandas.core.groupby.generic" or \
+            not isinstance(value, base):
+        return None
+    try:
+        frame = value.obj
+        keys = value.keys
+        keys = list(keys) if type(keys) in (list, tuple) else [keys]
+        if not is_frame(frame) or len(frame) > _GROUPS_ROWS or not keys or \
+                value.level is not None or any(
+                    type(key) not in (str, int) or key not in frame.columns or
+                    not is_series(frame[key]) or str(frame[key].dtype) == "category" or
+                    type(frame[key].dtype).__module__.partition(".")[0] not in ("numpy", "pandas")
+                    for key in keys):
+            return None
+        return int(value.ngroups)
+    except Exception:  # noqa: BLE001 - a strange grouping: its length is not known
+        return None
 
 
 @dataclasses.dataclass(frozen=True)
