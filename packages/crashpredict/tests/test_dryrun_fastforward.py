@@ -118,6 +118,27 @@ def test_a_short_loop_runs_whole_so_its_later_iterations_crash_for_real():
     assert verdict.crash is True
 
 
+def test_the_cut_counts_the_cells_time_not_the_childs_set_up(monkeypatch):
+    """A kernel that loaded a boosting library makes the child's set-up scan its modules
+    (tens of ms in a big kernel, 0.3 s here): that is not the cell's time, so a loop whose
+    last iteration runs after a cut (`CUT_LAST_AFTER_S`, 0.1 s) is still not cut."""
+    pd = pytest.importorskip("pandas")
+    from crashpredict._dryrun import _fastforward
+
+    capped = _fastforward.cap_libraries
+
+    def slow_set_up(*args, **kwargs):
+        time.sleep(0.3)
+        return capped(*args, **kwargs)
+
+    monkeypatch.setattr(_fastforward, "cap_libraries", slow_set_up)  # the fork inherits it
+    frame = pd.DataFrame({f"c{i}": ["1", "2"] for i in range(10)}).assign(c6=["46.0", "3"])
+    cell = "for column in list(frame):\n    frame[column] = frame[column].astype('int')\n"
+    result = _beside_the_cell({"frame": frame}, cell)
+    assert (result.outcome, result.exception, result.line, result.cuts) == (
+        "crashed", "ValueError", 2, ()), result
+
+
 def test_a_long_loop_is_cut_once_the_run_has_taken_its_share_of_the_budget():
     from crashpredict._dryrun._fastforward import Cutter
 

@@ -581,6 +581,10 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)
+    if cutter is not None:  # the cut's clock is the cell's own: the child's set-up (the
+        # libraries' caps scan every module of a loaded boosting library, tens of ms in a
+        # big kernel) would otherwise cut a short loop that the real run finishes at once
+        cutter.began = time.perf_counter()
     result = _execute(code, namespace, policy, filename, deadline, budget_s, judge)
     if sweep and cutter is not None and cutter.tails and (
             result["outcome"] == "completed" or cut_doubtful(result)):

@@ -592,6 +592,7 @@ class Cutter:
     ranges: dict[int, range] = field(default_factory=dict)
     #: the "batches" loops whose last item is a plain one (no loader's smaller batch)
     items_last: set[int] = field(default_factory=set)
+    #: when the cell's code began to run (`_may_cut`'s clock; set again as it starts)
     began: float = field(default_factory=time.perf_counter)
     #: names known to hold the real run's values as the last iteration begins: the
     #: columns of the last item's own keys, in `_keyed`'s reading of the cell
