@@ -400,6 +400,38 @@ def test_a_lightgbm_train_reads_its_rounds_from_params_and_leaves_them_untouched
     assert params["num_iterations"] == 100_000 and "booster" not in ns
 
 
+def test_beside_the_cell_a_boosting_fit_is_capped_through_the_modules_found_ahead():
+    """A standby child finds the boosting library's modules while it waits for its cell
+    (`find_library_modules`): its trainer is capped through them, as with a full read."""
+    lgb = pytest.importorskip("lightgbm")
+    np, X, y = _sklearn_data()
+    cell = ("for seed in range(2):\n"
+            "    booster = lgb.train({'objective': 'binary', 'verbose': -1, 'seed': seed},\n"
+            "                        lgb.Dataset(X, y), num_boost_round=100_000)\n"
+            "pred = booster.predict(X[:, :5])\n")  # 5 features; it was trained on 10
+    result = _beside_the_cell({"lgb": lgb, "X": X, "y": y}, cell)
+    assert (result.outcome, result.line) == ("crashed", 4), result
+    assert result.exception.endswith("LightGBMError") and "features" in result.message
+    assert "LightGBM train: num_boost_round cut to 2 of 100,000" in result.cuts
+
+
+def test_the_modules_found_ahead_are_read_again_once_a_module_is_loaded(monkeypatch):
+    pytest.importorskip("lightgbm")
+    from crashpredict._dryrun import _fastforward
+
+    monkeypatch.setattr(_fastforward, "_LIBRARY_MODULES", None)
+    read_now = _fastforward._library_modules("lightgbm")
+    _fastforward.find_library_modules()
+    loaded, found = _fastforward._LIBRARY_MODULES
+    assert loaded == len(sys.modules) and "lightgbm" in found
+    assert [id(d) for d in found["lightgbm"]] == [id(d) for d in read_now]
+    assert _fastforward._library_modules("lightgbm") is found["lightgbm"]
+    new = types.ModuleType("lightgbm._crashpredict_test_loaded_later")
+    monkeypatch.setitem(sys.modules, new.__name__, new)  # a module the cell loads
+    again = _fastforward._library_modules("lightgbm")
+    assert again is not found["lightgbm"] and any(d is vars(new) for d in again)
+
+
 def test_a_catboost_fit_trains_two_iterations_by_default_too():
     cb = pytest.importorskip("catboost")
     frame, y = _frame_data()

@@ -411,6 +411,7 @@ def run_standby(write_fd: int, cell_fd: int, namespace: dict[str, Any], *, budge
     if isinstance(prepared, dict):
         return _report(write_fd, prepared)
     _write_all(write_fd, b"A")
+    _fastforward.find_library_modules()  # while the kernel is idle, not once the cell runs
     if copy_fd >= 0:
         try:
             _write_all(copy_fd, _prefault.copy_for_kernel(cell_fd))
