@@ -3854,6 +3854,7 @@ def find_library_modules() -> None:
     its cell): `cap_libraries` then rebinds their trainers without reading ``sys.modules``
     after the cell has come."""
     global _LIBRARY_MODULES
+    _LIBRARY_MODULES = None  # read afresh
     try:
         libraries = {module.partition(".")[0] for module, *_ in _BOOSTING_TRAINERS
                      if module in sys.modules}
