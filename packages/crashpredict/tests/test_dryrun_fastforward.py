@@ -104,8 +104,9 @@ def test_a_short_loop_runs_whole_so_its_later_iterations_crash_for_real():
     cell = ("import time\ntime.sleep(0.01)\nfor column in list(frame):\n"
             "    frame[column] = frame[column].astype('int')\n")
     # beside the cell (the notebook's one run): the loop runs whole, where the machine lets
-    # the child take its ten iterations within the 0.5 s before a cut (a loaded one may
-    # not: then once more)
+    # the child take its ten iterations within the 0.1 s before a cut (`CUT_LAST_AFTER_S`:
+    # a list's loop has a last item to run after its cut; a loaded machine may not: then
+    # once more)
     result = _beside_the_cell({"frame": frame}, cell)
     if result.cuts:
         result = _beside_the_cell({"frame": frame}, cell)
