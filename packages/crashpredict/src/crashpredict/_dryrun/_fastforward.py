@@ -840,7 +840,14 @@ class Cutter:
         try:
             line = _cell_line(exc, filename, line)
             raised = _cell_position(exc, filename)
-            return raised is not None and self._judge_last(
+            if raised is None:
+                return False
+            if self._judge_last(line, namespace, exc, raised, loop_id=loop_id, swept=True):
+                return True
+            # a loop that works column by column: the skipped item's own columns, which no
+            # other item names, hold what they held as the loop began (`_keyed`)
+            keyed = self._keyed(namespace, loop_id, self.sweep_items.get(loop_id, _NO_LAST))
+            return keyed is not None and keyed._judge_last(
                 line, namespace, exc, raised, loop_id=loop_id, swept=True)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
             return False
@@ -900,11 +907,7 @@ class Cutter:
         # that returns a new object and changes none (``df[col].dropna()``) changes nothing
         outside = [n for n in nodes if n is not loop and n is not opened] + loop.body + \
             loop.orelse + ([item.context_expr for item in opened.items] if opened else [])
-        receivers = {name for name, chain, value in _calls_in(outside, namespace)
-                     if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
-                     and not set(chain) <= _NEW_OBJECT_METHODS
-                     and not _predicts(chain, value)
-                     and not _library_class(value, namespace)} | _resized_in(outside)
+        receivers = _receivers(outside, namespace) | _resized_in(outside)
         changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
                              _handed(nodes, namespace) | receivers) - local - constants
         if opened is not None:  # the file the ``with`` opens, bound there alone: the loop
@@ -1344,7 +1347,7 @@ class Cutter:
 
         def clean(node: ast.AST, known: set[str] | frozenset[str] = frozenset()) -> bool:
             return not (_names_in(node) - targets - known) & made
-        start = self.known_at_start if last else frozenset()
+        start = self.known_at_start if last or swept else frozenset()
         for k, node in enumerate(path):  # outermost first: each header binds what the
             # next ones read; or reads what the iteration bound on its way there from its
             # own values (``for i in range(0, len(Xs), 64)`` after ``Xs = load(path)``)
@@ -1439,7 +1442,8 @@ class Cutter:
             nodes.append(node)
         return nodes
 
-    def _keyed(self, namespace: Mapping[str, Any]) -> Cutter | None:
+    def _keyed(self, namespace: Mapping[str, Any], loop_id: int | None = None,
+               item: Any = _NO_LAST) -> Cutter | None:
         """This cutter as it reads a cell whose cut loop works column by column: each
         iteration touches only the columns its own item names (``train[col] =
         le.fit_transform(train[col])``, ``test[col + '_freq'] = ...``). The last item's
@@ -1455,8 +1459,16 @@ class Cutter:
         of the notebook's code and names its iterable nowhere in its body; and only for the
         frames and series (no other name in the notebook holds them) that loop names only
         by subscripts, at keys made of its target and texts (``col``, ``col + '_freq'``,
-        ``f'{col}_lag'``), all texts. None where no name qualifies."""
-        loop_id = self.in_last[-1]
+        ``f'{col}_lag'``), all texts. None where no name qualifies.
+
+        Given ``loop_id`` and ``item``: as it reads that loop's iteration of ``item``,
+        skipped by the cut and run after the cell (`crashed_in_swept_iteration`), whose
+        columns no other item names (the iterations run before it in the cut run are not
+        the real run's), where no statement of the cell after the loop may change the
+        frames (`_changed_after`)."""
+        swept = loop_id is not None
+        if loop_id is None:
+            loop_id = self.in_last[-1]
         info = self.loops[loop_id]
         cut_nodes = self._cut_nodes()
         loop = next((n for n in cut_nodes or () if isinstance(n, ast.For)
@@ -1471,12 +1483,20 @@ class Cutter:
         if items is None or len(items) < 2 or \
                 _names_in(loop.iter) & set().union(*(_names_in(n) for n in loop.body)):
             return None
+        if not swept:
+            own, others = items[-1], items[:-1]
+        else:  # the skipped item, once among the items
+            places = [k for k, other in enumerate(items)
+                      if type(other) is type(item) and other == item]
+            if len(places) != 1:
+                return None
+            own, others = item, items[:places[0]] + items[places[0] + 1:]
         keys: dict[str, list[ast.expr]] = {}
         subscripted: set[int] = set()
         for node in ast.walk(loop):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                     target in _names_in(node.slice) and \
-                    _key_of(node.slice, target, items[-1]) is not None:
+                    _key_of(node.slice, target, own) is not None:
                 keys.setdefault(node.value.id, []).append(node.slice)
                 subscripted.add(id(node.value))
         keyed: set[str] = set()
@@ -1489,10 +1509,12 @@ class Cutter:
                 continue  # named otherwise in the loop, or held by another name too
             if len(slices) * len(items) > _MOST_KEYS:
                 continue
-            last = {_key_of(e, target, items[-1]) for e in slices}
-            earlier = {_key_of(e, target, item) for e in slices for item in items[:-1]}
+            last = {_key_of(e, target, own) for e in slices}
+            earlier = {_key_of(e, target, other) for e in slices for other in others}
             if None not in earlier and not last & earlier:
                 keyed.add(name)
+        if swept and self.cell_tree is not None:
+            keyed -= _changed_after(self.cell_tree, loop, namespace)
         held = [namespace.get(name) for name in keyed]
         if not keyed or any(  # a frame also held by a container or an object the loop names
                 isinstance(node, ast.Name) and node.id not in keyed and
@@ -1506,7 +1528,7 @@ class Cutter:
         class Columns(ast.NodeTransformer):
             def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
                 if isinstance(node.value, ast.Name) and node.value.id in keyed:
-                    key = _key_of(node.slice, target, items[-1])
+                    key = _key_of(node.slice, target, own)
                     if key is not None:
                         name = f"{node.value.id}[{key!r}]"
                         known.add(name)
@@ -2919,6 +2941,36 @@ def _updated_in_place(nodes: Iterable[ast.AST], name: str) -> bool:
                     name in _names_in(child.value):
                 return False
     return True
+
+
+def _receivers(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
+    """The names whose methods ``nodes`` call that may change them: not those that
+    make a new object (`_NEW_OBJECT_METHODS`), a prediction, nor a library class's own;
+    a module's only through its ``random`` state."""
+    return {name for name, chain, value in _calls_in(nodes, namespace)
+            if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
+            and not set(chain) <= _NEW_OBJECT_METHODS
+            and not _predicts(chain, value)
+            and not _library_class(value, namespace)}
+
+
+def _changed_after(tree: ast.Module, loop: ast.For, namespace: Mapping[str, Any]) -> set[str]:
+    """What the statements of the cell after ``loop`` (a top-level one, or one in a
+    top-level ``with``) may change: every name they bind, store into, grow, resize, call a
+    method of that may change it or hand to a call. They ran before the loop's skipped
+    iterations did (`Cutter.sweep_codes`)."""
+    after: list[ast.stmt] = []
+    for k, node in enumerate(tree.body):
+        if node is loop or (isinstance(node, ast.With) and any(n is loop for n in node.body)):
+            if node is not loop:
+                place = next(j for j, n in enumerate(node.body) if n is loop)
+                after += node.body[place + 1:]
+            after += tree.body[k + 1:]
+            break
+    else:  # not a loop the sweep runs: anything the cell names
+        return _names_in(tree)
+    return set(_bound_in(after)[0]) | _resized_in(after) | _handed(after, namespace) | \
+        _receivers(after, namespace)
 
 
 def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
