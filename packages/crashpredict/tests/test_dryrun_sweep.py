@@ -536,6 +536,85 @@ def test_arrays_that_do_not_fit_together_are_stacked_as_in_the_whole_run(join, f
     assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
 
 
+def _sessions() -> dict:
+    """Twelve sensor sessions of three channels, each a few hundred windows long."""
+    import numpy as np
+
+    rng = np.random.default_rng(8)
+    return {"np": np, "time": time, "WIN": 64, "STEP": 16,
+            "sessions": {f"P{k:02d}": rng.normal(size=(int(rng.integers(300, 400)) * 16 + 9, 3))
+                         for k in range(12)}}
+
+
+SESSION_WINDOWS = """
+windows, feats, owners = [], [], []
+for pid, sig in sessions.items():
+    for start in range(0, len(sig){end}, STEP):
+        time.sleep({step})
+        w = sig[start:start + WIN]
+        feats.append(np.concatenate([w.mean(0), w.std(0)]))
+        windows.append(w)
+        owners.append(pid)
+X_raw = np.stack(windows)
+"""
+
+
+def test_windows_collected_by_a_cut_inner_loop_are_stacked_as_in_the_whole_run():
+    """Each session's windows run to its end, so its last ones are short: stacking them
+    fails. The outer loop runs whole, each session's inner loop is cut to its first windows
+    and its last, each made from its own session and start alone (the other lists the
+    iteration grows change none of them): the cut run's list is some of the real run's
+    windows, the short ones among them, so its failure is the real run's. Its fix stops
+    at the last whole window."""
+    cell = SESSION_WINDOWS.format(end="", step=0.002)
+    assert _raised_type(cell, _sessions()) == "ValueError"
+    result, verdict = _beside_the_cell(_sessions(), cell)
+    assert result.stacks_kept and result.cuts, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 10), verdict
+    fixed = SESSION_WINDOWS.format(end=" - WIN + 1", step=0.002)
+    assert _raised_type(fixed, _sessions()) is None
+    result, verdict = _beside_the_cell(_sessions(), fixed)
+    assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+
+def test_what_a_session_keeps_across_its_cut_inner_loop_is_not_the_real_runs():
+    """A rolling buffer of every window so far, and per session the last 100 of it: the
+    real run's buffer always holds 100, the cut run's fewer, growing, so its stack fails
+    where the real one does not. The buffer is the cut loop's: nothing is warned."""
+    cell = ("buf, windows = [], []\nfor pid, sig in sessions.items():\n"
+            "    for start in range(0, len(sig) - WIN + 1, STEP):\n        time.sleep(0.002)\n"
+            "        buf.append(sig[start:start + WIN])\n"
+            "    windows.append(np.stack(buf[-100:]))\nX = np.stack(windows)\n")
+    assert _raised_type(cell, _sessions()) is None
+    result, verdict = _beside_the_cell(_sessions(), cell)
+    assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+
+@pytest.mark.parametrize("source, own", [
+    ("for s in xs:\n    for i in range(len(s)):\n        out.append(s[i:i + 4])", True),
+    ("for s in xs:\n    for i in range(len(s)):\n        w = s[i:i + 4]\n"
+     "        other.append(w.sum())\n        out.append(w)", True),
+    # an inner name the iteration before bound: the cut may have skipped that one
+    ("for s in xs:\n    for i in range(len(s)):\n        out.append(w)\n        w = s[i:i + 4]",
+     False),
+    # an inner name read after the inner loop: its last iteration's, maybe not run
+    ("for s in xs:\n    for i in range(len(s)):\n        w = s[i:i + 4]\n    out.append(w)", False),
+    # the inner loop runs over what a cut loop changes
+    ("for s in xs:\n    for i in range(len(buf)):\n        out.append(s[i])", False),
+    ("for s in xs:\n    for i in range(len(s)):\n        out.append(s[i])\n"
+     "    out.append(s[0])", True),
+    ("for s in xs:\n    while s:\n        out.append(s.pop())", False),
+    ("for s in xs:\n    for i in range(len(s)):\n        other.append(out)", False),
+])
+def test_values_an_inner_loop_appends_are_its_own_only_where_its_iteration_makes_them(
+        source, own):
+    """Unit: `_own_items` with inner loops (``made``: what the cut loops change)."""
+    from crashpredict._dryrun._fastforward import _own_items
+
+    loop = ast.parse(source).body[0]
+    assert _own_items(loop, "out", {"out", "other", "w", "i", "buf", "s"}) is own
+
+
 @pytest.mark.parametrize("between", [
     # a second loop, cut too, trims every batch to the last one's size in place
     "for i in range(len(feats)):\n    time.sleep({step})\n    feats[i] = feats[i][:25]\n",

@@ -1004,9 +1004,8 @@ class Cutter:
             name = arg.id
             stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
                       and isinstance(n.ctx, (ast.Store, ast.Del))]
-            made_empty = [n for n in tree.body[:position] if isinstance(n, ast.Assign)
-                          and len(n.targets) == 1 and stores and n.targets[0] is stores[0]
-                          and isinstance(n.value, ast.List) and not n.value.elts]
+            made_empty = [n for n in tree.body[:position]
+                          if stores and _emptied(n, name) is stores[0]]
             if len(stores) != 1 or not made_empty or any(
                     k < tree.body.index(made_empty[0]) for k, n in enumerate(tree.body)
                     if any(n is loop for loop in loops)):
@@ -1091,9 +1090,8 @@ class Cutter:
             stores = [n for before in tree.body[:position] for n in ast.walk(before)
                       if isinstance(n, ast.Name) and n.id == name
                       and isinstance(n.ctx, (ast.Store, ast.Del))]
-            made_empty = [n for n in tree.body[:position] if isinstance(n, ast.Assign)
-                          and len(n.targets) == 1 and stores and n.targets[0] is stores[0]
-                          and isinstance(n.value, ast.List) and not n.value.elts]
+            made_empty = [n for n in tree.body[:position]
+                          if stores and _emptied(n, name) is stores[0]]
             naming = [loop for loop in loops if any(
                 isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop))]
             if len(stores) != 1 or not made_empty or not naming or any(
@@ -1713,29 +1711,36 @@ class Cutter:
     def _collected_only(self, listed: str, cut_nodes: list[ast.stmt], made: set[str],
                         namespace: Mapping[str, Any], before: ast.stmt) -> bool:
         """Whether the list ``listed`` holds only what one cut loop of the cell (a
-        statement of it, entered once, before ``before``) appended, each value made from
-        its own item (`_own_items`): the cell makes it empty before the loop, binds it
-        nowhere else, and calls none of its methods outside the loop. The cut run's list
-        is then some of the real run's values, the first ones and the last, each the same."""
+        statement of it, entered once, before ``before``), or the cut loops within it,
+        appended, each value made from its own items (`_own_items`): the cell makes it
+        empty before the loop, binds it nowhere else, and calls none of its methods outside
+        the loop. The cut run's list is then some of the real run's values, the first ones
+        and the last, each the same (of each session, the first windows and the last)."""
         tree = self.cell_tree
         assert tree is not None
         position = {id(n): k for k, n in enumerate(tree.body)}
-        loops = [(loop_id, n) for loop_id, n in zip(self.cut, cut_nodes)
-                 if listed in _names_in(n)]
-        if len(loops) != 1:
+        cut = [n for n in cut_nodes if listed in _names_in(n)]
+        # the statement of the cell that holds them (entered once): a cut loop, or a loop
+        # that ran whole around the cut ones (each session's windows)
+        loops = [n for n in tree.body if any(_within(node, n) for node in cut)]
+        if not cut or len(loops) != 1 or not all(_within(node, loops[0]) for node in cut):
             return False
-        loop_id, loop = loops[0]
-        if not isinstance(loop, ast.For) or id(loop) not in position or \
-                position[id(loop)] > position[id(before)] or self.entries.get(loop_id) != 1 or \
+        loop = loops[0]
+        scope = list(cut_nodes)
+        if not any(loop is node for node in cut_nodes):  # a loop whole around the cut ones:
+            # what it changes is what they change (a model fitted per session, then used
+            # by the next session's cut inner loop, holds what the cut left it)
+            bound, _ = _bound_in(loop.body, [loop.target])
+            made = made | bound | _resized_in([loop]) | _handed([loop], namespace)
+            scope.append(loop)
+        if not isinstance(loop, ast.For) or position[id(loop)] > position[id(before)] or \
                 _names_in(loop.iter) & made:
             return False
-        made_empty = [n for n in tree.body[:position[id(loop)]] if isinstance(n, ast.Assign)
-                      and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-                      and n.targets[0].id == listed and isinstance(n.value, ast.List)
-                      and not n.value.elts]
+        made_empty = [_emptied(n, listed) for n in tree.body[:position[id(loop)]]]
+        made_empty = [n for n in made_empty if n is not None]
         stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == listed
                   and isinstance(n.ctx, (ast.Store, ast.Del))]
-        if len(made_empty) != 1 or len(stores) != 1 or stores[0] is not made_empty[0].targets[0]:
+        if len(made_empty) != 1 or len(stores) != 1 or stores[0] is not made_empty[0]:
             return False
         if any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
                and n.value.id == listed for n in ast.walk(tree) if not _within(n, loop)):
@@ -1750,9 +1755,17 @@ class Cutter:
                     any(isinstance(a, ast.Name) and a.id == listed
                         for a in [*node.args, *(k.value for k in node.keywords)]):
                 return False  # ``pad_all(frames)``
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and \
+                    node.value is not None and any(
+                        isinstance(n, ast.Name) and n.id == listed and not any(
+                            isinstance(c, ast.Call) and _called_name(c) == "len" and
+                            _within(n, c) for c in ast.walk(node.value))
+                        for n in ast.walk(node.value)):
+                return False  # another name for the list (``kept = frames``), which the
+                # loop may grow too
         # what a method call of a cut loop changes (a model fit chunk by chunk, a random
         # generator): the last item meets it as the cut left it, not as the real run does
-        receivers = {name for name, chain, value in _calls_in(cut_nodes, namespace)
+        receivers = {name for name, chain, value in _calls_in(scope, namespace)
                      if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
                      and not _predicts(chain, value)}
         return _own_items(loop, listed, made | (receivers - {listed}))
@@ -1995,6 +2008,20 @@ def _names_in_free(nodes: Iterable[ast.AST]) -> set[str]:
     return read - bound
 
 
+def _emptied(statement: ast.stmt, name: str) -> ast.Name | None:
+    """The target ``name`` that ``statement`` binds to a new empty list (``parts = []``,
+    ``windows, feats = [], []``), else None."""
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+        return None
+    target, value = statement.targets[0], statement.value
+    pairs = [(target, value)]
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+            and len(target.elts) == len(value.elts):
+        pairs = list(zip(target.elts, value.elts))
+    return next((t for t, v in pairs if isinstance(t, ast.Name) and t.id == name
+                 and isinstance(v, ast.List) and not v.elts), None)
+
+
 def _within(node: ast.AST, outer: ast.AST) -> bool:
     return any(n is node for n in ast.walk(outer))
 
@@ -2002,17 +2029,27 @@ def _within(node: ast.AST, outer: ast.AST) -> bool:
 def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
     """Whether ``loop`` appends to ``listed`` only values each iteration makes from its own
     item and from what no cut loop changes (``made``): its body holds only assignments,
-    calls and ``listed.append(...)`` (at least one), and ``if test: continue`` on such
-    values; a name the iteration binds from anything else is no longer its own. What it
-    appends is such a name, or an expression that reads only those and what no cut loop
-    changes (``feats.append(np.concatenate([a, b]))``)."""
-    own = set(_stored(loop.target))
+    calls and ``listed.append(...)`` (at least one), ``if test: continue`` on such
+    values, and inner ``for`` loops over such values (``for start in range(0, len(sig),
+    STEP)``) whose bodies hold the same; a name the iteration binds from anything else is
+    no longer its own. What it appends is such a name, or an expression that reads only
+    those and what no cut loop changes (``feats.append(np.concatenate([a, b]))``). An
+    inner loop's item is its iteration's own, but what its body binds is not, until the
+    iteration binds it again (the one before, which the cut may have skipped, bound it),
+    nor after the loop (its last iteration's, which the cut may not have run)."""
+    appended = _own_body(loop.body, set(_stored(loop.target)), listed, made)
+    return bool(appended)
 
+
+def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str]) -> bool | None:
+    """`_own_items` on the statements ``body``, with ``own`` the names known to be the
+    iteration's own as it begins (updated as it binds them): None where a statement is
+    none that `_own_items` allows, else whether ``body`` appends to ``listed``."""
     def clean(nodes: Iterable[ast.AST]) -> bool:
         return not (_names_in_free(nodes) - own) & made
 
     appended = False
-    for statement in loop.body:
+    for statement in body:
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             call = statement.value
             func = call.func
@@ -2022,23 +2059,40 @@ def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
                         listed in _names_in(call.args[0]) or not (
                             isinstance(call.args[0], ast.Name) and call.args[0].id in own
                             or clean(call.args)):
-                    return False
+                    return None
                 appended = True
                 continue
-            if listed in _names_in(call) or not clean([call]):
-                return False
+            if listed in _names_in(call):
+                return None
+            if isinstance(func, ast.Attribute) and func.attr == "append" and \
+                    isinstance(func.value, ast.Name) and clean(call.args + [
+                        k.value for k in call.keywords]):
+                continue  # another list the iteration grows (``owners.append(pid)``)
+            if not clean([call]):
+                return None
             continue
         if isinstance(statement, ast.If) and not statement.orelse and \
                 all(isinstance(n, ast.Continue) for n in statement.body):
             if listed in _names_in(statement.test) or not clean([statement.test]):
-                return False
+                return None
+            continue
+        if isinstance(statement, ast.For) and not statement.orelse:
+            if listed in _names_in(statement.iter) or not clean([statement.iter]):
+                return None
+            bound, _ = _bound_in(statement.body, [statement.target])
+            inner = (own - bound) | _stored(statement.target)
+            found = _own_body(statement.body, inner, listed, made)
+            if found is None:
+                return None
+            appended = appended or found
+            own -= bound  # the last inner iteration's values, which the cut may not have run
             continue
         if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             value = statement.value
             if value is None or listed in _names_in(value) or \
                     any(listed in _names_in(t) for t in targets):
-                return False
+                return None
             reads: list[ast.AST] = [value]
             if isinstance(statement, ast.AugAssign):
                 reads.append(statement.target)
@@ -2062,9 +2116,9 @@ def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
                 while isinstance(root, (ast.Subscript, ast.Attribute)):
                     root = root.value
                 if not isinstance(root, ast.Name) or root.id not in own or not ok:
-                    return False  # a store into what the iteration did not make
+                    return None  # a store into what the iteration did not make
             continue
-        return False  # a loop, a ``with``, a ``try``, a test that does more than skip
+        return None  # a ``while``, a ``with``, a ``try``, a test that does more than skip
     return appended
 
 
