@@ -49,6 +49,10 @@ CRASHES = [
     # a frame of the features' statistics beside the weights
     "torch.save({'model': net.state_dict(), 'stats': stats}, 'final.pt')\n"
     "ckpt = torch.load('final.pt')",
+    # the fitted scaler's statistics, attributes of an object of the namespace
+    TRAIN.replace("{SAVED}", "{'model': net.state_dict(), 'epoch': epoch, "
+                             "'scaler_mean': scaler.mean_, 'scaler_scale': scaler.scale_}")
+    + "ckpt = torch.load('checkpoints/best.pt')\nnet.load_state_dict(ckpt['model'])",
 ]
 
 LEFT_ALONE = [
@@ -70,6 +74,15 @@ LEFT_ALONE = [
     # the whole module, loaded as the fix says; its weights only
     "torch.save(net, 'net_full.pt')\nreloaded = torch.load('net_full.pt', weights_only=False)",
     "torch.save(net.state_dict(), 'net.pt')\nnet.load_state_dict(torch.load('net.pt'))",
+    # the scaler's statistics made tensors in the cell before the save
+    "scaler.mean_ = torch.from_numpy(scaler.mean_)\n"
+    "torch.save({'model': net.state_dict(), 'mean': scaler.mean_}, 'final.pt')\n"
+    "ckpt = torch.load('final.pt')",
+    "torch.save({'model': net.state_dict(), 'mean': torch.from_numpy(scaler.mean_)}, "
+    "'final.pt')\nckpt = torch.load('final.pt')",
+    # an attribute that holds a plain value
+    "torch.save({'model': net.state_dict(), 'n': scaler.n_features_in_}, 'final.pt')\n"
+    "ckpt = torch.load('final.pt')",
     # a module's classes allowed
     "with torch.serialization.safe_globals([torch.nn.Linear]):\n"
     "    torch.save(net, 'net_full.pt')\n    reloaded = torch.load('net_full.pt')",
@@ -95,7 +108,10 @@ def namespace(tmp_path, monkeypatch):
     torch.save({"model": net.state_dict(), "auc": np.float64(0.91)}, "with_scalar.pt")
     torch.save(net.state_dict(), "weights_only.pt")
     pd = pytest.importorskip("pandas")
+    from sklearn.preprocessing import StandardScaler
+
     ns = {"torch": torch, "np": np, "net": net, "mean": mean, "std": std,
+          "scaler": StandardScaler().fit(rng.normal(size=(20, 4))),
           "stats": pd.DataFrame({"mean": mean, "std": std}),
           "X": torch.randn(32, 4), "y": torch.randn(32, 1),
           "opt": torch.optim.SGD(net.parameters(), lr=0.1)}

@@ -21,6 +21,7 @@ from ._values import (
     is_series,
     is_tensor,
     meta_attr,
+    safe_getattr,
     shape_of,
     type_root,
 )
@@ -323,8 +324,9 @@ def _unsafe_saves(saves: list[ast.Call], path: str, tree: ast.Module,
     """The classes the cell's ``save`` calls write to ``path`` that torch's weights-only
     load refuses, where every ``torch.save`` of the cell to ``path`` writes a dict written
     out with such a value, or such a value itself (a numpy array or scalar, a pandas
-    frame, a whole torch module, of the namespace, not bound again in the cell:
-    `_refused_class`); None where one does not (or a save of a path not written out,
+    frame, a whole torch module, of the namespace, not bound again in the cell, or held
+    by an object of it as an attribute, ``scaler.mean_``, whose attributes the cell
+    neither stores nor calls a method of: `_refused_class`); None where one does not (or a save of a path not written out,
     which may be this one, or another ``save``)."""
     try:
         for entry in sys.modules["torch"].serialization.get_safe_globals():
@@ -336,8 +338,20 @@ def _unsafe_saves(saves: list[ast.Call], path: str, tree: ast.Module,
         return None
     bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
              and isinstance(n.ctx, (ast.Store, ast.Del))}
+    # an object whose attribute the cell stores, or whose method it calls (``scaler.fit``
+    # may set ``mean_`` anew), is not read: what the save writes may differ
+    touched = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+               and isinstance(n.value, ast.Name) and (
+                   isinstance(n.ctx, (ast.Store, ast.Del)) or any(
+                       isinstance(c, ast.Call) and c.func is n for c in ast.walk(tree)))}
 
     def refused(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.value.id not in bound | touched and node.value.id in namespace:
+            # ``scaler.mean_``: an attribute the object holds, read without running code
+            held = safe_getattr(namespace.get(node.value.id), node.attr)
+            what = _refused_class(held)
+            return f"{what} ({node.value.id}.{node.attr})" if what else None
         if not isinstance(node, ast.Name) or node.id in bound:
             return None
         what = _refused_class(namespace.get(node.id))
