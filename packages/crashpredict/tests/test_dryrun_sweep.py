@@ -1475,3 +1475,110 @@ def test_a_column_an_earlier_item_fixes_is_not_the_skipped_iterations_own():
     assert _raised_type(cell, namespace()) is None
     result, verdict = _beside_the_cell(namespace(), cell)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+# ---- the chunks of a CSV file read with ``chunksize`` -----------------------------------------
+
+def _transactions(tmp_path, bad_chunk: int | None = 21) -> dict:
+    """A POS export of 24 chunks of 500 rows, whose ``units`` are floats; in the
+    ``bad_chunk`` an outage left three of them blank."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(21)
+    n = 24 * 500
+    tx = pd.DataFrame({"store": rng.integers(1, 9, n), "units": rng.poisson(2.5, n).astype(float),
+                       "note": rng.choice(["none", "promo, 10%", 'said "hi"'], n)})
+    if bad_chunk is not None:
+        tx.loc[bad_chunk * 500 + np.array([3, 77, 401]), "units"] = np.nan
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "transactions.csv"
+    tx.to_csv(path, index=False)
+    return {"pd": pd, "time": time, "path": str(path)}
+
+
+CHUNKED = """
+parts = []
+for chunk in pd.read_csv(path, chunksize=500):
+    time.sleep({step})
+    chunk['units'] = chunk['units']{fill}.astype(int)
+    parts.append(chunk.groupby('store')['units'].sum())
+{after}"""
+
+
+def test_a_bad_chunk_the_cut_skipped_is_met_from_the_files_end(tmp_path):
+    """The 22nd chunk of 24 has blank units: the real run fails there, late. The cut run
+    reads the first chunks; the sweep reads the file again from its end, each chunk parsed
+    alone from its own lines (`_csv_chunks`), and meets it third. Each chunk is a new frame,
+    which no other iteration shares, so its failure is the iteration's own. Its fix fills
+    the blanks."""
+    cell = CHUNKED.format(step=STEP_S * 2, fill="", after="")
+    assert _raised_type(cell, _transactions(tmp_path / "truth")) == "IntCastingNaNError"
+    result, verdict = _beside_the_cell(_transactions(tmp_path / "run"), cell)
+    assert result.swept_iteration and result.cut_before_crash, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (
+        True, "IntCastingNaNError", 5), verdict
+    fixed = CHUNKED.format(step=STEP_S * 2, fill=".fillna(0)", after="")
+    assert _raised_type(fixed, _transactions(tmp_path / "truth_fixed")) is None
+    result, verdict = _beside_the_cell(_transactions(tmp_path / "run_fixed"), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+def test_a_file_the_cell_rewrites_after_its_chunked_loop_is_not_judged(tmp_path):
+    """After the loop the cell writes the export again, with blanks: the real loop read
+    the clean file; the sweep would read the new one."""
+    after = ("bad = pd.read_csv(path)\nbad.loc[10_500, 'units'] = float('nan')\n"
+             "bad.to_csv(path, index=False)")
+    cell = CHUNKED.format(step=STEP_S * 2, fill="", after=after)
+    assert _raised_type(cell, _transactions(tmp_path / "truth", bad_chunk=None)) is None
+    result, verdict = _beside_the_cell(_transactions(tmp_path / "run", bad_chunk=None), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"usecols": ["store", "units"]}, {"dtype": {"store": "int32"}},
+    {"na_values": ["none"]}, {"sep": ","},
+])
+def test_a_csv_files_chunks_are_read_again_as_the_reader_yields_them(tmp_path, options):
+    """Unit: `_csv_chunks` gives the reader's own chunks (values, dtypes, index), quoted
+    fields with commas and quotes among them, from the last back to the first not read."""
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _csv_chunks
+
+    path = _transactions(tmp_path)["path"]
+    real = list(pd.read_csv(path, chunksize=700, **options))
+    reader = pd.read_csv(path, chunksize=700, **options)
+    next(reader)
+    chunks = list(_csv_chunks(reader, 3))
+    assert [k for k, _ in chunks] == list(range(len(real) - 1, 2, -1))
+    for k, chunk in chunks:
+        pd.testing.assert_frame_equal(chunk, real[k])
+    reader.close()
+
+
+@pytest.mark.parametrize("options, text", [
+    ({"skiprows": [3]}, None), ({"comment": "#"}, None), ({"nrows": 900}, None),
+    ({"index_col": 0}, None), ({"converters": {"units": float}}, None),
+    ({"usecols": lambda c: c != "note"}, None), ({"header": None}, None),
+    ({}, "store,units\n1,2\n\n3,4\n"),                 # a blank line pandas skips
+    ({}, "store,units\r\n1,2\r\n3,4\r\n"),             # carriage returns
+    ({}, 'store,note\n1,"two\nlines"\n3,x\n'),         # a field over two lines
+    ({}, "\ufeffstore,units\n1,2\n3,4\n"),             # a byte-order mark
+])
+def test_chunks_are_not_read_again_where_a_line_may_not_be_a_row(tmp_path, options, text):
+    """Unit: `_csv_chunks` reads nothing where a line may not be one row, or an option
+    changes how the reader parses (it would take another chunk than the file's lines)."""
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _csv_chunks
+
+    if text is None:
+        path = _transactions(tmp_path)["path"]
+    else:
+        path = tmp_path / "odd.csv"
+        path.write_bytes(text.encode("utf-8"))
+    reader = pd.read_csv(path, chunksize=2, **options)
+    assert _csv_chunks(reader, 0) is None
+    reader.close()

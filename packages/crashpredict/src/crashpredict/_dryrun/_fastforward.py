@@ -44,6 +44,7 @@ import copy
 import dataclasses
 import importlib
 import inspect
+import io
 import os
 import stat
 import sys
@@ -609,6 +610,9 @@ class Cutter:
     last_items: dict[int, Any] = field(default_factory=dict)
     #: the item of each loop's skipped iteration running now (`swept`)...
     sweep_items: dict[int, Any] = field(default_factory=dict)
+    #: ...the loops whose skipped items are made anew, each its own object (the chunks of
+    #: a CSV file, each parsed alone: `_csv_chunks`), which no two iterations share...
+    fresh_items: set[int] = field(default_factory=set)
     #: ...and how many skipped iterations of each loop ran after the cell (`sweep_codes`)...
     swept_counts: dict[int, int] = field(default_factory=dict)
     #: ...and how many of those failed in a way that does not count (`sweep_failed`)
@@ -807,6 +811,8 @@ class Cutter:
             return
         skip_top = loop_id in self.ran_last
         missing = self.ran_missing.get(loop_id, _NO_LAST)
+        if type(source).__name__ == "TextFileReader":
+            self.fresh_items.add(loop_id)
         self.whole = True  # the library fits of a swept iteration run whole, as the real one's
         while True:
             try:
@@ -1318,7 +1324,8 @@ class Cutter:
         if not loop_id_given or swept:
             item = self.sweep_items.get(loop_id, _NO_LAST) if swept else \
                 self.last_items.get(loop_id, _NO_LAST)
-            if (item is _NO_LAST or _mutable_parts(item)) and any(
+            if (item is _NO_LAST or _mutable_parts(item)) and \
+                    not (swept and loop_id in self.fresh_items) and any(
                     not _rebound_first(loop.body, name)
                     for name in targets & _changed_in_place(loop.body)):
                 # the items may share what an iteration changes in place (overlapping
@@ -2420,6 +2427,8 @@ def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
             return ((position, next(backwards)) for position in range(total - 1, done - 1, -1))
         elif module in ("_io", "io") and name == "TextIOWrapper":
             return _file_lines(value, done)
+        elif module == "pandas" and name == "TextFileReader":
+            return _csv_chunks(value, done)
         else:
             return None
         total = len(value)
@@ -2505,6 +2514,129 @@ def _lines_back(raw: Any, size: int, total: int, done: int, encoding: str,
                 position -= 1
     finally:
         raw.close()
+
+
+#: What a chunked ``pd.read_csv`` may be given for `_csv_chunks` to read its chunks again
+#: (each parsed alone from its own lines as the reader parses it); any other option must be
+#: left to its default.
+_CHUNK_OPTIONS = frozenset({
+    "delimiter", "usecols", "dtype", "true_values", "false_values", "skipinitialspace",
+    "na_values", "keep_default_na", "na_filter", "parse_dates", "date_format", "dayfirst",
+    "cache_dates", "thousands", "decimal", "encoding", "encoding_errors", "low_memory",
+    "float_precision", "chunksize", "engine_specified"})
+#: The largest file `_csv_chunks` reads again.
+_MOST_CHUNKED_BYTES = 1 << 31
+
+
+def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
+    """The chunks a chunked ``pd.read_csv(path, chunksize=n)`` yields at positions
+    ``done`` and after, from the last back: the file read again from its end in blocks,
+    each chunk parsed alone from the header line and its own ``n`` lines, with the same
+    options, its index counted on from the rows before it as the reader's is. Only where
+    each line is one row: a regular, uncompressed file read by the C engine, by its path,
+    in an encoding where byte 10 is a newline alone (no byte-order mark), with no carriage
+    return, no blank line, and an even count of quote characters on every line (no field
+    spans lines); with the header on its first line, and no option but `_CHUNK_OPTIONS`
+    changed (no ``skiprows``, ``comment``, ``nrows``, ``index_col``, ``converters``, nor a
+    callable ``usecols``); else None."""
+    try:
+        import numpy as np
+        import pandas as pd
+
+        options = dict(reader.orig_options)
+        size_n = reader.chunksize
+        handle = reader.handles.handle
+        path = getattr(handle, "name", None)
+        defaults = pd.read_csv(io.StringIO("a\n1\n"), chunksize=1).orig_options
+        if reader.engine != "c" or type(size_n) is not int or size_n < 1 or \
+                not isinstance(path, str) or reader.handles.compression.get("method") or \
+                set(options) != set(defaults) or callable(options.get("usecols")) or any(
+                    key not in _CHUNK_OPTIONS and options[key] is not defaults[key]
+                    and not _same_option(options[key], defaults[key]) for key in options):
+            return None
+        encoding = codecs.lookup(options.get("encoding") or "utf-8").name
+        if encoding not in _LINE_ENCODINGS or encoding == "utf-8-sig":
+            return None
+        quote = options.get("quotechar") or '"'
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except Exception:  # noqa: BLE001 - a strange reader: nothing to sweep
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.fstat(fd).st_size > _MOST_CHUNKED_BYTES:
+            os.close(fd)
+            return None
+        raw = os.fdopen(fd, "rb")  # noqa: SIM115 - read by the generator, closed there
+    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        os.close(fd)
+        return None
+    try:
+        total, size, ended, odd, header = 0, 0, b"\n", 0, b""
+        quote_byte = np.frombuffer(quote.encode(encoding), np.uint8)
+        while True:
+            block = raw.read(_LINES_BLOCK * 16)
+            if not block:
+                break
+            if not size:
+                header = block.split(b"\n", 1)[0]
+                if block.startswith(codecs.BOM_UTF8):
+                    raise ValueError("a byte-order mark")
+            if b"\r" in block or b"\n\n" in block or (ended == b"\n" and block[:1] == b"\n"):
+                raise ValueError("not a line per row")
+            if len(quote_byte) == 1 and quote_byte[0] in block:
+                data = np.frombuffer(block, np.uint8)
+                counts = np.cumsum(data == quote_byte[0]) + odd
+                if (counts[data == 10] % 2).any():
+                    raise ValueError("a field over lines")
+                odd = int(counts[-1]) % 2
+            elif len(quote_byte) != 1:
+                raise ValueError("a strange quote")
+            total += block.count(b"\n")
+            size += len(block)
+            ended = block[-1:]
+        total += 1 if size and ended != b"\n" else 0
+    except Exception:  # noqa: BLE001 - unreadable now, or not one row a line: no sweep
+        raw.close()
+        return None
+    rows = total - 1  # the header's line aside
+    if rows < 1 or done * size_n >= rows:
+        raw.close()
+        return None
+    header_text = header.decode(encoding, options.get("encoding_errors") or "strict") + "\n"
+    given = {key: options[key] for key in _CHUNK_OPTIONS - {  # the text decoded here
+                 "chunksize", "engine_specified", "encoding", "encoding_errors"}
+             if key in options and not _same_option(options[key], defaults[key])}
+    return _chunks_back(raw, size, total, rows, size_n, done, header_text, given,
+                        encoding, options.get("encoding_errors") or "strict")
+
+
+def _same_option(value: Any, default: Any) -> bool:
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except Exception:  # noqa: BLE001 - a strange option: not the default
+        return False
+
+
+def _chunks_back(raw: Any, size: int, total: int, rows: int, size_n: int, done: int,
+                 header: str, given: dict[str, Any], encoding: str,
+                 errors: str) -> Iterator[tuple[int, Any]]:
+    """`_csv_chunks`'s chunks, from the file's last back to chunk ``done``."""
+    import pandas as pd
+
+    last = (rows - 1) // size_n
+    lines: list[str] = []
+    chunk = last
+    for position, line in _lines_back(raw, size, total, done * size_n + 1, encoding, errors):
+        if not line.strip():
+            return  # a line of blanks: pandas may skip it, the rows would shift
+        lines.append(line if line.endswith("\n") else line + "\n")
+        if position - 1 == chunk * size_n:  # the chunk's first row: it is whole
+            frame = pd.read_csv(io.StringIO(header + "".join(reversed(lines))), **given)
+            start = chunk * size_n
+            frame.index = pd.RangeIndex(start, start + len(frame))
+            yield chunk, frame
+            lines, chunk = [], chunk - 1
+            if chunk < done:
+                return
 
 
 #: The most keys `Cutter._keyed` works out for one name (its keys times the items).
