@@ -1582,3 +1582,96 @@ def test_chunks_are_not_read_again_where_a_line_may_not_be_a_row(tmp_path, optio
     reader = pd.read_csv(path, chunksize=2, **options)
     assert _csv_chunks(reader, 0) is None
     reader.close()
+
+
+# ---- the folds of a scikit-learn splitter -----------------------------------------------------
+
+def _flows() -> dict:
+    """Time-ordered network flows of classes 0, 1 and 3; a port scan (class 2) happened
+    only in the fourth fifth of the log."""
+    import numpy as np
+    import xgboost as xgb
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    rng = np.random.default_rng(26)
+    y = rng.choice([0, 1, 3], 1000, p=[0.7, 0.2, 0.1])
+    y[600:800][rng.random(200) < 0.5] = 2
+    X = rng.normal(size=(1000, 6)) + y[:, None] * 0.3
+    return {"np": np, "xgb": xgb, "time": time, "X": X, "y": y, "KFold": KFold,
+            "StratifiedKFold": StratifiedKFold, "kf": KFold(n_splits=5),
+            "skf": StratifiedKFold(n_splits=5, shuffle=True, random_state=0)}
+
+
+FOLDS = """
+scores = []
+for fold, (tr_idx, va_idx) in enumerate({split}):
+    time.sleep(0.3)
+    clf = xgb.XGBClassifier(n_estimators=5, max_depth=2, n_jobs=1)
+    clf.fit(X[tr_idx], y[tr_idx])
+    scores.append(clf.score(X[va_idx], y[va_idx]))
+"""
+
+
+def test_a_fold_the_cut_skipped_is_met_from_the_splitters_folds():
+    """Unshuffled folds of a time-ordered log: the fourth fold's training rows lack the
+    port scan, so XGBoost refuses classes [0 1 3]. The cut run keeps three folds; the
+    splitter's folds, asked of it again as the loop began (`_split_folds`), are swept from
+    the last back, and the fourth fails on its own values. Its fix stratifies."""
+    cell = FOLDS.format(split="kf.split(X)")
+    assert _raised_type(cell, _flows()) == "ValueError"
+    result, verdict = _beside_the_cell(_flows(), cell)
+    assert result.swept_iteration and result.cut_before_crash, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    fixed = FOLDS.format(split="skf.split(X, y)")
+    assert _raised_type(fixed, _flows()) is None
+    result, verdict = _beside_the_cell(_flows(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+def test_labels_the_cell_changes_after_its_fold_loop_are_not_the_folds():
+    """The scan runs over the whole log, so every fold trains on all four classes and the
+    real run is clean. After the loop the cell relabels the scans (5 for a report): the
+    sweep's folds would train on classes [0 1 3 5], which XGBoost refuses."""
+    def namespace() -> dict:
+        found = _flows()
+        found["y"][found["y"] == 2] = 0
+        found["y"][::7] = 2
+        return found
+
+    cell = FOLDS.format(split="kf.split(X)") + "y[y == 2] = 5\n"
+    assert _raised_type(cell, namespace()) is None
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_folds_drawn_from_a_moving_random_state_are_not_swept():
+    """Unit: `_split_folds` asks again only splitters whose folds come out the same."""
+    import numpy as np
+    from sklearn.model_selection import (GroupKFold, KFold, RepeatedStratifiedKFold,
+                                         ShuffleSplit, StratifiedKFold, TimeSeriesSplit)
+
+    from crashpredict._dryrun._fastforward import _split_folds
+
+    X, y = np.zeros((40, 2)), np.arange(40) % 2
+    groups = np.arange(40) // 4
+    for splitter, again in [
+            (KFold(5), True), (KFold(5, shuffle=True, random_state=3), True),
+            (StratifiedKFold(4, shuffle=True, random_state=1), True), (TimeSeriesSplit(3), True),
+            (GroupKFold(5), True), (ShuffleSplit(3, random_state=2), True),
+            (RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0), True),
+            (KFold(5, shuffle=True), False), (ShuffleSplit(3), False),
+            (KFold(5, shuffle=True, random_state=np.random.RandomState(0)), False)]:
+        generator = splitter.split(X, y, groups)
+        folds = _split_folds(generator)
+        if not again:
+            assert folds is None, splitter
+            continue
+        real = list(generator)
+        assert folds is not None and len(folds) == len(real), splitter
+        for (train, test), (real_train, real_test) in zip(folds, real):
+            assert (train == real_train).all() and (test == real_test).all(), splitter
+    started = KFold(5).split(X)
+    next(started)
+    assert _split_folds(started) is None  # a generator already running: not from its start
+    assert _split_folds(x for x in range(3)) is None

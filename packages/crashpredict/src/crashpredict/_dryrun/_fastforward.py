@@ -51,6 +51,7 @@ import sys
 import textwrap
 import time
 import types
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -243,6 +244,12 @@ class _Rewrite(ast.NodeTransformer):
             start = call.args[1] if len(call.args) > 1 else \
                 call.keywords[0].value if call.keywords else ast.Constant(0)
             extra = [copy.deepcopy(call.args[0]), copy.deepcopy(start)]
+        elif self.where == "the cell" and not self.functions and _enumerates(call) and \
+                isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords:
+            # ``enumerate(kf.split(X))``: what it enumerates, made once, kept as it begins
+            arg = call.args[0]
+            call.args[0] = self._call("enumerated", [arg, ast.Constant(loop_id),
+                                                     ast.Constant(0)], arg)
         call_node = self._call("iterate", [node.iter, ast.Constant(loop_id), *extra], node.iter)
         rows = _rows_call(node.iter) if self.where == "the cell" and not self.functions \
             else None
@@ -604,6 +611,9 @@ class Cutter:
     ran_missing: dict[int, Any] = field(default_factory=dict)
     #: what each `LoopInfo.sweep` loop runs over (an ``enumerate``'s source and start)...
     sources: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    #: ...or, for an ``enumerate`` of a call (``enumerate(kf.split(X))``), what the call
+    #: made and where the count starts, as the loop begins (`enumerated`)...
+    enumerates: dict[int, tuple[Any, int]] = field(default_factory=dict)
     #: ...and, once cut, how many iterations it had run: (loop, done), in the order cut
     tails: list[tuple[int, int]] = field(default_factory=list)
     #: the last item of each loop that has one to run after its cut (`LoopInfo.last`)
@@ -630,6 +640,12 @@ class Cutter:
         after = min(self.cut_after_s, CUT_LAST_AFTER_S) if last else self.cut_after_s
         return done >= self.keep and time.perf_counter() - self.began >= after
 
+    def enumerated(self, value: Any, loop_id: int, start: int) -> Any:
+        """``value``, which an ``enumerate`` of the cell's loop ``loop_id`` counts from
+        ``start`` (`_Rewrite.visit_For`): kept as what the loop runs over (`sources`)."""
+        self.enumerates[loop_id] = (value, start)
+        return value
+
     def iterate(self, iterable: Any, loop_id: int, source: Any = _NO_LAST,
                 start: Any = 0, rows: Any = None) -> Iterator[Any]:
         """The loop's iterator, counted and cut; ``source`` and ``start`` are what an
@@ -646,6 +662,13 @@ class Cutter:
             else:  # a dict's ``items()``, a container
                 self.sources[loop_id] = (iterable, None) if source is _NO_LAST else \
                     (source, start)
+                if source is _NO_LAST and loop_id in self.enumerates:
+                    self.sources[loop_id] = self.enumerates[loop_id]
+                given, start_at = self.sources[loop_id]
+                folds = _split_folds(given) if type(given) is types.GeneratorType else None
+                if folds is not None:  # a splitter's folds, asked of it again now
+                    self.sources[loop_id] = (folds, start_at)
+                    self.fresh_items.add(loop_id)
         if loop_id in self.in_last:  # entered again: that last iteration ended
             self.in_last.remove(loop_id)
         if loop_id in self.in_kept:  # ...or that kept one (left by a ``break``)
@@ -812,7 +835,7 @@ class Cutter:
         skip_top = loop_id in self.ran_last
         missing = self.ran_missing.get(loop_id, _NO_LAST)
         if type(source).__name__ == "TextFileReader":
-            self.fresh_items.add(loop_id)
+            self.fresh_items.add(loop_id)  # chunks: each made anew
         self.whole = True  # the library fits of a swept iteration run whole, as the real one's
         while True:
             try:
@@ -897,9 +920,11 @@ class Cutter:
             namespace.get(name, getattr(builtins, name, None)),
             (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))} - constants
         bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
-        if any(isinstance(n, ast.Name) and n.id in listed and id(n) not in bound_there
-               for node in nodes if node is not loop for n in ast.walk(node)
-               if not _within(n, loop)):
+        if loop_id not in self.fresh_items and any(  # (chunks, folds: made anew, which
+                isinstance(n, ast.Name) and n.id in listed  # no statement changes)
+                and id(n) not in bound_there
+                for node in nodes if node is not loop for n in ast.walk(node)
+                if not _within(n, loop)):
             return None
         # what the cell defines once, before the loop (a function, a class, an import),
         # holds in the swept iteration what it held in the real one
@@ -2609,6 +2634,47 @@ def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
                         encoding, options.get("encoding_errors") or "strict")
 
 
+#: The most folds `_split_folds` makes again.
+_MOST_FOLDS = 1_000
+
+
+def _split_folds(generator: Any) -> list[Any] | None:
+    """The folds a scikit-learn splitter's ``split(X, y, groups)`` generator will yield,
+    asked of the splitter again as the loop begins (before the generator runs), with the
+    arguments the generator was given (what its frame holds). Only a splitter of
+    ``sklearn.model_selection`` (``KFold``, ``StratifiedKFold``, ``TimeSeriesSplit``,
+    ``GroupKFold``, the repeated and shuffled ones) whose folds do not depend on a random
+    state that changes between calls: its ``random_state`` an int, or None with no
+    shuffling; else None. Each fold's arrays are new ones, as the real run's are."""
+    try:
+        frame = generator.gi_frame
+        if frame is None or inspect.getgeneratorstate(generator) != inspect.GEN_CREATED or \
+                generator.gi_code.co_name not in ("split", "_split"):
+            return None
+        found = frame.f_locals
+        splitter = found.get("self")
+        kind = type(splitter)
+        if not kind.__module__.startswith("sklearn.model_selection"):
+            return None
+        state = getattr(splitter, "random_state", None)
+        shuffled = getattr(splitter, "shuffle", "random_state" in vars(splitter))
+        if not (type(state) is int or (state is None and shuffled is False)):
+            return None  # folds drawn from a generator that moved on, or numpy's own
+        names = [n for n in inspect.signature(kind.split).parameters if n != "self"]
+        if "X" not in found:
+            return None
+        folds = []
+        with warnings.catch_warnings():  # said by the loop's own call already
+            warnings.simplefilter("ignore")
+            for fold in splitter.split(*(found.get(n) for n in names)):
+                folds.append(fold)
+                if len(folds) > _MOST_FOLDS:
+                    return None
+    except Exception:  # noqa: BLE001 - a strange generator: nothing to sweep
+        return None
+    return folds
+
+
 def _same_option(value: Any, default: Any) -> bool:
     try:
         return type(value) is type(default) and bool(value == default)
@@ -2990,6 +3056,9 @@ _PLOTS = frozenset({"plot", "hist", "hist2d", "boxplot", "violinplot", "scatter"
 #: estimator is set to work in place (``copy=False``).
 _SKLEARN_READERS = frozenset({"fit", "predict", "predict_proba", "predict_log_proba",
                               "decision_function", "score"})
+#: The modules of XGBoost's and LightGBM's scikit-learn estimators (``XGBClassifier``,
+#: ``LGBMRegressor``), whose `_SKLEARN_READERS` methods change none of their arguments.
+_BOOSTING_ESTIMATORS = frozenset({"xgboost.sklearn", "lightgbm.sklearn"})
 
 
 def _library_class(value: Any, namespace: Mapping[str, Any]) -> bool:
@@ -3026,7 +3095,10 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     """Whether ``call`` is one of scikit-learn's that only reads its arguments: a function
     of ``sklearn.metrics`` (``accuracy_score(y_va, pred)``), or a `_SKLEARN_READERS`
     method of one of the library's own estimators (``rf.fit(X_tr, y_tr)``: not a class of
-    the notebook's) none of whose parameters is ``copy=False``; or a plot of Matplotlib's
+    the notebook's), or of XGBoost's or LightGBM's scikit-learn estimators
+    (`_BOOSTING_ESTIMATORS`: they train on a copy of what they are given), none of whose
+    parameters is ``copy=False``; or a splitter's ``split`` (``kf.split(X, y)``); or a
+    plot of Matplotlib's
     (`_PLOTS`) on its ``pyplot`` or an ``Axes`` (``axes[0].hist(df[col])``), which draws
     what it is given."""
     try:
@@ -3047,8 +3119,12 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
             if isinstance(value, types.ModuleType):
                 return value.__name__.startswith("sklearn.metrics") and \
                     inspect.isfunction(getattr(value, func.attr, None))
-            if func.attr not in _SKLEARN_READERS or \
-                    not type(value).__module__.startswith("sklearn."):
+            module = type(value).__module__
+            if module.startswith("sklearn.model_selection") and \
+                    func.attr in ("split", "get_n_splits"):
+                return True  # a splitter's folds: indices, made from the sizes and labels
+            if func.attr not in _SKLEARN_READERS or not (
+                    module.startswith("sklearn.") or module in _BOOSTING_ESTIMATORS):
                 return False
             params = value.get_params(deep=True)
             return type(params) is dict and not any(
