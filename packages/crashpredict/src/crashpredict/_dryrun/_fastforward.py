@@ -2482,18 +2482,10 @@ def _file_lines(file: Any, done: int) -> Iterator[tuple[int, str]] | None:
                 codecs.lookup(file.encoding).name not in _LINE_ENCODINGS:
             return None
         encoding, errors = file.encoding, file.errors
-        # not blocking at the open (a FIFO waits there for a writer), and a regular file
-        # only: a pipe's or a device's lines cannot be read again
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            return None
-        raw = os.fdopen(fd, "rb")  # noqa: SIM115 - read by the generator, closed there
-    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
-        os.close(fd)
+    raw = _open_regular(path)
+    if raw is None:
         return None
     try:
         total, size, ended = 0, 0, b"\n"
@@ -2512,6 +2504,25 @@ def _file_lines(file: Any, done: int) -> Iterator[tuple[int, str]] | None:
         raw.close()
         return None
     return _lines_back(raw, size, total, done, encoding, errors)
+
+
+def _open_regular(path: str, most: int | None = None) -> Any:
+    """``path`` opened for reading in binary, where it is a regular file (of at most
+    ``most`` bytes), else None: the open does not block (a FIFO waits there for a writer),
+    and a pipe's or a device's lines cannot be read again. The caller closes it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        return None
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or (most is not None and found.st_size > most):
+            os.close(fd)
+            return None
+        return os.fdopen(fd, "rb")  # noqa: SIM115 - read by the generator, closed there
+    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
+        os.close(fd)
+        return None
 
 
 def _lines_back(raw: Any, size: int, total: int, done: int, encoding: str,
@@ -2583,16 +2594,10 @@ def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
         if encoding not in _LINE_ENCODINGS or encoding == "utf-8-sig":
             return None
         quote = options.get("quotechar") or '"'
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except Exception:  # noqa: BLE001 - a strange reader: nothing to sweep
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.fstat(fd).st_size > _MOST_CHUNKED_BYTES:
-            os.close(fd)
-            return None
-        raw = os.fdopen(fd, "rb")  # noqa: SIM115 - read by the generator, closed there
-    except Exception:  # noqa: BLE001 - a strange file: nothing to sweep
-        os.close(fd)
+    raw = _open_regular(path, _MOST_CHUNKED_BYTES)
+    if raw is None:
         return None
     try:
         total, size, ended, odd, header = 0, 0, b"\n", 0, b""
@@ -2688,21 +2693,24 @@ def _chunks_back(raw: Any, size: int, total: int, rows: int, size_n: int, done: 
     """`_csv_chunks`'s chunks, from the file's last back to chunk ``done``."""
     import pandas as pd
 
-    last = (rows - 1) // size_n
     lines: list[str] = []
-    chunk = last
-    for position, line in _lines_back(raw, size, total, done * size_n + 1, encoding, errors):
-        if not line.strip():
-            return  # a line of blanks: pandas may skip it, the rows would shift
-        lines.append(line if line.endswith("\n") else line + "\n")
-        if position - 1 == chunk * size_n:  # the chunk's first row: it is whole
-            frame = pd.read_csv(io.StringIO(header + "".join(reversed(lines))), **given)
-            start = chunk * size_n
-            frame.index = pd.RangeIndex(start, start + len(frame))
-            yield chunk, frame
-            lines, chunk = [], chunk - 1
-            if chunk < done:
-                return
+    chunk = (rows - 1) // size_n  # the last
+    read = _lines_back(raw, size, total, done * size_n + 1, encoding, errors)
+    try:
+        for position, line in read:
+            if not line.strip():
+                return  # a line of blanks: pandas may skip it, the rows would shift
+            lines.append(line if line.endswith("\n") else line + "\n")
+            if position - 1 == chunk * size_n:  # the chunk's first row: it is whole
+                frame = pd.read_csv(io.StringIO(header + "".join(reversed(lines))), **given)
+                start = chunk * size_n
+                frame.index = pd.RangeIndex(start, start + len(frame))
+                yield chunk, frame
+                lines, chunk = [], chunk - 1
+                if chunk < done:
+                    return
+    finally:
+        read.close()  # the file with it
 
 
 #: The most keys `Cutter._keyed` works out for one name (its keys times the items).
