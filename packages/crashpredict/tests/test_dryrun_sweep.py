@@ -1645,6 +1645,49 @@ def test_labels_the_cell_changes_after_its_fold_loop_are_not_the_folds():
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
+BOUND_FOLDS = """
+features, labels = X * 1.0, y.copy()
+scores = []
+for fold, (tr_idx, va_idx) in enumerate(kf.split(features)):
+    time.sleep(0.3)
+    clf = xgb.XGBClassifier(n_estimators=5, max_depth=2, n_jobs=1)
+    clf.fit(features[tr_idx], labels[tr_idx])
+    scores.append(clf.score(features[va_idx], labels[va_idx]))
+{after}"""
+
+
+def test_a_fold_of_what_the_cell_binds_before_its_loop_is_met():
+    """The cell makes its features and labels itself, once, before the fold loop, and
+    nothing in it changes them after (`_settled_before`): the swept fold reads what the
+    real one does, and its failure counts."""
+    cell = BOUND_FOLDS.format(after="")
+    assert _raised_type(cell, _flows()) == "ValueError"
+    result, verdict = _beside_the_cell(_flows(), cell)
+    assert result.swept_iteration and result.cut_before_crash, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), verdict
+
+
+@pytest.mark.parametrize("after", [
+    "labels[labels == 2] = 5",                 # stored into after the loop
+    "labels.put(np.flatnonzero(labels == 2), 5)",  # ...by a method of its own
+    "np.place(labels, labels == 2, 5)",        # ...by a call it is handed
+    "features, labels = features, labels + (labels == 2) * 3",  # bound again
+])
+def test_what_the_cell_binds_before_its_loop_and_changes_after_is_not_the_folds(after):
+    """The labels relabelled after the loop: the swept folds would train on classes the
+    real run's never saw. Each way of changing them leaves them unjudged."""
+    def namespace() -> dict:
+        found = _flows()
+        found["y"][found["y"] == 2] = 0
+        found["y"][::7] = 2
+        return found
+
+    cell = BOUND_FOLDS.format(after=after)
+    assert _raised_type(cell, namespace()) is None
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
 def test_folds_drawn_from_a_moving_random_state_are_not_swept():
     """Unit: `_split_folds` asks again only splitters whose folds come out the same."""
     import numpy as np

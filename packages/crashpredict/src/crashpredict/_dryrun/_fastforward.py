@@ -929,7 +929,10 @@ class Cutter:
         # what the cell defines once, before the loop (a function, a class, an import),
         # holds in the swept iteration what it held in the real one
         local = _comprehension_only(tree)
-        bound = set(bound) - local - constants
+        # ...and so does an object bound once before the loop that nothing in the cell
+        # changes (``X, y = flows.drop(columns='attack'), flows['attack']``)
+        settled = _settled_before(tree, position, nodes, namespace)
+        bound = set(bound) - local - constants - settled
         stored = _names_stored(ast.Module(body=nodes, type_ignores=[]))
         stable = {name for node in tree.body[:position] for name in _defines(node)
                   if name not in stored and sum(name in _defines(n) for n in ast.walk(tree)) == 1}
@@ -2291,6 +2294,42 @@ def _constants_before(tree: ast.Module, position: int, namespace: Mapping[str, A
             found |= {name.id for name in names if isinstance(name, ast.Name)
                       and stores[name.id] == 1 and name.id not in declared
                       and _constant(namespace.get(name.id, _NO_LAST))}
+    return found
+
+
+def _settled_before(tree: ast.Module, position: int, nodes: list[ast.stmt],
+                    namespace: Mapping[str, Any]) -> set[str]:
+    """The names a top-level assignment among the cell's first ``position`` statements
+    binds (``X, y = flows.drop(columns='attack'), flows['attack']``) that nothing else in
+    the cell (its statements ``nodes``) binds, deletes, declares global, stores into,
+    resizes, calls a method of that may change it (`_receivers`) or hands to a call: the
+    object a name holds after the cell it held from that statement on, unchanged by the
+    cell but through what it shares with the names it was made from, which `_propagate`
+    follows (``flows`` changed, ``y`` with it)."""
+    stores = collections.Counter(
+        node.id for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)))
+    declared = {name for node in ast.walk(tree)
+                if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names}
+    based = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                isinstance(node.ctx, (ast.Store, ast.Del)):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            based |= _names_in(base)
+    touched = based | declared | _receivers(nodes, namespace) | _resized_in(nodes) | \
+        _handed(nodes, namespace)
+    found = set()
+    for node in tree.body[:position]:
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
+                if isinstance(target, (ast.Tuple, ast.List)) else []
+            found |= {name.id for name in names if isinstance(name, ast.Name)
+                      and stores[name.id] == 1 and name.id not in touched}
     return found
 
 
