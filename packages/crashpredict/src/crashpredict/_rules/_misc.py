@@ -326,8 +326,8 @@ def _unsafe_saves(saves: list[ast.Call], path: str, tree: ast.Module,
     out with such a value, or such a value itself (a numpy array or scalar, a pandas
     frame, a whole torch module, of the namespace, not bound again in the cell, or held
     by an object of it as an attribute, ``scaler.mean_``, whose attributes the cell
-    neither stores nor calls a method of: `_refused_class`); None where one does not (or a save of a path not written out,
-    which may be this one, or another ``save``)."""
+    neither stores nor calls a method of: `_refused_class`); None where one does not (or
+    a save of a path not written out, which may be this one, or another ``save``)."""
     try:
         for entry in sys.modules["torch"].serialization.get_safe_globals():
             module = str(getattr(entry[0] if isinstance(entry, tuple) and entry else entry,
