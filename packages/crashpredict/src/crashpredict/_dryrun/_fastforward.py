@@ -2273,12 +2273,10 @@ def _draws_before(loop: ast.For, statement: ast.stmt) -> bool:
         for root in loop.body for n in ast.walk(root))
 
 
-def _constants_before(tree: ast.Module, position: int, namespace: Mapping[str, Any]
-                      ) -> set[str]:
+def _bound_once_before(tree: ast.Module, position: int) -> set[str]:
     """The names a top-level assignment among the cell's first ``position`` statements
-    binds (``window = 720``, ``window, step = 720, 1``), that nothing else in the cell
-    stores, deletes or declares global, and that hold a constant (`_constant`): what they
-    hold now they held from that statement on."""
+    binds (``window, step = 720, 1``) that nothing else in the cell binds, deletes or
+    declares global."""
     stores = collections.Counter(
         node.id for node in ast.walk(tree)
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)))
@@ -2292,25 +2290,27 @@ def _constants_before(tree: ast.Module, position: int, namespace: Mapping[str, A
             names = [target] if isinstance(target, ast.Name) else list(target.elts) \
                 if isinstance(target, (ast.Tuple, ast.List)) else []
             found |= {name.id for name in names if isinstance(name, ast.Name)
-                      and stores[name.id] == 1 and name.id not in declared
-                      and _constant(namespace.get(name.id, _NO_LAST))}
+                      and stores[name.id] == 1 and name.id not in declared}
     return found
+
+
+def _constants_before(tree: ast.Module, position: int, namespace: Mapping[str, Any]
+                      ) -> set[str]:
+    """The names bound once before the loop (`_bound_once_before`: ``window = 720``,
+    ``window, step = 720, 1``) that hold a constant (`_constant`): what they hold now they
+    held from that statement on."""
+    return {name for name in _bound_once_before(tree, position)
+            if _constant(namespace.get(name, _NO_LAST))}
 
 
 def _settled_before(tree: ast.Module, position: int, nodes: list[ast.stmt],
                     namespace: Mapping[str, Any]) -> set[str]:
-    """The names a top-level assignment among the cell's first ``position`` statements
-    binds (``X, y = flows.drop(columns='attack'), flows['attack']``) that nothing else in
-    the cell (its statements ``nodes``) binds, deletes, declares global, stores into,
-    resizes, calls a method of that may change it (`_receivers`) or hands to a call: the
-    object a name holds after the cell it held from that statement on, unchanged by the
-    cell but through what it shares with the names it was made from, which `_propagate`
-    follows (``flows`` changed, ``y`` with it)."""
-    stores = collections.Counter(
-        node.id for node in ast.walk(tree)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)))
-    declared = {name for node in ast.walk(tree)
-                if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names}
+    """The names bound once before the loop (`_bound_once_before`: ``X, y =
+    flows.drop(columns='attack'), flows['attack']``) that nothing in the cell (its
+    statements ``nodes``) stores into, resizes, calls a method of that may change it
+    (`_receivers`) or hands to a call: the object a name holds after the cell it held from
+    that statement on, unchanged by the cell but through what it shares with the names it
+    was made from, which `_propagate` follows (``flows`` changed, ``y`` with it)."""
     based = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Subscript, ast.Attribute)) and \
@@ -2319,18 +2319,9 @@ def _settled_before(tree: ast.Module, position: int, nodes: list[ast.stmt],
             while isinstance(base, (ast.Subscript, ast.Attribute)):
                 base = base.value
             based |= _names_in(base)
-    touched = based | declared | _receivers(nodes, namespace) | _resized_in(nodes) | \
+    touched = based | _receivers(nodes, namespace) | _resized_in(nodes) | \
         _handed(nodes, namespace)
-    found = set()
-    for node in tree.body[:position]:
-        if not isinstance(node, ast.Assign):
-            continue
-        for target in node.targets:
-            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
-                if isinstance(target, (ast.Tuple, ast.List)) else []
-            found |= {name.id for name in names if isinstance(name, ast.Name)
-                      and stores[name.id] == 1 and name.id not in touched}
-    return found
+    return _bound_once_before(tree, position) - touched
 
 
 def _constant(value: Any, depth: int = 0) -> bool:
