@@ -1629,7 +1629,8 @@ def test_a_fold_the_cut_skipped_is_met_from_the_splitters_folds():
     assert any("newest first" in c for c in result.cuts), result.cuts
 
 
-def test_labels_the_cell_changes_after_its_fold_loop_are_not_the_folds():
+@pytest.mark.parametrize("after", ["y[y == 2] = 5", "labels_view[labels_view == 2] = 5"])
+def test_labels_the_cell_changes_after_its_fold_loop_are_not_the_folds(after):
     """The scan runs over the whole log, so every fold trains on all four classes and the
     real run is clean. After the loop the cell relabels the scans (5 for a report): the
     sweep's folds would train on classes [0 1 3 5], which XGBoost refuses."""
@@ -1637,9 +1638,10 @@ def test_labels_the_cell_changes_after_its_fold_loop_are_not_the_folds():
         found = _flows()
         found["y"][found["y"] == 2] = 0
         found["y"][::7] = 2
+        found["labels_view"] = found["y"][:]  # a view an earlier cell made
         return found
 
-    cell = FOLDS.format(split="kf.split(X)") + "y[y == 2] = 5\n"
+    cell = FOLDS.format(split="kf.split(X)") + after + "\n"
     assert _raised_type(cell, namespace()) is None
     result, verdict = _beside_the_cell(namespace(), cell)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
@@ -1672,6 +1674,8 @@ def test_a_fold_of_what_the_cell_binds_before_its_loop_is_met():
     "labels.put(np.flatnonzero(labels == 2), 5)",  # ...by a method of its own
     "np.place(labels, labels == 2, 5)",        # ...by a call it is handed
     "features, labels = features, labels + (labels == 2) * 3",  # bound again
+    "view = labels[:]\nview[view == 2] = 5",  # through a view of it
+    "labels.reshape(-1)[labels == 2] = 5",     # ...a view a method makes
 ])
 def test_what_the_cell_binds_before_its_loop_and_changes_after_is_not_the_folds(after):
     """The labels relabelled after the loop: the swept folds would train on classes the
@@ -1718,3 +1722,39 @@ def test_folds_drawn_from_a_moving_random_state_are_not_swept():
     next(started)
     assert _split_folds(started) is None  # a generator already running: not from its start
     assert _split_folds(x for x in range(3)) is None
+
+
+def test_what_a_change_in_place_reaches_through_views():
+    """Unit: `_viewed_by` counts changed what a changed name was made from in the cell
+    (not a module, a function or a constant it was made with), and what in the namespace
+    shares memory with it: a numpy view, a frame's block, a series' values; not a copy."""
+    import numpy as np
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _changed_after, _viewed_by
+
+    X = np.arange(12.0).reshape(4, 3)
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]})
+    namespace = {"np": np, "pd": pd, "X": X, "frame": frame, "window": 5,
+                 "rows": X[1:], "flat": X.reshape(-1), "copied": X.copy(),
+                 "values": frame.values, "column": frame["a"], "other": np.zeros(3),
+                 "strange": type("Strange", (), {"__getattr__": lambda s, k: 1 / 0})()}
+    tree = ast.parse("v = np.asarray(X[:window])\nv[0] = np.nan\n")
+    assert _viewed_by(tree, {"v"}, namespace) == {"v", "X", "rows", "flat"}
+    assert _viewed_by(None, {"values"}, namespace) == {"values", "frame", "column"}
+    assert _viewed_by(None, {"column"}, namespace) >= {"column", "frame"}
+    assert _viewed_by(None, {"other"}, namespace) == {"other"}
+    assert _viewed_by(None, {"strange"}, namespace) == {"strange"}
+    sources = {"df = frame.copy()": set(), "part = frame[frame['a'] > 1]": set(),
+               "part = frame.loc[~mask, ['a']]": set(), "part = frame[['a', 'b']]": set(),
+               "v = X[:2]": {"X"}, "v = X[1]": {"X"}, "w = model.coef_": {"model"},
+               "v = X.reshape(-1).T": {"X"}, "v = X * 1.0": set(), "v = prep(X)": {"X"},
+               "kept = list(frames)": {"frames"}, "v = len(X)": set()}
+    for line, expected in sources.items():
+        tree = ast.parse(line + "\nv[0] = 0; df['a'] = 0; part['a'] = 0; w[0] = 0; kept.pop()")
+        found = _viewed_by(tree, {"v", "df", "part", "w", "kept"}, namespace)
+        assert found - {"v", "df", "part", "w", "kept"} - {"rows", "flat"} == expected, line
+    cell = ast.parse("for c in cols:\n    frame[c] = frame[c] * 2\nvalues[0, 0] = 0\n")
+    assert "frame" in _changed_after(cell, cell.body[0], namespace)
+    cell = ast.parse("for c in cols:\n    frame[c] = frame[c] * 2\nprint(values[0, 0])\n")
+    assert "frame" not in _changed_after(cell, cell.body[0], namespace)

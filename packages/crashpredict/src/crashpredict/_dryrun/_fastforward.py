@@ -942,8 +942,9 @@ class Cutter:
         outside = [n for n in nodes if n is not loop and n is not opened] + loop.body + \
             loop.orelse + ([item.context_expr for item in opened.items] if opened else [])
         receivers = _receivers(outside, namespace) | _resized_in(outside)
-        changed = _propagate(tree, set(bound) | defined | _resized_in(nodes) |
-                             _handed(nodes, namespace) | receivers) - local - constants
+        changed = _propagate(tree, set(bound) | defined | _viewed_by(
+            tree, _stored_into(nodes) | _resized_in(nodes) | _handed(nodes, namespace) |
+            receivers, namespace)) - local - constants
         if opened is not None:  # the file the ``with`` opens, bound there alone: the loop
             # reads its lines again from its path (`_file_lines`)
             changed -= {name for name in _names_in(loop.iter) if sum(
@@ -2310,18 +2311,196 @@ def _settled_before(tree: ast.Module, position: int, nodes: list[ast.stmt],
     statements ``nodes``) stores into, resizes, calls a method of that may change it
     (`_receivers`) or hands to a call: the object a name holds after the cell it held from
     that statement on, unchanged by the cell but through what it shares with the names it
-    was made from, which `_propagate` follows (``flows`` changed, ``y`` with it)."""
-    based = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and \
-                isinstance(node.ctx, (ast.Store, ast.Del)):
-            base = node.value
-            while isinstance(base, (ast.Subscript, ast.Attribute)):
-                base = base.value
-            based |= _names_in(base)
-    touched = based | _receivers(nodes, namespace) | _resized_in(nodes) | \
-        _handed(nodes, namespace)
+    was made from, which `_propagate` follows (``flows`` changed, ``y`` with it). A name
+    changed through a view of it (`_viewed_by`: ``v = labels[:]``, then ``v[0] = 5``) is
+    changed."""
+    touched = _viewed_by(tree, _stored_into([tree]) | _may_change(nodes, namespace),
+                         namespace)
     return _bound_once_before(tree, position) - touched
+
+
+def _may_change(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
+    """The names whose objects ``nodes`` may change in place: stored into (``v[0] = 1``,
+    ``df.loc[k, c] = 0``), resized, a method of which may change them is called
+    (`_receivers`), handed to a call that may change them (`_handed`). Not those merely
+    bound again."""
+    return _stored_into(nodes) | _receivers(nodes, namespace) | _resized_in(nodes) | \
+        _handed(nodes, namespace)
+
+
+def _stored_into(roots: Iterable[ast.AST]) -> set[str]:
+    """The names ``roots`` store into (``v[0] = 1``, ``df.loc[k, c] = 0``, ``del d[k]``,
+    ``m.coef_ = w``) or augment (``v += 1``: an array in place)."""
+    based = set()
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                    isinstance(node.ctx, (ast.Store, ast.Del)):
+                base = node.value
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+                based |= _names_in(base)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                based.add(node.target.id)
+    return based
+
+
+#: The most pairs of arrays `_viewed_by` compares before it counts every array changed.
+_MOST_SHARED_PAIRS = 20_000
+
+
+def _viewed_by(tree: ast.Module | None, changed: set[str], namespace: Mapping[str, Any]
+               ) -> set[str]:
+    """``changed`` (names whose objects the cell changes in place) plus the names whose
+    objects may be changed through them: those a changed name was made from in the cell
+    (``v = X.values`` or ``v = X[:100]``, then ``v[0] = np.nan``: a view may share ``X``'s
+    memory; read to a fixpoint, statement order ignored), and those of the namespace
+    whose arrays may share memory with a changed name's (a view an earlier cell made:
+    numpy arrays and pandas frames and series, by their memory's bounds)."""
+    result = set(changed)
+    if tree is not None and result:
+        flows = [(set().union(*(_stored(t) for t in node.targets)), {
+            name for name in _view_sources(node.value, namespace)
+            if _may_hold_memory(name, namespace)})
+            for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+        result = _reached(flows, result)
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return result
+    mine = [array for name in result for array in _arrays_of(namespace.get(name), numpy)]
+    if not mine:
+        return result
+    held = [(name, _arrays_of(value, numpy)) for name, value in list(namespace.items())
+            if name not in result]
+    held = [(name, arrays) for name, arrays in held if arrays]
+    if len(mine) * sum(len(arrays) for _, arrays in held) > _MOST_SHARED_PAIRS:
+        return result | {name for name, _ in held}
+    for name, arrays in held:
+        try:
+            if any(numpy.may_share_memory(a, b) for a in mine for b in arrays):
+                result.add(name)
+        except Exception:  # noqa: BLE001 - a strange array: it may share
+            result.add(name)
+    return result
+
+
+#: Methods and functions that may return a view of their object or argument (numpy's,
+#: pandas', torch's) rather than a new object: ``X.reshape(-1)``, ``np.asarray(df)``,
+#: ``df.head()`` (a slice), ``t.numpy()``.
+_VIEW_MAKERS = frozenset({
+    "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "reshape", "view",
+    "ravel", "squeeze", "transpose", "swapaxes", "moveaxis", "expand_dims", "atleast_1d",
+    "atleast_2d", "atleast_3d", "broadcast_to", "diagonal", "to_numpy", "head", "tail",
+    "xs", "get", "numpy", "detach", "from_numpy", "as_tensor", "view_as", "unsqueeze",
+    "permute", "flatten_", "narrow", "select", "split", "array_split", "hsplit", "vsplit",
+    "chunk", "unbind", "pop", "setdefault", "values", "items", "__getitem__"})
+#: Builtins that make a container of the very objects they are given (``list(frames)``).
+_HOLDERS = frozenset({"list", "tuple", "dict", "set", "sorted", "reversed", "zip",
+                      "enumerate", "iter", "next", "map", "filter", "vars", "getattr"})
+
+
+def _view_sources(node: ast.expr, namespace: Mapping[str, Any]) -> set[str]:
+    """The names whose objects (or memory) the value of ``node`` may be or hold: ``X`` in
+    ``X``, ``X.values``, ``X[:100]``, ``X.reshape(-1)``, ``np.asarray(X)``, ``list(frames)``,
+    a notebook function's or an unknown callable's arguments; none for what makes a new
+    object (``X * 1.0``, ``df.copy()``, ``pd.concat(parts)``, ``y.astype(int)``)."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Subscript) and _selects_a_copy(node, namespace):
+        return set()
+    if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        return _view_sources(node.value, namespace)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return set().union(*(_view_sources(e, namespace) for e in node.elts))
+    if isinstance(node, ast.IfExp):
+        return _view_sources(node.body, namespace) | _view_sources(node.orelse, namespace)
+    if isinstance(node, ast.NamedExpr):
+        return _view_sources(node.value, namespace)
+    if not isinstance(node, ast.Call):
+        return set()
+    arguments = set().union(*(_view_sources(a, namespace)
+                              for a in [*node.args, *(k.value for k in node.keywords)]))
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        if func.attr in _VIEW_MAKERS or (func.attr == "astype" and any(
+                k.arg == "copy" for k in node.keywords)):
+            return _view_sources(func.value, namespace) | arguments
+        owner = func.value
+        while isinstance(owner, (ast.Attribute, ast.Subscript)):
+            owner = owner.value
+        value = namespace.get(owner.id, _NO_LAST) if isinstance(owner, ast.Name) else _NO_LAST
+        if value is not _NO_LAST and _defined_in(type(value)) != "__main__":
+            return set()  # a library's method: a new object
+        return _view_sources(func.value, namespace) | arguments  # the notebook's class
+    if isinstance(func, ast.Name):
+        value = namespace.get(func.id, getattr(builtins, func.id, _NO_LAST))
+        if isinstance(value, types.BuiltinFunctionType) or isinstance(value, type):
+            return arguments if func.id in _HOLDERS else set()
+        return arguments  # the notebook's function, or what cannot be told
+    return arguments
+
+
+def _selects_a_copy(node: ast.Subscript, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``node`` selects from a numpy array or a pandas frame or series (of the
+    namespace: ``X``, ``df.loc``, ``df.iloc``) by a mask or a list of keys, which makes a
+    copy: ``df[df['month'] == m]``, ``X[~seen]``, ``df[['a', 'b']]``, ``X[idx]`` where
+    ``idx`` holds an array or a list."""
+    base = node.value
+    if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return False
+    value = namespace.get(base.id)
+    numpy = sys.modules.get("numpy")
+    if not (_frame_or_series(value) or (numpy is not None and type(value) is numpy.ndarray)):
+        return False
+    key = node.slice
+    if isinstance(key, ast.Tuple) and key.elts:
+        key = key.elts[0]  # the rows a frame's ``.loc[mask, cols]`` selects
+    if isinstance(key, (ast.List, ast.Compare, ast.ListComp)) or (
+            isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not))) or (
+            isinstance(key, ast.BinOp) and isinstance(key.op, (ast.BitAnd, ast.BitOr))):
+        return True
+    if isinstance(key, ast.Name):
+        held = namespace.get(key.id)
+        return type(held) is list or (numpy is not None and type(held) is numpy.ndarray
+                                      and held.ndim == 1) or _frame_or_series(held)
+    return False
+
+
+def _defined_in(kind: type) -> str:
+    """The module ``kind`` names as its own, or '' (a metaclass's property may fail)."""
+    try:
+        module = inspect.getattr_static(kind, "__module__", "")
+    except Exception:  # noqa: BLE001
+        return ""
+    return module if isinstance(module, str) else ""
+
+
+def _may_hold_memory(name: str, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``name`` may hold memory a view of it shares: not a constant (`_constant`),
+    a module, a class or a function (the namespace's, else a builtin)."""
+    value = namespace.get(name, getattr(builtins, name, _NO_LAST))
+    return not _constant(value) and not isinstance(value, (
+        types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType))
+
+
+def _arrays_of(value: Any, numpy: Any) -> list[Any]:
+    """The numpy arrays holding the values of ``value``: itself if it is one, a pandas
+    frame's blocks, a series' values; none for anything else (read without running the
+    object's code: its type's module and name)."""
+    try:
+        if isinstance(value, numpy.ndarray):
+            return [value]
+        if not _frame_or_series(value):
+            return []
+        if type(value).__name__ == "Series":
+            values = value._values
+            return [values] if isinstance(values, numpy.ndarray) else []
+        return [block.values for block in value._mgr.blocks
+                if isinstance(block.values, numpy.ndarray)]
+    except Exception:  # noqa: BLE001 - a pandas of another layout: nothing found
+        return []
 
 
 def _constant(value: Any, depth: int = 0) -> bool:
@@ -3257,8 +3436,9 @@ def _receivers(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
 def _changed_after(tree: ast.Module, loop: ast.For, namespace: Mapping[str, Any]) -> set[str]:
     """What the statements of the cell after ``loop`` (a top-level one, or one in a
     top-level ``with``) may change: every name they bind, store into, grow, resize, call a
-    method of that may change it or hand to a call. They ran before the loop's skipped
-    iterations did (`Cutter.sweep_codes`)."""
+    method of that may change it or hand to a call, and what shares memory with what they
+    change in place (`_viewed_by`). They ran before the loop's skipped iterations did
+    (`Cutter.sweep_codes`)."""
     after: list[ast.stmt] = []
     for k, node in enumerate(tree.body):
         if node is loop or (isinstance(node, ast.With) and any(n is loop for n in node.body)):
@@ -3269,8 +3449,8 @@ def _changed_after(tree: ast.Module, loop: ast.For, namespace: Mapping[str, Any]
             break
     else:  # not a loop the sweep runs: anything the cell names
         return _names_in(tree)
-    return set(_bound_in(after)[0]) | _resized_in(after) | _handed(after, namespace) | \
-        _receivers(after, namespace)
+    return set(_bound_in(after)[0]) | _viewed_by(
+        tree, _may_change(after, namespace), namespace)
 
 
 def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
@@ -3890,14 +4070,20 @@ def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
             if isinstance(base, ast.Name):
                 args = set().union(*(_names_in(a) for a in [*node.args, *node.keywords]))
                 flows.append((args, {base.id}))
-    result = set(tainted)
-    changed = True
-    while changed:
-        changed = False
-        for sources, targets in flows:
-            if sources & result and not targets <= result:
-                result |= targets
-                changed = True
+    return _reached(flows, tainted)
+
+
+def _reached(flows: list[tuple[set[str], set[str]]], seeds: set[str]) -> set[str]:
+    """``seeds`` plus, for each flow ``(trigger, reached)`` whose trigger names one of
+    them, the names it reaches, to a fixpoint."""
+    result = set(seeds)
+    grown = True
+    while grown:
+        grown = False
+        for trigger, reached in flows:
+            if trigger & result and not reached <= result:
+                result |= reached
+                grown = True
     return result
 
 
