@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 
+import numpy as np
 import pytest
 import torch
 from torch import nn
@@ -40,7 +41,8 @@ def namespace() -> dict:
     return {"torch": torch, "nn": nn, "model": model, "X": torch.randn(5, 6),
             "evaluating": evaluating, "frozen": nn.Linear(6, 2).requires_grad_(False),
             "images": torch.randn(4, 8, 8, 3), "quietly": NoGrad(),
-            "weights": torch.zeros(3, requires_grad=True)}
+            "weights": torch.zeros(3, requires_grad=True),
+            "X_np": np.random.default_rng(0).normal(size=(5, 6)).astype("float32")}
 
 
 def truth(cell: str, grad: bool = True) -> str | None:
@@ -73,6 +75,9 @@ CRASHES = [
     "with torch.no_grad():\n    pass\nprobs = torch.softmax(model(X), dim=1).numpy()",
     "w = torch.zeros(3, requires_grad=True)\n(w * 2).numpy()",
     "scaled = (weights * 2).numpy()",
+    # a live array made a tensor in the cell: known without a trial
+    "X_t = torch.from_numpy(X_np)\nprobs = model(X_t).softmax(dim=1).numpy()",
+    "preds = model(torch.tensor(X_np)).numpy()",
     "x = images.permute(0, 3, 1, 2)\nx = (x - x.mean()) / x.std()\nflat = x.view(4, -1)",
     "y = images.permute(0, 3, 1, 2).abs()\ny.view(4, -1)",
 ]
@@ -90,6 +95,8 @@ WORKING = [
     "y = images.permute(0, 3, 1, 2).contiguous().abs()\ny.view(4, -1)",
     "y = images.permute(0, 3, 1, 2).std(dim=1)\ny.view(4, -1)",  # a reduction: contiguous
     "with torch.no_grad():\n    out = model(X)\nout.numpy()",
+    "X_t = torch.from_numpy(X_np)\nwith torch.no_grad():\n    probs = model(X_t).numpy()",
+    "X_t = torch.as_tensor(X_np, dtype=torch.float32)\nback = (X_t * 2).numpy()",
 ]
 
 

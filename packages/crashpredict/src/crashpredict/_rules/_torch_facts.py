@@ -82,7 +82,8 @@ def _torch_creator(site: CallSite, name: str) -> Any:
 def _from_array(site: CallSite, name: str) -> Any:
     torch, np = sys.modules["torch"], np_module()
     x = site.args[0] if site.args else None
-    if not is_abstract(x, "ndarray") or x.shape is None or np is None:
+    if np is None or not (is_abstract(x, "ndarray") and x.shape is not None or
+                          is_known(x) and is_ndarray(x)):  # (a live one: no trial needed)
         return None
     try:
         if name in ("FloatTensor", "Tensor"):
