@@ -1758,3 +1758,90 @@ def test_what_a_change_in_place_reaches_through_views():
     assert "frame" in _changed_after(cell, cell.body[0], namespace)
     cell = ast.parse("for c in cols:\n    frame[c] = frame[c] * 2\nprint(values[0, 0])\n")
     assert "frame" not in _changed_after(cell, cell.body[0], namespace)
+
+
+def _regions(one_class: int | None = BAD) -> dict:
+    """Forty regions' customers; in the one at ``one_class`` nobody has churned yet."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(5)
+    data = pd.DataFrame({"region": np.repeat(np.arange(ITEMS), 80), "a": rng.random(ITEMS * 80),
+                         "b": rng.random(ITEMS * 80), "y": rng.integers(0, 2, ITEMS * 80)})
+    if one_class is not None:
+        data.loc[data["region"] == one_class, "y"] = 0
+    return {"np": np, "time": time, "LogisticRegression": LogisticRegression, "data": data}
+
+
+REGIONS = """
+auc = {{}}
+for r in range(40):
+    time.sleep({step})
+    part = data[data['region'] == r]
+    model = LogisticRegression(max_iter=3000).fit(part[['a', 'b']], part['y'])
+    auc[r] = {score}
+"""
+
+
+def test_a_late_item_a_fit_refuses_is_found_by_a_quick_pass_and_run_whole_first():
+    """The 37th region's labels are one class: its fit refuses them, late in the real
+    run. The sweep first runs the skipped regions with the fits cut, in a copy of the
+    namespace (`Cutter.quick_namespace`: the loop changes only the dict it fills); the
+    refusal there is not an input check, so that region is run first, whole, by the sweep
+    proper, where it fails as it will for real. Its fix skips such regions."""
+    cell = REGIONS.format(step=STEP_S, score="model.score(part[['a', 'b']], part['y'])")
+    assert _raised_type(cell, _regions()) == "ValueError"
+    result, verdict = _beside_the_cell(_regions(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    assert any("quick pass" in c for c in result.cuts), result.cuts
+    assert any(c.endswith("1 of the iterations skipped, newest first") for c in result.cuts), \
+        result.cuts
+    fixed = cell.replace("    model =", "    if part['y'].nunique() < 2:\n        continue\n"
+                         "    model =")
+    assert _raised_type(fixed, _regions()) is None
+    result, verdict = _beside_the_cell(_regions(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
+def test_the_iteration_a_quick_pass_doubts_is_run_whole_first():
+    """Unit: a failure of the quick pass that would count but for its cut fits (not an
+    input check) ends it and names its iteration (`Cutter.quick_found`); the sweep proper
+    runs that item first, with its fits whole, and judges it as any other (a clean whole
+    run claims nothing), then the others newest first, that one not again."""
+    tree = ast.parse("for item in items:\n    pass\n")
+    cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
+    items = [f"i{k}" for k in range(10)]
+    cutter.sources[0], cutter.tails = (items, None), [(0, 2)]
+    cutter.quick = True
+    assert list(cutter.swept(0)) == items[:1:-1] and not cutter.whole
+    cutter.quick = False
+    cutter.quick_found[0] = (7, "i7")
+    order = list(cutter.swept(0))
+    assert order == ["i7", "i9", "i8", "i6", "i5", "i4", "i3", "i2"] and cutter.whole
+    assert cutter.swept_counts[0] == 8 and cutter.quick_counts[0] == 8 and not cutter.quick_found
+
+
+def test_a_quick_pass_runs_only_where_the_loop_changes_nothing_it_reads():
+    """Unit: `Cutter.quick_namespace` copies the plain containers a loop's body fills and
+    refuses one that changes in place what it did not make anew (a frame, its item)."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [1.0, 2.0]})
+    namespace = {"frame": frame, "scores": [], "auc": {}, "frames": [frame], "pd": pd,
+                 "r": 2, "f": frame}  # (as the cut run left them)
+    cases = {"for r in range(3):\n    part = frame[frame['a'] > r]\n    part['b'] = 1\n"
+             "    auc[r] = part['b'].sum()\n    scores.append(r)\n": True,
+             "for r in range(3):\n    part = frame\n    part['b'] = r\n": False,
+             "for r in range(3):\n    frame['b'] = r\n": False,
+             "for f in frames:\n    f['b'] = 1\n": False,
+             "for r in range(3):\n    frame.to_csv(f'{r}.csv')\n": False}
+    for cell, allowed in cases.items():
+        tree = ast.parse(cell)
+        cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
+        cutter.library_cuts.append("a fit cut")
+        scratch = cutter.quick_namespace(0, namespace)
+        assert (scratch is not None) is allowed, cell
+        if scratch is not None:
+            assert scratch["auc"] is not namespace["auc"] and scratch["frame"] is frame

@@ -629,8 +629,16 @@ class Cutter:
     sweep_failures: dict[int, int] = field(default_factory=dict)
     #: what the names each swept loop binds or grows held as it ended (`sweep_codes`)
     after_loop: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: set once the sweep runs: the library fits run whole (`cap_libraries`)
+    #: set once the sweep runs: the library fits run whole (`cap_libraries`)...
     whole: bool = False
+    #: ...but in a quick pass (`quick_namespace`), where they stay cut
+    quick: bool = False
+    #: how many skipped iterations of each loop a quick pass ran, and where one failed
+    #: as would count but for its cut fits: (position, item), run first, whole, after it
+    quick_counts: dict[int, int] = field(default_factory=dict)
+    quick_found: dict[int, tuple[int | None, Any]] = field(default_factory=dict)
+    #: the position of each loop's skipped iteration running now (`swept`)
+    sweep_positions: dict[int, int] = field(default_factory=dict)
     #: the cell's file name, for `sweep_failed`
     filename: str = ""
 
@@ -812,6 +820,44 @@ class Cutter:
             except (SyntaxError, ValueError):
                 continue
 
+    def quick_namespace(self, loop_id: int, namespace: dict[str, Any]) -> dict[str, Any] | None:
+        """Where a quick pass of the skipped iterations of ``loop_id`` may run, before the
+        sweep proper: a copy of ``namespace`` in which the loop's body changes nothing the
+        sweep will read. The pass runs the body with the library fits cut, as the cut run
+        did (`quick`), so a late item that a library's input checks refuse (a region whose
+        labels are one class, a fold lacking a class) is met in the time of the cut fits,
+        not of whole ones. None where the cut run cut no library fit, or where the body
+        writes a file, calls the notebook's own code, or changes in place (`_may_change`)
+        what it does not bind anew at its top before it names it, but a plain list, dict
+        or set (those are copied: ``region_auc[region] = ...``, ``scores.append(...)``)."""
+        if not self.library_cuts or self.cell_tree is None:
+            return None
+        info = self.loops.get(loop_id)
+        loop = next((n for n in _top_loops(self.cell_tree)
+                     if info is not None and n.lineno == info.line), None)
+        if loop is None or _bound_in(loop.body)[1] or \
+                _runs_notebook_code(loop.body, namespace):
+            return None
+        fresh: set[str] = set()  # bound anew, to a new object, before the body names them
+        named: set[str] = set()
+        for statement in loop.body:
+            if isinstance(statement, ast.Assign) and all(
+                    isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in statement.targets) \
+                    and not {name for name in _view_sources(statement.value, namespace)
+                             if _may_hold_memory(name, namespace)} - fresh:
+                fresh |= set().union(*(_stored(t) for t in statement.targets)) - named
+            named |= _names_in(statement)
+        changed = _may_change(list(loop.body), namespace) - fresh
+        if changed & _names_in(loop.target):
+            return None  # the items themselves
+        scratch = dict(namespace)
+        for name in changed:
+            value = namespace.get(name, _NO_LAST)
+            if type(value) not in (list, dict, set):
+                return None
+            scratch[name] = value.copy()
+        return scratch
+
     def sweep_failed(self, loop_id: int, exc: BaseException) -> bool:
         """A swept iteration of ``loop_id`` raised ``exc``: whether it counts (then the
         sweep ends with it); one that does not lets the next iteration run, up to
@@ -819,6 +865,8 @@ class Cutter:
         if self.crashed_in_swept_iteration(exc, _cell_line(exc, self.filename, None),
                                            self.namespace or {}, self.filename, loop_id):
             return True
+        if self.quick and loop_id in self.quick_found:
+            return True  # the quick pass ends: the sweep proper runs that iteration first
         self.sweep_failures[loop_id] = self.sweep_failures.get(loop_id, 0) + 1
         return self.sweep_failures[loop_id] >= _MOST_SWEEP_FAILURES
 
@@ -836,7 +884,14 @@ class Cutter:
         missing = self.ran_missing.get(loop_id, _NO_LAST)
         if type(source).__name__ == "TextFileReader":
             self.fresh_items.add(loop_id)  # chunks: each made anew
-        self.whole = True  # the library fits of a swept iteration run whole, as the real one's
+        # the library fits of a swept iteration run whole, as the real one's (cut in a
+        # quick pass, where only what their input checks raise counts)
+        self.whole = not self.quick
+        first = None if self.quick else self.quick_found.pop(loop_id, None)
+        if first is not None and first[0] is not None:
+            self.sweep_items[loop_id], self.sweep_positions[loop_id] = first[1], first[0]
+            self.swept_counts[loop_id] = self.swept_counts.get(loop_id, 0) + 1
+            yield first[1]  # where the quick pass failed, its fits cut: now whole
         while True:
             try:
                 position, item = next(items)
@@ -845,11 +900,14 @@ class Cutter:
             if skip_top:
                 skip_top = False
                 continue
+            if first is not None and position == first[0]:
+                continue
             item = item if start is None else (start + position, item)
             if missing is not _NO_LAST and type(item) is int and item == missing:
                 continue
-            self.sweep_items[loop_id] = item
-            self.swept_counts[loop_id] = self.swept_counts.get(loop_id, 0) + 1
+            self.sweep_items[loop_id], self.sweep_positions[loop_id] = item, position
+            counts = self.quick_counts if self.quick else self.swept_counts
+            counts[loop_id] = counts.get(loop_id, 0) + 1
             yield item
 
     def crashed_in_swept_iteration(self, exc: BaseException, line: int | None,
@@ -863,23 +921,35 @@ class Cutter:
         runs none of the notebook's own code, writes or removes no file, and whose loop
         runs over what the cell does not change. The real run reaches that iteration (the
         loop leaves only at its end) with the same item and the same values, or fails
-        sooner. The library fits of a swept iteration run whole (`Cutter.whole`)."""
-        if not self.swept_counts.get(loop_id) or not _fails_on_values(exc):
+        sooner. The library fits of a swept iteration run whole (`Cutter.whole`); in a
+        quick pass (`quick_namespace`) they stay cut, and only what their input checks
+        raise counts, as after a library's cut in the last iteration; any other failure
+        that would count makes that iteration the first the sweep proper runs
+        (`quick_found`), with its fits whole."""
+        counts = self.quick_counts if self.quick else self.swept_counts
+        if not counts.get(loop_id) or not _fails_on_values(exc):
             return False
         try:
             line = _cell_line(exc, filename, line)
             raised = _cell_position(exc, filename)
             if raised is None:
                 return False
-            if self._judge_last(line, namespace, exc, raised, loop_id=loop_id, swept=True):
-                return True
             # a loop that works column by column: the skipped item's own columns, which no
             # other item names, hold what they held as the loop began (`_keyed`)
-            keyed = self._keyed(namespace, loop_id, self.sweep_items.get(loop_id, _NO_LAST))
-            return keyed is not None and keyed._judge_last(
-                line, namespace, exc, raised, loop_id=loop_id, swept=True)
+            judged = self._judge_last(line, namespace, exc, raised, loop_id=loop_id,
+                                      swept=True) or ((keyed := self._keyed(
+                                          namespace, loop_id, self.sweep_items.get(
+                                              loop_id, _NO_LAST))) is not None and
+                                          keyed._judge_last(line, namespace, exc, raised,
+                                                            loop_id=loop_id, swept=True))
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
             return False
+        if judged and self.quick and not raised_by_input_checks(exc):
+            # a fit cut to fewer trees or epochs may make the values it reads: run whole first
+            self.quick_found.setdefault(loop_id, (self.sweep_positions.get(loop_id),
+                                                  self.sweep_items.get(loop_id)))
+            return False
+        return judged
 
     def _changed_by_cell(self, namespace: Mapping[str, Any], loop: ast.For,
                          loop_id: int) -> set[str] | None:
@@ -1175,6 +1245,10 @@ class Cutter:
                 " and the last" if loop_id in self.ran_last else "") + (
                 f", in each of its {runs:,} runs" if runs > 1 else "")
             lines.append(f"{info.text} (line {info.line} of {info.where}): ran {each}")
+            if self.quick_counts.get(loop_id):
+                lines.append(f"{info.text} (line {info.line} of {info.where}): then, after "
+                             f"the cell, {self.quick_counts[loop_id]:,} of the iterations "
+                             "skipped, newest first, with the library fits cut (a quick pass)")
             if self.swept_counts.get(loop_id):
                 lines.append(f"{info.text} (line {info.line} of {info.where}): then, after "
                              f"the cell, {self.swept_counts[loop_id]:,} of the iterations skipped, "
