@@ -1845,3 +1845,30 @@ def test_a_quick_pass_runs_only_where_the_loop_changes_nothing_it_reads():
         assert (scratch is not None) is allowed, cell
         if scratch is not None:
             assert scratch["auc"] is not namespace["auc"] and scratch["frame"] is frame
+
+
+NAMED_FIRST = """
+names = sorted(os.listdir(folder))
+parts = []
+for name in names:
+    time.sleep({step})
+    df = pd.read_csv(os.path.join(folder, name))
+    df['amount'] = df['amount'].astype(float)
+    parts.append(df.groupby('k')['amount'].sum())
+totals = pd.concat(parts, axis=1)
+{after}"""
+
+
+@pytest.mark.parametrize(("after", "found"), [
+    ("", True),
+    ("names.append('summary.csv')", False),  # the list the loop ran over, changed after it
+])
+def test_a_list_of_file_names_the_cell_makes_before_its_loop_is_swept(tmp_path, after, found):
+    """The cell lists the exports itself, once, before the loop, and nothing changes the
+    list (texts, which nothing changes in place): the 37th export's separators are met
+    by the sweep. A list grown after the loop is not read so."""
+    cell = NAMED_FIRST.format(step=STEP_S, after=after)
+    assert _raised_type(cell, _exports(tmp_path / "truth")) == "ValueError"
+    result, verdict = _beside_the_cell(_exports(tmp_path / "run"), cell)
+    assert bool(result.swept_iteration) is found, result
+    assert (verdict.crash is True) is found, verdict

@@ -989,6 +989,10 @@ class Cutter:
         listed = {name for name in _names_in(loop.iter) if not isinstance(
             namespace.get(name, getattr(builtins, name, None)),
             (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))} - constants
+        # ...and so does a list of numbers or texts bound once before it that nothing in
+        # the cell changes (``station_files = sorted(glob.glob('stations/*.csv'))``)
+        settled = _settled_before(tree, position, nodes, namespace)
+        listed -= {name for name in settled & listed if _constant_items(namespace.get(name))}
         bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
         if loop_id not in self.fresh_items and any(  # (chunks, folds: made anew, which
                 isinstance(n, ast.Name) and n.id in listed  # no statement changes)
@@ -1001,7 +1005,6 @@ class Cutter:
         local = _comprehension_only(tree)
         # ...and so does an object bound once before the loop that nothing in the cell
         # changes (``X, y = flows.drop(columns='attack'), flows['attack']``)
-        settled = _settled_before(tree, position, nodes, namespace)
         bound = set(bound) - local - constants - settled
         stored = _names_stored(ast.Module(body=nodes, type_ignores=[]))
         stable = {name for node in tree.body[:position] for name in _defines(node)
@@ -2575,6 +2578,17 @@ def _arrays_of(value: Any, numpy: Any) -> list[Any]:
                 if isinstance(block.values, numpy.ndarray)]
     except Exception:  # noqa: BLE001 - a pandas of another layout: nothing found
         return []
+
+
+def _constant_items(value: Any) -> bool:
+    """A list or tuple (of at most `_MOST_CONSTANT_ITEMS`) of numbers and texts: what
+    nothing can change in place, so a loop over it meets the items the list was made
+    with."""
+    return type(value) in (list, tuple) and len(value) <= _MOST_CONSTANT_ITEMS and \
+        all(type(item) in (str, int, float, bool) for item in value)
+
+
+_MOST_CONSTANT_ITEMS = 100_000
 
 
 def _constant(value: Any, depth: int = 0) -> bool:
