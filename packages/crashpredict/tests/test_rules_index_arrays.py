@@ -52,3 +52,35 @@ def test_an_index_array_within_the_axis_is_not_flagged(source: str) -> None:
     assert _truth(source) is None
     verdict = predict(source, ns())
     assert verdict.crash is False, verdict.explanation
+
+
+#: NaN or an infinity stored into an array of integers: numpy converts the value first.
+NAN_STORES = [
+    ("a NaN into masked counts", "stars[flags] = np.nan", "ValueError"),
+    ("a NaN from math into one item", "import math\ncodes[0] = math.nan", "ValueError"),
+    ("an empty selection still converts", "stars[stars > 9] = np.nan", "ValueError"),
+    ("an infinity into unsigned counts", "small = codes.astype(np.uint8)\nsmall[:3] = np.inf",
+     "OverflowError"),
+]
+
+NAN_STORES_THAT_WORK = [
+    ("made float first", "yields = stars.astype(float)\nyields[flags] = np.nan"),
+    ("into a float table", "table[0, 0] = np.nan"),
+    ("a number that fits", "stars[flags] = 0.0"),
+    ("into a boolean mask", "flags[0] = np.nan"),
+]
+
+
+@pytest.mark.parametrize(("source", "error"), [pytest.param(s, e, id=i) for i, s, e in NAN_STORES])
+def test_a_nan_stored_into_integers_is_predicted(source: str, error: str) -> None:
+    assert type(_truth(source)).__name__ == error
+    verdict = predict(source, ns())
+    assert (verdict.crash, verdict.exception) == (True, error), verdict.explanation
+    assert "to integer" in verdict.explanation
+
+
+@pytest.mark.parametrize("source", [pytest.param(s, id=i) for i, s in NAN_STORES_THAT_WORK])
+def test_a_nan_stored_where_it_fits_is_not_flagged(source: str) -> None:
+    assert _truth(source) is None
+    verdict = predict(source, ns())
+    assert verdict.crash is False, verdict.explanation

@@ -13,7 +13,7 @@ from nbdeps import ipython_to_python
 from .._model import Verdict
 from ._arrays import array_call, broadcast_binop
 from ._calls import bad_arguments
-from ._keys import column_length, missing_key
+from ._keys import column_length, missing_key, nan_into_integers
 from ._misc import (
     frame_plot_call,
     missing_file,
@@ -64,7 +64,7 @@ RULES = Rules(
     binop=[broadcast_binop, plain_binop],
     statement=[missing_module, pruned_while_iterated],
     unpack=[bad_unpack],
-    store_item=[column_length],
+    store_item=[column_length, nan_into_integers],
     store_attribute=[axis_assignment],
     evaluate_call=evaluate_call,
     after_call=[record_fit, split_result],

@@ -21,7 +21,7 @@ from ._values import (
 from ._walk._util import hashable
 from ._walk._types import Walker
 
-__all__ = ["missing_key", "column_length"]
+__all__ = ["missing_key", "column_length", "nan_into_integers"]
 
 _SCALAR_KEY = (str, int, float, bytes)
 
@@ -189,6 +189,27 @@ def column_length(frame: Any, key: Any, value: Any, walker: Walker) -> Finding |
                                f"({rows}): {walker.subject}[{key!r}] cannot take {n} values",
                    evidence=(f"{walker.subject}: {describe_value(frame)}",),
                    confidence=0.95, rule="column-length")
+
+
+def nan_into_integers(array: Any, key: Any, value: Any, walker: Walker) -> Finding | None:
+    """``a[mask] = np.nan`` (or an infinity) into a numpy array of integers: numpy converts
+    the value to the array's dtype before it reads the key, so it fails however many
+    items the key selects, none included (``cannot convert float NaN to integer``)."""
+    if not is_ndarray(array) or getattr(array.dtype, "kind", "") not in ("i", "u"):
+        return None
+    if not isinstance(value, float) or type(value).__module__ not in ("builtins", "numpy"):
+        return None
+    if value == value and value not in (float("inf"), float("-inf")):
+        return None
+    nan = value != value
+    return Finding(
+        exception="ValueError" if nan else "OverflowError", crash_type="value error",
+        library="numpy", rule="nan-into-integers", confidence=0.95,
+        explanation=f"cannot convert float {'NaN' if nan else 'infinity'} to integer: "
+                    f"{walker.subject} holds {array.dtype} values, which have no "
+                    f"{'NaN' if nan else 'infinity'} (make it a float array first: "
+                    f"{walker.subject} = {walker.subject}.astype(float))",
+        evidence=(f"{walker.subject}: {describe_value(array)}",))
 
 
 def _array_index(array: Any, key: Any) -> Finding | None:
