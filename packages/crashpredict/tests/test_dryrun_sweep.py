@@ -1749,6 +1749,7 @@ def test_what_a_change_in_place_reaches_through_views():
                "part = frame.loc[~mask, ['a']]": set(), "part = frame[['a', 'b']]": set(),
                "v = X[:2]": {"X"}, "v = X[1]": {"X"}, "w = model.coef_": {"model"},
                "v = X.reshape(-1).T": {"X"}, "v = X * 1.0": set(), "v = prep(X)": {"X"},
+               "v = pd.DataFrame(X)": {"X"},
                "kept = list(frames)": {"frames"}, "v = len(X)": set()}
     for line, expected in sources.items():
         tree = ast.parse(line + "\nv[0] = 0; df['a'] = 0; part['a'] = 0; w[0] = 0; kept.pop()")
@@ -1872,3 +1873,121 @@ def test_a_list_of_file_names_the_cell_makes_before_its_loop_is_swept(tmp_path, 
     result, verdict = _beside_the_cell(_exports(tmp_path / "run"), cell)
     assert bool(result.swept_iteration) is found, result
     assert (verdict.crash is True) is found, verdict
+
+
+def test_parameters_unpacked_and_a_pandas_constructors_arguments_are_not_handed():
+    """Unit: ``Model(**params)`` gets a new dict of the values (a dict of numbers and
+    texts is not handed; one holding a list is: the list is), and a pandas constructor
+    copies a list of numbers it is given (``pd.Series(scores, index=cutoffs)``), not an
+    array (a frame of it shares its memory)."""
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _handed
+
+    namespace = {"pd": pd, "params": {"max_depth": 7, "objective": "reg:squaredlogerror"},
+                 "grown": {"layers": [64, 32]}, "scores": [1.0, 2.0], "cutoffs": [64, 72],
+                 "Model": dict}
+    tree = ast.parse("a = Model(**params)\nb = Model(**grown)\n"
+                     "s = pd.Series(scores, index=cutoffs)\nf = pd.DataFrame(table)\n")
+    namespace["table"] = __import__("numpy").zeros((2, 2))
+    assert _handed(tree.body, namespace) == {"grown", "table"}
+
+
+def _admissions() -> dict:
+    """Forty months of admissions, and a ward table in which one ward was entered twice."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(12)
+    admissions = pd.DataFrame({"month": np.repeat(np.arange(ITEMS), 50),
+                               "ward_id": rng.integers(0, 8, ITEMS * 50),
+                               "days": rng.integers(1, 20, ITEMS * 50)})
+    wards = pd.DataFrame({"ward_id": [*range(8), 3], "ward_name": [f"W{k}" for k in range(9)]})
+    return {"pd": pd, "time": time, "admissions": admissions, "wards": wards}
+
+
+MERGED = """
+monthly = []
+for month, m in admissions.groupby('month'):
+    time.sleep({step})
+    m = m.copy()
+    m['long'] = m['days'] > m['days'].quantile(0.9)
+    monthly.append(m)
+stays = pd.concat(monthly, ignore_index=True)
+stays = stays.merge({right}, on='ward_id', how='left', validate='many_to_one')
+"""
+
+
+@pytest.mark.parametrize(("right", "claimed"), [
+    ("wards", True),
+    ("wards.drop_duplicates('ward_id')", None),  # the fix: runs clean
+    ("pd.concat(monthly)[['ward_id']].assign(n=1)", False),  # made by the loop
+])
+def test_a_merge_that_refuses_a_right_dataset_no_cut_loop_makes_is_the_real_runs(right, claimed):
+    """After the month loop, cut, the merge's validation refuses the ward table's keys:
+    that is checked whatever the left (the months kept) holds, so the real run's merge
+    refuses them too (`Cutter.right_kept`). A right dataset the loop makes is not read so."""
+    cell = MERGED.format(step=STEP_S, right=right)
+    truth = _raised_type(cell, _admissions())
+    assert truth == (None if claimed is None else "MergeError")
+    result, verdict = _beside_the_cell(_admissions(), cell)
+    assert result.right_kept is bool(claimed), result
+    assert (verdict.crash is True) is bool(claimed), verdict
+
+
+def test_a_function_that_only_reads_a_table_of_constants_is_pure():
+    """Unit: a notebook function that tests membership in a global set of constants, or
+    reads a dict of them, is pure where the cell does not change the table; one that
+    changes it, or a cell that does, is not."""
+    from crashpredict._dryrun._fastforward import _runs_notebook_code
+
+    namespace: dict = {"__name__": "__main__"}
+    exec("COLD = {('SGP', 'RTM'), ('BUS', 'LAX')}\nRATES = {'SGP': 1.5}\n"
+         "def lane(row):\n    return (row['o'], row['d']) in COLD\n"
+         "def rate(row):\n    return RATES.get(row['o'], 1.0) * RATES[row['o']]\n"
+         "def grow(row):\n    COLD.add((row['o'], row['d']))\n    return 1\n", namespace)
+    for cell, runs in {"x = lane(r)\ny = rate(r)": False, "x = grow(r)": True,
+                       "x = lane(r)\nCOLD.add(('A', 'B'))": True,
+                       "x = rate(r)\nRATES['SGP'] = 2.0": True}.items():
+        nodes = ast.parse(cell).body
+        assert _runs_notebook_code(nodes, namespace, pure_ok=True) is runs, cell
+        assert _runs_notebook_code(nodes, namespace) is True, cell
+
+
+def test_a_store_into_a_table_of_constants_is_no_read():
+    """Unit: `_pure_function` reads the bytecode: ``RATES[row['o']] = v`` stores into the
+    table (its key is made first, then the store), ``RATES[(a, b)]`` reads it."""
+    from crashpredict._dryrun._fastforward import _pure_function
+
+    namespace: dict = {"__name__": "__main__"}
+    exec("RATES = {'SGP': 1.5}\n"
+         "def store(row):\n    RATES[row['o']] = 2.0\n    return 1\n"
+         "def read(a, b):\n    return RATES[(a, b)] + len(a)\n"
+         "def handed(row):\n    return sorted(RATES)\n", namespace)
+    assert _pure_function(namespace["read"], namespace, containers_ok=True)
+    assert not _pure_function(namespace["read"], namespace)
+    assert not _pure_function(namespace["store"], namespace, containers_ok=True)
+    assert not _pure_function(namespace["handed"], namespace, containers_ok=True)
+
+
+def test_a_function_that_builds_a_library_pipeline_is_pure():
+    """Unit: a notebook function that calls a library's functions and classes it imported
+    by name (``make_pipeline``) reads what ``sklearn.pipeline.make_pipeline`` would; and
+    ``cross_val_score`` reads its arguments (it fits clones on rows it indexes out)."""
+    from sklearn.model_selection import cross_val_score
+    from sklearn.neighbors import KNeighborsRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from crashpredict._dryrun._fastforward import _handed, _pure_function
+
+    namespace: dict = {"__name__": "__main__", "make_pipeline": make_pipeline,
+                       "StandardScaler": StandardScaler, "KNeighborsRegressor": KNeighborsRegressor,
+                       "cross_val_score": cross_val_score, "aq": [[1.0]], "cols": ["a"]}
+    exec("def knn_pipe():\n    return make_pipeline(StandardScaler(), KNeighborsRegressor())\n"
+         "def drawn():\n    return make_pipeline(StandardScaler()), shuffle([1, 2])\n"
+         "shuffle = __import__('random').shuffle\n", namespace)
+    assert _pure_function(namespace["knn_pipe"], namespace)
+    assert not _pure_function(namespace["drawn"], namespace)  # a random draw
+    tree = ast.parse("s = cross_val_score(knn_pipe(), aq[cols], aq['y'], cv=5)")
+    assert _handed(tree.body, namespace) == set()

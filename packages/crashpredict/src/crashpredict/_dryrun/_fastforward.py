@@ -1141,6 +1141,56 @@ class Cutter:
                 pass
         return False
 
+    def right_kept(self, exc: BaseException, line: int | None, filename: str,
+                   namespace: Mapping[str, Any]) -> bool:
+        """Whether a merge's refusal after a cut loop (pandas' ``MergeError: Merge keys are
+        not unique in right dataset; not a many-to-one merge``, from ``validate=``) is the
+        real run's: the uniqueness of the right dataset's keys is checked whatever the left
+        holds, so where no cut loop makes, grows, changes or hands the right dataset or
+        the keyword arguments that name its keys (nor anything they are made from,
+        `_propagate`), the real run's merge refuses the same keys. Only a ``merge`` call of
+        the cell's own top-level statement (``stays.merge(wards, on='ward_id', ...)``,
+        ``pd.merge(stays, wards, ...)``), read off the traceback, and only where the cut
+        loops run none of the notebook's code but its pure functions."""
+        try:
+            message = str(exc)
+            if not self.cut or type(exc).__name__ != "MergeError" or \
+                    "in right dataset" not in message:
+                return False
+            tree, cut_nodes = self.cell_tree, self._cut_nodes()
+            if tree is None or cut_nodes is None or \
+                    _runs_notebook_code(cut_nodes, namespace, pure_ok=True) or \
+                    any(code.co_name in self._cut_functions() for code in _codes_of(exc)):
+                return False
+            statement = _statement_at(tree, _cell_line(exc, filename, line))
+            raised = _cell_position(exc, filename)
+            if statement is None or raised is None or not any(statement is n for n in tree.body):
+                return False
+            call = _node_at(statement, raised)
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
+                    call.func.attr != "merge" or any(isinstance(a, ast.Starred) or (
+                        isinstance(a, ast.keyword) and a.arg is None)
+                        for a in [*call.args, *call.keywords]):
+                return False
+            owner = call.func.value
+            function = isinstance(owner, ast.Name) and isinstance(
+                namespace.get(owner.id), types.ModuleType) and \
+                namespace[owner.id].__name__ == "pandas"
+            positional = call.args[1:2] if function else call.args[:1]
+            right = positional[0] if positional else next(
+                (k.value for k in call.keywords if k.arg == "right"), None)
+            if right is None:
+                return False
+            made: set[str] = set()
+            for loop_id in self.cut:
+                made |= self.loops[loop_id].names
+            made = _propagate(tree, made | _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+                              | _receivers(cut_nodes, namespace) | _stored_into(cut_nodes))
+            keys = [k.value for k in call.keywords if k.arg not in ("left_on", "left_index")]
+            return not set().union(_names_in(right), *(_names_in(k) for k in keys)) & made
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
     def grads_kept(self, exc: BaseException, line: int | None, filename: str,
                    namespace: Mapping[str, Any]) -> bool:
         """Whether a "requires grad" error after a cut loop, of tensors a loop of the cell
@@ -2470,7 +2520,8 @@ _VIEW_MAKERS = frozenset({
     "atleast_2d", "atleast_3d", "broadcast_to", "diagonal", "to_numpy", "head", "tail",
     "xs", "get", "numpy", "detach", "from_numpy", "as_tensor", "view_as", "unsqueeze",
     "permute", "flatten_", "narrow", "select", "split", "array_split", "hsplit", "vsplit",
-    "chunk", "unbind", "pop", "setdefault", "values", "items", "__getitem__"})
+    "chunk", "unbind", "pop", "setdefault", "values", "items", "__getitem__",
+    "DataFrame", "Series", "Index"})  # (a frame of a 2-D array shares its memory)
 #: Builtins that make a container of the very objects they are given (``list(frames)``).
 _HOLDERS = frozenset({"list", "tuple", "dict", "set", "sorted", "reversed", "zip",
                       "enumerate", "iter", "next", "map", "filter", "vars", "getattr"})
@@ -3204,8 +3255,9 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     unless the name holds a value no call changes (``x.view(BATCH, -1)``), is a builtin
     (``astype(int)``), is a module one of whose attributes is handed (``np.float32``;
     not its ``random`` state), or is the parameters a boosting library's training copies
-    (`_copied_params`); nor what a library function that makes a new object from its
-    arguments is handed (`_makes_new`: ``pd.get_dummies(batch[cols], columns=cat_cols)``)."""
+    (`_copied_params`), or is a function (``df.apply(classify_route, axis=1)``); nor what a
+    library function that makes a new object from its arguments is handed (`_makes_new`:
+    ``pd.get_dummies(batch[cols], columns=cat_cols)``)."""
     names: set[str] = set()
     for node in nodes:
         for call in ast.walk(node):
@@ -3215,7 +3267,8 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
                 continue
             copied = _copied_params(call, namespace)
             for arg in [*call.args, *(k.value for k in call.keywords)]:
-                if arg is copied:
+                if arg is copied or _unpacked_constants(arg, call, namespace) or \
+                        _copied_into_pandas(arg, call, namespace):
                     continue
                 chain = []
                 while isinstance(arg, (ast.Attribute, ast.Subscript, ast.Starred)):
@@ -3232,8 +3285,38 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
                 if isinstance(value, _IMMUTABLE) or (
                         isinstance(value, types.ModuleType) and chain and "random" not in chain):
                     continue
+                if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) and \
+                        not chain:
+                    continue  # a function handed to be called (``wk.apply(classify_route)``):
+                    # what it does is read as the notebook's code (`_runs_notebook_code`)
                 names.add(arg.id)
     return names
+
+
+def _unpacked_constants(arg: ast.expr, call: ast.Call, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``arg`` is a dict of numbers and texts unpacked into ``call``'s keywords
+    (``xgb.XGBRegressor(**params)``): the call gets a new dict of its values, which
+    nothing can change in place."""
+    if not isinstance(arg, ast.Name) or not any(
+            k.arg is None and k.value is arg for k in call.keywords):
+        return False
+    value = namespace.get(arg.id)
+    return type(value) is dict and len(value) <= 100 and all(
+        type(key) is str and _constant(item) for key, item in value.items())
+
+
+def _copied_into_pandas(arg: ast.expr, call: ast.Call, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``arg`` is a list or tuple of numbers and texts (`_constant_items`) given to
+    a pandas constructor (``pd.Series(scores, index=cutoffs)``), which copies it into an
+    array of its own: nothing it makes shares it, and nothing changes it."""
+    func = call.func
+    if not isinstance(arg, ast.Name) or not _constant_items(namespace.get(arg.id)) or \
+            not isinstance(func, ast.Attribute) or \
+            func.attr not in ("Series", "DataFrame", "Index") or \
+            not isinstance(func.value, ast.Name):
+        return False
+    module = namespace.get(func.value.id)
+    return isinstance(module, types.ModuleType) and module.__name__ == "pandas"
 
 
 #: The training functions of the boosting libraries that copy their parameters before
@@ -3396,13 +3479,22 @@ def _predicts(chain: list[str], value: Any) -> bool:
         return False
 
 
+#: Functions of ``sklearn.model_selection`` that read their arguments: they fit clones of
+#: the estimator they are given (``cross_val_score(knn_pipe(), X, y, cv=5)``) on rows
+#: they index out (copies), or split the rows into new arrays.
+_MODEL_SELECTION_READERS = frozenset({
+    "cross_val_score", "cross_validate", "cross_val_predict", "train_test_split",
+    "learning_curve", "validation_curve", "permutation_test_score"})
+
+
 def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     """Whether ``call`` is one of scikit-learn's that only reads its arguments: a function
     of ``sklearn.metrics`` (``accuracy_score(y_va, pred)``), or a `_SKLEARN_READERS`
     method of one of the library's own estimators (``rf.fit(X_tr, y_tr)``: not a class of
     the notebook's), or of XGBoost's or LightGBM's scikit-learn estimators
     (`_BOOSTING_ESTIMATORS`: they train on a copy of what they are given), none of whose
-    parameters is ``copy=False``; or a splitter's ``split`` (``kf.split(X, y)``); or a
+    parameters is ``copy=False``; or a splitter's ``split`` (``kf.split(X, y)``); or one of
+    `_MODEL_SELECTION_READERS` (``cross_val_score(model, X, y)``, by its name); or a
     plot of Matplotlib's
     (`_PLOTS`) on its ``pyplot`` or an ``Axes`` (``axes[0].hist(df[col])``), which draws
     what it is given."""
@@ -3437,8 +3529,10 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
                 for key, setting in params.items())
         if isinstance(func, ast.Name):
             value = namespace.get(func.id)
-            return inspect.isfunction(value) and \
-                str(getattr(value, "__module__", "")).startswith("sklearn.metrics")
+            module = str(getattr(value, "__module__", ""))
+            return inspect.isfunction(value) and (module.startswith("sklearn.metrics") or (
+                module.startswith("sklearn.model_selection") and
+                value.__name__ in _MODEL_SELECTION_READERS))
     except Exception:  # noqa: BLE001 - a strange object: it may change what it is given
         return False
     return False
@@ -3548,13 +3642,14 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
     own values (see `Cutter.crashed_in_last_iteration`): it reads only ``known`` names and
     names no cut loop makes (``made``) or calls a method of (a fit, a ``transform`` that
     learnt from the rows skipped; a module's ``random`` state), and the cut loops run none
-    of the notebook's own code. ``swept``: ``cut_nodes`` is the whole cell, whose
-    functions may be pure ones (`_pure_function`), and ``made`` holds already the
-    receivers of its methods that may change them (`Cutter._changed_by_cell`)."""
+    of the notebook's own code but its pure functions (`_pure_function`: what they change
+    is what they are handed, which ``made`` holds; ``cross_val_score(knn_pipe(), ...)``).
+    ``swept``: ``cut_nodes`` is the whole cell, and ``made`` holds already the receivers
+    of its methods that may change them (`Cutter._changed_by_cell`)."""
     node = _node_at(statement, raised)
     if node is None:
         return False
-    if _runs_notebook_code(cut_nodes, namespace, swept):
+    if _runs_notebook_code(cut_nodes, namespace, pure_ok=True):
         return False  # the notebook's code may change what the loop does not name
     receivers = set() if swept else {
         name for name, chain, value in _calls_in(cut_nodes, namespace)
@@ -3591,23 +3686,101 @@ def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
 def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
                         pure_ok: bool = False) -> bool:
     """Whether ``nodes`` call a function of the notebook's or a method of its classes (or
-    one that cannot be told); ``pure_ok``: not counting the notebook's functions that read
+    one that cannot be told), or hand one to a call (``df.apply(f)``); ``pure_ok``: not
+    counting the notebook's functions that read
     no global but modules, builtins, constants and such functions, change none, and draw
     no random number (`_pure_function`), nor its classes and their instances whose
     methods are such (`_pure_object`)."""
+    nodes = list(nodes)
     values = [value for _, _, value in _calls_in(nodes, namespace)]
+    # ...and the notebook's functions handed to a call, to be called (``df.apply(f)``)
+    values += [namespace[arg.id] for node in nodes for call in ast.walk(node)
+               if isinstance(call, ast.Call)
+               for arg in [*call.args, *(k.value for k in call.keywords)]
+               if isinstance(arg, ast.Name) and isinstance(namespace.get(arg.id),
+                                                           types.FunctionType)]
     if pure_ok:
-        values = [value for value in values if not (
+        pure = [value for value in values if (
             isinstance(value, types.FunctionType) and value.__globals__ is namespace
-            and _pure_function(value, namespace)) and not _pure_object(value, namespace)]
+            and _pure_function(value, namespace, containers_ok=True))]
+        read = set().union(*(_containers_read(f, namespace) for f in pure))
+        if read & _may_change([n for n in nodes if isinstance(n, ast.stmt)], namespace):
+            return True  # a table of constants the functions read, which the cell changes
+        values = [value for value in values if not any(value is f for f in pure)
+                  and not _pure_object(value, namespace)]
     codes = _notebook_code(values, namespace)
     return codes is None or bool(codes)
 
 
-def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any]) -> bool:
+#: How a pure function may read a global list, set or dict of constants (`_pure_function`):
+#: ``x in COLD_LANES``, ``for p in PORTS``, ``RATES[k]``, ``RATES.get(k)``.
+_READ_ONLY_METHODS = frozenset({"get", "keys", "values", "items", "copy", "count", "index",
+                                "issubset", "issuperset", "union", "intersection",
+                                "difference", "isdisjoint"})
+
+
+def _constant_container(value: Any) -> bool:
+    """A list, set or dict (of at most 10,000) of constants (`_constant`)."""
+    try:
+        if type(value) in (list, set) and len(value) <= 10_000:
+            return all(_constant(item) for item in value)
+        if type(value) is dict and len(value) <= 10_000:
+            return all(_constant(k) and _constant(v) for k, v in value.items())
+    except Exception:  # noqa: BLE001
+        return False
+    return False
+
+
+def _reads_only(instructions: list[Any], at: int) -> bool:
+    """Whether the global loaded at ``instructions[at]`` is only read there: a test of
+    membership, an iteration, a subscript by a key made of locals and constants (read
+    off the stack: a store into it is not), a read-only method."""
+    after = instructions[at + 1:at + 2]
+    if not after or "NULL" in (instructions[at].argrepr or ""):
+        return False
+    if after[0].opname in ("CONTAINS_OP", "GET_ITER"):
+        return True
+    if after[0].opname in ("LOAD_METHOD", "LOAD_ATTR"):
+        return after[0].argval in _READ_ONLY_METHODS
+    depth = 1  # the stack above the table: its key is loaded, then it is subscripted
+    for instruction in instructions[at + 1:at + 40]:
+        name = instruction.opname
+        if name in ("LOAD_FAST", "LOAD_CONST", "LOAD_DEREF"):
+            depth += 1
+        elif name == "BINARY_SUBSCR":
+            if depth == 2:
+                return True  # the table's own subscript: ``RATES[row['o']]``
+            depth -= 1
+        elif name == "BUILD_TUPLE" and isinstance(instruction.arg, int):
+            depth -= instruction.arg - 1
+        else:
+            return False  # a store into it (``RATES[k] = v``), a call: not only read
+    return False
+
+
+def _containers_read(function: types.FunctionType, namespace: Mapping[str, Any]) -> set[str]:
+    """The globals holding a list, set or dict of constants that ``function`` (and the
+    notebook's functions it calls) reads (`_pure_function` lets it)."""
+    import dis
+
+    names: set[str] = set()
+    try:
+        for code, _calls in reached_code(function.__code__, namespace):
+            names |= {i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"
+                      and _constant_container(namespace.get(i.argval, _NO_LAST))}
+    except Exception:  # noqa: BLE001
+        pass
+    return names
+
+
+def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any],
+                   containers_ok: bool = False) -> bool:
     """Whether ``function`` (of the notebook's), and the notebook's functions it calls,
-    read as globals only modules, builtins, numbers and texts, a library's classes and such
-    functions, bind or
+    read as globals only modules, builtins, numbers and texts, a library's classes and
+    functions (``make_pipeline``, as ``sklearn.pipeline.make_pipeline`` would be read), and
+    such functions (``containers_ok``: and lists, sets and dicts of constants that they only
+    read, ``x in COLD_LANES``, ``RATES[k]``: `_reads_only`; `_runs_notebook_code` checks
+    that the cell does not change them), bind or
     delete no global, and draw no random number: what it does depends on its arguments
     alone (which a call may change: those count as handed)."""
     import dis
@@ -3616,7 +3789,8 @@ def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any]) -
         for code, _calls in reached_code(function.__code__, namespace):
             if set(code.co_names) & (_RANDOM_DRAWS | {"random"}):
                 return False
-            for instruction in dis.get_instructions(code):
+            instructions = list(dis.get_instructions(code))
+            for at, instruction in enumerate(instructions):
                 if instruction.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
                     return False
                 if instruction.opname != "LOAD_GLOBAL":
@@ -3626,8 +3800,14 @@ def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any]) -
                 if value is _NO_LAST:
                     if name not in vars(builtins):
                         return False
+                elif containers_ok and _constant_container(value):  # a table of
+                    if not _reads_only(instructions, at):  # constants, only read
+                        return False
                 elif not (isinstance(value, (types.ModuleType,) + _IMMUTABLE) or (
                         isinstance(value, types.FunctionType) and value.__globals__ is namespace)
+                        or (isinstance(value, types.FunctionType) and  # a library's function,
+                            getattr(value, "__module__", None) not in (  # as a module's
+                                None, namespace.get("__name__")))
                         or (isinstance(value, type) and  # a library's class
                             value.__module__ != namespace.get("__name__"))):
                     return False

@@ -95,6 +95,8 @@ class DryRun:
     the first items of a list it appended to, before the first cut:
     `_fastforward.Cutter.prefix_kept`); ``grads_kept`` (tensors a cut loop collected that
     require grad, given after it to what takes none: `_fastforward.Cutter.grads_kept`);
+    ``right_kept`` (a merge after a cut loop that refuses the keys of a right dataset no
+    cut loop makes: `_fastforward.Cutter.right_kept`);
     ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
     standby child before its run or in the sibling's fork: `_sibling.rules_on_the_whole`;
@@ -129,6 +131,7 @@ class DryRun:
     stacks_kept: bool = False
     items_kept: bool = False
     grads_kept: bool = False
+    right_kept: bool = False
     found_by_rules: bool = False
     rules_confidence: float = 0.0
 
@@ -699,7 +702,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
-    "stacks_kept": bool, "items_kept": bool, "grads_kept": bool,
+    "stacks_kept": bool, "items_kept": bool, "grads_kept": bool, "right_kept": bool,
     "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
     "rules_confidence": float,
     "scale": float,

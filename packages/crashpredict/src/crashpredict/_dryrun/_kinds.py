@@ -91,7 +91,8 @@ def cut_doubtful(fields: Mapping[str, Any]) -> bool:
     if fields.get("outcome") != "crashed" or not fields.get("cut_before_crash") or \
             fields.get("last_iteration") or fields.get("kept_iteration") or \
             fields.get("swept_iteration") or fields.get("shapes_kept") or \
-            fields.get("stacks_kept") or fields.get("items_kept") or fields.get("grads_kept"):
+            fields.get("stacks_kept") or fields.get("items_kept") or fields.get("grads_kept") or \
+            fields.get("right_kept"):
         return False
     if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type
         return bool(fields.get("cut_may_cause"))
