@@ -1735,7 +1735,7 @@ def test_what_a_change_in_place_reaches_through_views():
 
     X = np.arange(12.0).reshape(4, 3)
     frame = pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]})
-    namespace = {"np": np, "pd": pd, "X": X, "frame": frame, "window": 5,
+    namespace = {"np": np, "pd": pd, "X": X, "frame": frame, "window": 5, "frames": [frame],
                  "rows": X[1:], "flat": X.reshape(-1), "copied": X.copy(),
                  "values": frame.values, "column": frame["a"], "other": np.zeros(3),
                  "strange": type("Strange", (), {"__getattr__": lambda s, k: 1 / 0})()}
@@ -1750,7 +1750,8 @@ def test_what_a_change_in_place_reaches_through_views():
                "v = X[:2]": {"X"}, "v = X[1]": {"X"}, "w = model.coef_": {"model"},
                "v = X.reshape(-1).T": {"X"}, "v = X * 1.0": set(), "v = prep(X)": {"X"},
                "v = pd.DataFrame(X)": {"X"},
-               "kept = list(frames)": {"frames"}, "v = len(X)": set()}
+               "kept = list(frames)": {"frames"}, "kept = frames.copy()": {"frames"},
+               "v = len(X)": set()}
     for line, expected in sources.items():
         tree = ast.parse(line + "\nv[0] = 0; df['a'] = 0; part['a'] = 0; w[0] = 0; kept.pop()")
         found = _viewed_by(tree, {"v", "df", "part", "w", "kept"}, namespace)
@@ -1826,26 +1827,32 @@ def test_the_iteration_a_quick_pass_doubts_is_run_whole_first():
 
 def test_a_quick_pass_runs_only_where_the_loop_changes_nothing_it_reads():
     """Unit: `Cutter.quick_namespace` copies the plain containers a loop's body fills and
-    refuses one that changes in place what it did not make anew (a frame, its item)."""
+    refuses one that changes in place what it did not make anew (a frame, its item, an
+    item of a container its shallow copy would share)."""
     import pandas as pd
 
     frame = pd.DataFrame({"a": [1.0, 2.0]})
     namespace = {"frame": frame, "scores": [], "auc": {}, "frames": [frame], "pd": pd,
-                 "r": 2, "f": frame}  # (as the cut run left them)
+                 "r": 2, "f": frame, "rows": [{}]}  # (as the cut run left them)
     cases = {"for r in range(3):\n    part = frame[frame['a'] > r]\n    part['b'] = 1\n"
              "    auc[r] = part['b'].sum()\n    scores.append(r)\n": True,
              "for r in range(3):\n    part = frame\n    part['b'] = r\n": False,
              "for r in range(3):\n    frame['b'] = r\n": False,
              "for f in frames:\n    f['b'] = 1\n": False,
-             "for r in range(3):\n    frame.to_csv(f'{r}.csv')\n": False}
+             "for r in range(3):\n    frame.to_csv(f'{r}.csv')\n": False,
+             "for r in range(3):\n    rows.append({'r': r})\n": True,
+             "for r in range(3):\n    rows[-1]['r'] = r\n": False,  # an item, shared
+             "for r in range(3):\n    rows[0].update(r=r)\n": False}
     for cell, allowed in cases.items():
         tree = ast.parse(cell)
         cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)}, cell_tree=tree)
         cutter.library_cuts.append("a fit cut")
         scratch = cutter.quick_namespace(0, namespace)
         assert (scratch is not None) is allowed, cell
-        if scratch is not None:
-            assert scratch["auc"] is not namespace["auc"] and scratch["frame"] is frame
+        if scratch is not None:  # what the body fills is copied, nothing else
+            for name in ("auc", "scores", "rows"):
+                assert (scratch[name] is namespace[name]) is (name not in cell), (cell, name)
+            assert scratch["frame"] is frame
 
 
 NAMED_FIRST = """

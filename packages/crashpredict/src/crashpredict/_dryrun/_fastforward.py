@@ -850,10 +850,12 @@ class Cutter:
         changed = _may_change(list(loop.body), namespace) - fresh
         if changed & _names_in(loop.target):
             return None  # the items themselves
+        handed = _handed(loop.body, namespace)
         scratch = dict(namespace)
         for name in changed:
             value = namespace.get(name, _NO_LAST)
-            if type(value) not in (list, dict, set):
+            if type(value) not in (list, dict, set) or name in handed or \
+                    not _grown_only(loop.body, name):
                 return None
             scratch[name] = value.copy()
         return scratch
@@ -2446,6 +2448,33 @@ def _settled_before(tree: ast.Module, position: int, nodes: list[ast.stmt],
     return _bound_once_before(tree, position) - touched
 
 
+#: The methods by which a list, dict or set grows or takes a key: what a shallow copy of
+#: it takes in its stead (`Cutter.quick_namespace`).
+_GROWING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+
+def _grown_only(body: list[ast.stmt], name: str) -> bool:
+    """Whether ``body`` changes the container ``name`` holds only by growing it or storing
+    at a key of its own (``scores.append(s)``, ``auc[region] = a``): never an item it holds
+    (``rows[-1]['x'] = 1``, ``rows[-1].update(...)``), which a shallow copy shares."""
+    for root in body:
+        for node in ast.walk(root):
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                    isinstance(node.ctx, (ast.Store, ast.Del)) and name in _names_in(node):
+                if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                        and node.value.id == name) and name in _names_in(node.value):
+                    return False
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                base = node.func.value
+                if isinstance(base, ast.Name) and base.id == name:
+                    if node.func.attr not in _GROWING_METHODS and \
+                            node.func.attr not in _READ_ONLY_METHODS:
+                        return False
+                elif name in _names_in(base) and not isinstance(base, ast.Name):
+                    return False  # a method of an item: ``rows[-1].update(...)``
+    return True
+
+
 def _may_change(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
     """The names whose objects ``nodes`` may change in place: stored into (``v[0] = 1``,
     ``df.loc[k, c] = 0``), resized, a method of which may change them is called
@@ -2557,6 +2586,8 @@ def _view_sources(node: ast.expr, namespace: Mapping[str, Any]) -> set[str]:
         while isinstance(owner, (ast.Attribute, ast.Subscript)):
             owner = owner.value
         value = namespace.get(owner.id, _NO_LAST) if isinstance(owner, ast.Name) else _NO_LAST
+        if type(value) in (list, dict, set) and func.attr == "copy":
+            return _view_sources(func.value, namespace)  # a shallow copy: the same items
         if value is not _NO_LAST and _defined_in(type(value)) != "__main__":
             return set()  # a library's method: a new object
         return _view_sources(func.value, namespace) | arguments  # the notebook's class
