@@ -1159,16 +1159,10 @@ class Cutter:
             if not self.cut or type(exc).__name__ != "MergeError" or \
                     "in right dataset" not in message:
                 return False
-            tree, cut_nodes = self.cell_tree, self._cut_nodes()
-            if tree is None or cut_nodes is None or \
-                    _runs_notebook_code(cut_nodes, namespace, pure_ok=True) or \
-                    any(code.co_name in self._cut_functions() for code in _codes_of(exc)):
+            found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
+            if found is None:
                 return False
-            statement = _statement_at(tree, _cell_line(exc, filename, line))
-            raised = _cell_position(exc, filename)
-            if statement is None or raised is None or not any(statement is n for n in tree.body):
-                return False
-            call = _node_at(statement, raised)
+            tree, cut_nodes, _statement, call = found
             if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
                     call.func.attr != "merge" or any(isinstance(a, ast.Starred) or (
                         isinstance(a, ast.keyword) and a.arg is None)
@@ -1822,15 +1816,17 @@ class Cutter:
             return False
 
     def _after_the_loops(self, exc: BaseException, line: int | None, filename: str,
-                         namespace: Mapping[str, Any]
+                         namespace: Mapping[str, Any], pure_ok: bool = False
                          ) -> tuple[ast.Module, list[ast.stmt], ast.stmt, ast.expr | None] | None:
         """For a crash after the cut loops: the cell, the cut loops' statements, the
         statement of the cell's top level that raised and the expression that did (read off
-        the traceback); None where the cut loops run the notebook's code, a function whose
-        loop was cut raised it, or the statement is not one of the cell's own."""
+        the traceback); None where the cut loops run the notebook's code (``pure_ok``: but
+        its pure functions), a function whose loop was cut raised it, or the statement is
+        not one of the cell's own."""
         tree = self.cell_tree
         cut_nodes = self._cut_nodes()
-        if tree is None or cut_nodes is None or _runs_notebook_code(cut_nodes, namespace):
+        if tree is None or cut_nodes is None or \
+                _runs_notebook_code(cut_nodes, namespace, pure_ok=pure_ok):
             return None
         if any(code.co_name in self._cut_functions() for code in _codes_of(exc)):
             return None
