@@ -549,6 +549,84 @@ def test_a_size_error_after_fits_cut_to_fewer_trees_is_the_cells_own():
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 4)
 
 
+SCREENING = """
+import time
+def knn_pipe():
+    return make_pipeline(StandardScaler(), KNeighborsRegressor(n_neighbors=5))
+base = ['a']
+baseline = -cross_val_score(knn_pipe(), df[base], df['y'], cv=3).mean()
+gain = {}
+for col in candidates:
+    if col in base:
+        continue
+    time.sleep(0.3)
+    rmse = -cross_val_score(knn_pipe(), df[base + [col]], df['y'], cv=3).mean()
+    gain[col] = baseline - rmse
+"""
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_screening_loop_whose_last_column_holds_nan_is_the_cells_crash(fixed):
+    """A feature screening that scores each candidate column with the cell's own pipeline
+    (``cross_val_score(knn_pipe(), ...).mean()``): the last column holds NaN, and every
+    fold's fit fails there. The cut run's last iteration is the real run's (the scores'
+    ``.mean()`` is a call on what the library returned, not on ``cross_val_score``); the
+    author's fix (an imputer first) is not warned."""
+    pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
+    from sklearn.impute import SimpleImputer
+    from sklearn.model_selection import cross_val_score
+    from sklearn.neighbors import KNeighborsRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(rng.random((120, 11)), columns=list("abcdefghijk"))
+    df["y"] = df["a"] * 2 + rng.random(120)
+    df.loc[df.index[::7], "k"] = np.nan
+    cell = SCREENING.replace("StandardScaler(), ", "SimpleImputer(), StandardScaler(), ") \
+        if fixed else SCREENING
+    namespace = {"df": df, "candidates": [c for c in df.columns if c != "y"],
+                 "cross_val_score": cross_val_score, "make_pipeline": make_pipeline,
+                 "StandardScaler": StandardScaler, "SimpleImputer": SimpleImputer,
+                 "KNeighborsRegressor": KNeighborsRegressor}
+    result, verdict = _predict(cell, namespace)
+    if fixed:
+        assert not verdict.crash, result
+        return
+    assert result.fast_forwarded and result.cut_before_crash and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 12)
+
+
+def test_a_call_on_what_a_library_function_returns_is_no_call_through_its_name():
+    """Unit: ``cross_val_score(...).mean()`` calls no method of ``cross_val_score``; a
+    bound method's result and the notebook's function's result still count as calls
+    through the name (the method's object, a global the function may return)."""
+    import ast
+
+    from sklearn.model_selection import cross_val_score
+
+    from crashpredict._dryrun._fastforward import _calls_in
+
+    class Model:
+        def fit(self, X):
+            return self
+
+    namespace: dict = {"__name__": "__main__", "cross_val_score": cross_val_score,
+                       "fit": Model().fit, "push": [].append}
+    exec("def get_model():\n    return MODEL\n", namespace)
+    calls = _calls_in(ast.parse("s = cross_val_score(m, X, y).mean()\n"
+                                "n = len(rows).bit_length()\n"
+                                "p = get_model().fit(X)\n"
+                                "q = fit(X).predict(X)\n"
+                                "r = push(X).x()\n").body, namespace)
+    chains = {(name, tuple(chain)) for name, chain, _ in calls}
+    assert ("cross_val_score", ("mean",)) not in chains and ("cross_val_score", ()) in chains
+    assert ("len", ("bit_length",)) not in chains and ("len", ()) in chains
+    assert ("get_model", ("fit",)) in chains
+    assert ("fit", ("predict",)) in chains and ("push", ("x",)) in chains
+
+
 @pytest.mark.parametrize(("cell", "error", "counts"), [
     # what counts the epochs or trees: the cut's doing, maybe
     ("history = model.fit(X, y, epochs=50)\nhistory.history['loss'][49]", IndexError, False),

@@ -3487,6 +3487,19 @@ def _library_class(value: Any, namespace: Mapping[str, Any]) -> bool:
         return False
 
 
+def _library_function(value: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a library's plain function (``cross_val_score``, ``len``), not
+    the notebook's, nor a bound method (whose object a call may change)."""
+    try:
+        if isinstance(value, types.FunctionType):
+            return value.__globals__ is not namespace and \
+                value.__module__ not in ("__main__", namespace.get("__name__"))
+        return isinstance(value, types.BuiltinFunctionType) and (
+            value.__self__ is None or isinstance(value.__self__, types.ModuleType))
+    except Exception:  # noqa: BLE001 - a strange function: it may hold state
+        return False
+
+
 def _predicts(chain: list[str], value: Any) -> bool:
     """Whether a call of ``value``'s method ``chain`` (`_calls_in`) is a prediction or a
     score of a fitted estimator, scikit-learn's or a boosting library's scikit-learn one
@@ -3690,7 +3703,9 @@ def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
     """Each call in ``nodes`` of a name or through one (``enc.partial_fit``): the name,
     the attributes on the way (innermost first), and what the name holds. A call on what
     an estimator's prediction returns (``clf.predict_proba(Xb)[:, 1].mean()``: a new
-    array) is not one through the estimator; the prediction is listed on its own."""
+    array) is not one through the estimator; the prediction is listed on its own. Nor is
+    a call on what a library's function returns (``cross_val_score(...).mean()``): through
+    the function's name, which no call changes."""
     found = []
     for node in nodes:
         for child in ast.walk(node):
@@ -3704,6 +3719,10 @@ def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
                         isinstance(func.func.value, ast.Name) and _predicts(
                             [func.func.attr], namespace.get(func.func.value.id)):
                     break
+                if isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and \
+                        _library_function(namespace.get(func.func.id, getattr(
+                            builtins, func.func.id, None)), namespace):
+                    break  # the inner call is listed on its own, with no chain
                 func = func.value if not isinstance(func, ast.Call) else func.func
             if isinstance(func, ast.Name):
                 found.append((func.id, chain, namespace.get(func.id)))
