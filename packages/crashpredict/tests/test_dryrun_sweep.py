@@ -1998,3 +1998,137 @@ def test_a_function_that_builds_a_library_pipeline_is_pure():
     assert not _pure_function(namespace["drawn"], namespace)  # a random draw
     tree = ast.parse("s = cross_val_score(knn_pipe(), aq[cols], aq['y'], cv=5)")
     assert _handed(tree.body, namespace) == set()
+
+
+# ---- models whose shapes their first fit fixed: a skipped item of another width ----------
+
+def _monthly_kinds(new_kind_from: int | None = BAD) -> dict:
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import SGDClassifier
+
+    rng = np.random.default_rng(8)
+    months = np.repeat(np.arange(ITEMS), 80)
+    data = pd.DataFrame({"month": months, "a": rng.random(len(months)),
+                         "b": rng.random(len(months)), "kind": rng.choice(["x", "y"], len(months)),
+                         "y": rng.integers(0, 2, len(months))})
+    if new_kind_from is not None:  # a product launched late: a kind the first months lack
+        late = data.index[(data["month"] >= new_kind_from) & (rng.random(len(months)) < 0.2)]
+        data.loc[late, "kind"] = "z"
+    return {"np": np, "pd": pd, "time": time, "SGDClassifier": SGDClassifier, "data": data}
+
+
+MONTHLY_SGD = """
+clf = SGDClassifier(loss='log_loss', random_state=0)
+next_month = {{}}
+for m, part in data.groupby('month'):
+    time.sleep({step})
+    X_m = pd.get_dummies(part[['a', 'b', 'kind']], dtype=float){fix}
+    if m > 0:
+        next_month[m] = clf.predict_proba(X_m)[:, 1].mean()
+    clf.partial_fit(X_m, part['y'], classes=[0, 1])
+"""
+
+
+def test_a_skipped_month_with_a_new_dummy_column_meets_the_partial_fits_features():
+    """A classifier trained month by month with ``partial_fit``: its first call fixed its
+    features, the first months' dummy columns. The 37th month has a new kind, so one more
+    column: ``predict_proba`` refuses it. The sweep meets it on the classifier the whole
+    cell trained, whose features are the real run's. The fix aligns the columns."""
+    cell = MONTHLY_SGD.format(step=STEP_S, fix="")
+    assert _raised_type(cell, _monthly_kinds()) == "ValueError"
+    result, verdict = _beside_the_cell(_monthly_kinds(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 8), verdict
+    fixed = MONTHLY_SGD.format(step=STEP_S, fix=".reindex(columns=['a', 'b', 'kind_x', "
+                                                "'kind_y'], fill_value=0.0)")
+    assert _raised_type(fixed, _monthly_kinds()) is None
+    result, verdict = _beside_the_cell(_monthly_kinds(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_classifier_fitted_anew_each_month_is_not_the_real_runs():
+    """The same months, but each month's ``fit`` sets the features anew: what the 37th
+    month is scored with was fitted on the month before it, which the sweep does not run
+    first. Not judged."""
+    cell = MONTHLY_SGD.format(step=STEP_S, fix="").replace(
+        "clf.partial_fit(X_m, part['y'], classes=[0, 1])", "clf.fit(X_m, part['y'])")
+    assert _raised_type(cell, _monthly_kinds()) == "ValueError"
+    result, verdict = _beside_the_cell(_monthly_kinds(), cell)
+    assert not result.swept_iteration, result
+
+
+#: stations of the Keras loop below: fewer, slower items (each sweeps with a whole fit)
+STATIONS_N, STATION_S, STATION_BAD = 16, 0.1, 13
+
+
+def _stations(missing_at: int | None = STATION_BAD) -> dict:
+    import numpy as np
+    import pandas as pd
+
+    keras = pytest.importorskip("keras")
+    keras.utils.set_random_seed(0)
+    rng = np.random.default_rng(9)
+    frames = {}
+    for k in range(STATIONS_N):
+        df = pd.DataFrame({"station": f"S{k:02d}", "temp": rng.normal(15, 5, 64),
+                           "rain": rng.exponential(1, 64), "wind": rng.gamma(2, 2, 64)})
+        df["y"] = 2 * df["temp"] - df["rain"] + rng.normal(0, 1, 64)
+        if k == missing_at:
+            df = df.drop(columns=["wind"])  # its wind sensor was down
+        frames[f"S{k:02d}"] = df
+    model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(8, activation="relu"),
+                              keras.layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    return {"np": np, "pd": pd, "time": time, "frames": frames, "model": model}
+
+
+STATIONS = """
+loss = {{}}
+for station, df in frames.items():
+    time.sleep({step})
+    X = df{select}.to_numpy('float32')
+    hist = model.fit(X, df['y'].to_numpy('float32'), epochs=1, batch_size=32, verbose=0)
+    loss[station] = hist.history['loss'][-1]
+"""
+
+
+@pytest.mark.parametrize("use, kept", [
+    ("clf.partial_fit(X, y, classes=[0, 1])\np = clf.predict_proba(X)", True),
+    ("s = clf.score(X, y)\nt = clf.decision_function(X)", True),
+    ("clf.fit(X, y)", False),  # its features set anew
+    ("clf.set_params(alpha=0.1)", False),
+    ("c = clone(clf)", False),  # handed to a call
+    ("clf.coef_ = None", False),
+])
+def test_only_an_estimator_partially_fitted_keeps_its_features(use, kept):
+    """Unit: `_shaped_modules` keeps a scikit-learn estimator the cell only partially fits
+    and scores, not one it fits anew, sets, hands or stores into."""
+    from sklearn.linear_model import SGDClassifier
+
+    from crashpredict._dryrun._fastforward import _shaped_modules
+
+    namespace = {"clf": SGDClassifier(), "clone": __import__("sklearn.base").base.clone}
+    assert _shaped_modules({"clf"}, ast.parse(use), namespace) == ({"clf"} if kept else set())
+
+
+@pytest.mark.parametrize("use, built, kept", [
+    ("h = model.fit(X, y, epochs=2)\np = model.predict(X)\nq = model(X)", None, True),
+    ("model.compile(optimizer='sgd', loss='mse')\nmodel.evaluate(X, y)", None, True),
+    ("h = model.fit(X, y)", frozenset({"model"}), True),
+    ("h = model.fit(X, y)", frozenset(), False),  # not built when the sweep began
+    ("model.add(keras.layers.Dense(2))", None, False),
+    ("model.layers[0].trainable = False", None, False),
+    ("model.load_weights('w.weights.h5')", None, False),
+])
+def test_only_a_keras_model_used_in_ways_that_keep_its_width_counts_as_kept(use, built, kept):
+    """Unit: `_shaped_modules` keeps a library's Keras model the cell fits, compiles,
+    calls or evaluates, built before a sweep; not one it adds layers to or changes."""
+    keras = pytest.importorskip("keras")
+
+    from crashpredict._dryrun._fastforward import _shaped_modules
+
+    model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
+    namespace = {"model": model, "keras": keras}
+    assert _shaped_modules({"model"}, ast.parse(use), namespace, built) == \
+        ({"model"} if kept else set())

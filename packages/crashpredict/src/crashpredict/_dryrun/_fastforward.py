@@ -629,6 +629,8 @@ class Cutter:
     sweep_failures: dict[int, int] = field(default_factory=dict)
     #: what the names each swept loop binds or grows held as it ended (`sweep_codes`)
     after_loop: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: the names of the Keras models built when the sweep began (`_shaped_modules`)
+    built_before_sweep: frozenset[str] = frozenset()
     #: set once the sweep runs: the library fits run whole (`cap_libraries`)...
     whole: bool = False
     #: ...but in a quick pass (`quick_namespace`), where they stay cut
@@ -786,6 +788,7 @@ class Cutter:
         seconds, where the real run meets it last."""
         tree = self.cell_tree
         self.filename = filename
+        self.built_before_sweep = _built_models(self.namespace)
         for loop_id, _done in self.tails:
             info = self.loops[loop_id]
             loop = next((n for n in _top_loops(tree) if n.lineno == info.line), None)
@@ -1532,9 +1535,10 @@ class Cutter:
             if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
                                                  namespace, keep_targets=True):
                 return False
-        if exc is not None and _about_shapes_only(exc):  # a model trained in place keeps
-            # its layers' shapes: what they make of the iteration's values is its own
-            made = made - _shaped_modules(made, self.cell_tree, namespace)
+        if exc is not None and _about_a_models_shapes(exc):  # a model trained in place
+            # keeps its layers' shapes: what they make of the iteration's values is its own
+            made = made - _shaped_modules(made, self.cell_tree, namespace,
+                                          self.built_before_sweep if swept else None)
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
                 statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
@@ -3251,10 +3255,13 @@ def _cell_line(exc: BaseException, filename: str, line: int | None) -> int | Non
 
 #: Failures of a value itself (not of a file, memory or the interpreter's limits).
 _OWN_VALUE_ERRORS = (AttributeError, TypeError, ValueError, LookupError, ArithmeticError)
-#: The boosting libraries' own errors that derive from no error of a value: what their
-#: checks of the data given to a fit raise (a feature name with JSON characters, a label
-#: out of range, an empty set). XGBoost's derives from ValueError.
-_LIBRARY_VALUE_ERRORS = frozenset({"lightgbm.basic.LightGBMError", "_catboost.CatBoostError"})
+#: The libraries' own errors that derive from no error of a value: what the boosting
+#: libraries' checks of the data given to a fit raise (a feature name with JSON characters,
+#: a label out of range, an empty set; XGBoost's derives from ValueError), and what
+#: TensorFlow's ops raise on their arguments (``Matrix size-incompatible``, an index out
+#: of range).
+_LIBRARY_VALUE_ERRORS = frozenset({"lightgbm.basic.LightGBMError", "_catboost.CatBoostError",
+                                   "tensorflow.python.framework.errors_impl.InvalidArgumentError"})
 
 
 def _fails_on_values(exc: BaseException) -> bool:
@@ -4069,37 +4076,71 @@ _MODULE_KEEPS_SHAPES = frozenset({"parameters", "named_parameters", "train", "ev
 def _about_shapes_only(exc: BaseException) -> bool:
     """A crash that the shapes of the values decide, not the values themselves: sizes
     that do not match (`_about_sizes`), a class index out of bounds (``Target 10 is out
-    of bounds``)."""
+    of bounds``), an index past an embedding's rows (torch's ``index out of range in
+    self``)."""
     if isinstance(exc, IndexError):
         try:
-            return "out of bounds" in str(exc)
+            message = str(exc)
+            return "out of bounds" in message or "index out of range in self" in message
         except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
             return False
     return _about_sizes(exc)
 
 
+def _about_a_models_shapes(exc: BaseException) -> bool:
+    """A crash that a model's shapes decide with the values given to it: sizes
+    (`_about_shapes_only`, TensorFlow's ``Matrix size-incompatible``), a scikit-learn
+    estimator's count or names of features (``X has 14 features, but SGDClassifier is
+    expecting 13 features as input``; ``The feature names should match those that were
+    passed during fit``)."""
+    if _about_shapes_only(exc):
+        return True
+    try:
+        text = str(exc)
+        if any(kind.__name__ == "InvalidArgumentError" and
+               kind.__module__.startswith("tensorflow") for kind in type(exc).__mro__):
+            return any(word in text.lower() for word in _SIZE_WORDS)
+        return isinstance(exc, ValueError) and (
+            "features as input" in text or "feature names should match" in text)
+    except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+        return False
+
+
 def _shaped_modules(names: set[str], tree: ast.Module | None,
-                    namespace: Mapping[str, Any]) -> set[str]:
-    """Of ``names``, those that hold a torch module (``nn.Module``) the cell only calls,
-    calls `_MODULE_KEEPS_SHAPES` methods of (``model.parameters()``, ``model.train()``)
-    and binds at most once, in a statement of its own at the top (``model =
-    nn.Sequential(...)``): however many steps trained it, its layers have the shapes and
-    dtypes they had. Not one the cell hands to a call, stores into (``model.fc = ...``),
-    moves to another dtype (``model.half()``, ``.to(...)``) or binds in a loop, nor one
-    whose own class's code may change its layers as it runs (`_changes_its_layers`)."""
-    torch = sys.modules.get("torch")
-    if tree is None or torch is None:
-        return set()
-    module_type = getattr(getattr(torch, "nn", None), "Module", None)
-    if not isinstance(module_type, type):
-        return set()
-    held = {name for name in names if isinstance(namespace.get(name), module_type)
-            and not _changes_its_layers(namespace[name], namespace)}
-    if not held:
+                    namespace: Mapping[str, Any], built: frozenset[str] | None = None
+                    ) -> set[str]:
+    """Of ``names``, those that hold a model whose shapes no use of the cell's changes:
+    however many steps trained it, its layers have the shapes and dtypes they had, and it
+    takes inputs of the width it took.
+
+    * A torch module (``nn.Module``) the cell only calls and calls `_MODULE_KEEPS_SHAPES`
+      methods of (``model.parameters()``, ``model.train()``), whose own class's code does
+      not change its layers as it runs (`_changes_its_layers`).
+    * A library's Keras model (``keras.Sequential``, a functional one) the cell only
+      calls and calls `_KERAS_KEEPS_SHAPES` methods of (``fit``, ``predict``); with
+      ``built`` given (a swept iteration), one of those names only: it was built before
+      the sweep ran, as the real run's was by then.
+    * A scikit-learn estimator the cell calls only `_PARTIAL_FIT_KEEPS_SHAPES` methods of
+      (``partial_fit``, ``predict_proba``): its first ``partial_fit`` fixed its features.
+
+    Each bound at most once, in a statement of its own at the top (``model =
+    nn.Sequential(...)``); not one the cell hands to a call, stores into (``model.fc =
+    ...``), moves to another dtype (``model.half()``, ``.to(...)``), refits
+    (``clf.fit``) or binds in a loop."""
+    allowed: dict[str, frozenset[str]] = {}
+    for name in names:
+        value = namespace.get(name)
+        if _torch_module(value) and not _changes_its_layers(value, namespace):
+            allowed[name] = _MODULE_KEEPS_SHAPES | {"__call__"}
+        elif _keras_model(value) and (built is None or name in built):
+            allowed[name] = _KERAS_KEEPS_SHAPES | {"__call__"}
+        elif _sklearn_estimator(value):
+            allowed[name] = _PARTIAL_FIT_KEEPS_SHAPES
+    if tree is None or not allowed:
         return set()
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     top = {id(node) for node in tree.body}
-    kept = set(held)
+    kept = set(allowed)
     bindings: dict[str, int] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Name) or node.id not in kept:
@@ -4113,15 +4154,68 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
             continue
         if isinstance(node.ctx, ast.Del):
             kept.discard(node.id)
-        elif isinstance(parent, ast.Call) and parent.func is node:
+        elif isinstance(parent, ast.Call) and parent.func is node and \
+                "__call__" in allowed[node.id]:
             continue  # ``model(xb)``
-        elif isinstance(parent, ast.Attribute) and parent.attr in _MODULE_KEEPS_SHAPES and \
+        elif isinstance(parent, ast.Attribute) and parent.attr in allowed[node.id] and \
                 isinstance(parents.get(id(parent)), ast.Call) and \
                 parents[id(parent)].func is parent:
             continue  # ``model.parameters()``
         else:
             kept.discard(node.id)
     return kept
+
+
+def _built_models(namespace: Mapping[str, Any] | None) -> frozenset[str]:
+    """The names in ``namespace`` that hold a Keras model built (its layers' shapes set)."""
+    if namespace is None or "keras" not in sys.modules:
+        return frozenset()
+    try:
+        return frozenset(name for name, value in list(namespace.items())
+                         if _keras_model(value) and getattr(value, "built", False) is True)
+    except Exception:  # noqa: BLE001 - a strange model: none known built
+        return frozenset()
+
+
+def _torch_module(value: Any) -> bool:
+    """Whether ``value`` is a torch ``nn.Module``."""
+    torch = sys.modules.get("torch")
+    module_type = getattr(getattr(torch, "nn", None), "Module", None)
+    return isinstance(module_type, type) and isinstance(value, module_type)
+
+
+def _keras_model(value: Any) -> bool:
+    """Whether ``value`` is a Keras model of the library's own classes (``Sequential``, a
+    functional ``Model``), not a subclass of the notebook's, whose ``call`` may change it."""
+    keras = sys.modules.get("keras")
+    model_type = getattr(keras, "Model", None)
+    try:
+        return isinstance(model_type, type) and isinstance(value, model_type) and \
+            type(value).__module__.partition(".")[0] == "keras"
+    except Exception:  # noqa: BLE001 - a strange object: not known to keep its shapes
+        return False
+
+
+def _sklearn_estimator(value: Any) -> bool:
+    """Whether ``value`` is an estimator of scikit-learn's own classes."""
+    base = getattr(sys.modules.get("sklearn.base"), "BaseEstimator", None)
+    try:
+        return isinstance(base, type) and isinstance(value, base) and \
+            type(value).__module__.partition(".")[0] == "sklearn"
+    except Exception:  # noqa: BLE001 - a strange object: not known to keep its shapes
+        return False
+
+
+#: The methods of a library's Keras model that change none of its layers' shapes: they
+#: train or run it (a model built takes inputs of the width it was built for).
+_KERAS_KEEPS_SHAPES = frozenset({"fit", "predict", "evaluate", "train_on_batch",
+                                 "test_on_batch", "predict_on_batch", "compile", "summary",
+                                 "count_params", "get_weights", "save", "save_weights"})
+#: The methods of a scikit-learn estimator that leave the features and classes its first
+#: ``partial_fit`` fixed (``fit`` sets them anew).
+_PARTIAL_FIT_KEEPS_SHAPES = frozenset({"partial_fit", "predict", "predict_proba",
+                                       "predict_log_proba", "decision_function", "score",
+                                       "transform", "get_params"})
 
 
 #: The methods of a torch module that change its layers, their dtypes or devices.
