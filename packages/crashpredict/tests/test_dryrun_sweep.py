@@ -2132,3 +2132,76 @@ def test_only_a_keras_model_used_in_ways_that_keep_its_width_counts_as_kept(use,
     namespace = {"model": model, "keras": keras}
     assert _shaped_modules({"model"}, ast.parse(use), namespace, built) == \
         ({"model"} if kept else set())
+
+
+# ---- what the cell stacks after a swept loop: the skipped iterations' arrays count -------
+
+def _recordings(short_at: int | None = BAD) -> dict:
+    """Forty sensors' recordings; the one at ``short_at`` stopped early."""
+    import numpy as np
+
+    rng = np.random.default_rng(12)
+    return {"np": np, "time": time, "recordings": {
+        f"acc_{k:02d}": rng.normal(size=4096 - (300 if k == short_at else 0))
+        for k in range(ITEMS)}}
+
+
+RECORDED = """
+win, hop = 256, 128
+features = []
+for name, sig in recordings.items():
+    time.sleep({step})
+{trim}    frames = np.lib.stride_tricks.sliding_window_view(sig, win)[::hop]
+    if frames.shape[0] == 0:
+        continue
+    features.append(np.column_stack([frames.mean(axis=1), frames.std(axis=1)]))
+{between}cube = {join}
+"""
+
+
+@pytest.mark.parametrize("join", ["np.stack(features)", "np.array(features)"])
+def test_a_skipped_recording_that_stopped_early_fails_the_stack_after_the_loop(join):
+    """The 37th of 40 sensors stopped early: its features have fewer windows, and the
+    stack after the loop refuses them. The cut run's list fits (the first sensors and the
+    last); the sweep runs the skipped sensors after the cell, each made from its own
+    recording alone, so the list then holds two of the real run's arrays that do not fit:
+    the real run's stack fails too, whatever the order. Warned at the stack's line, with
+    numpy's message. Its fix trims every recording to the shortest."""
+    cell = RECORDED.format(step=STEP_S, trim="", between="", join=join)
+    assert _raised_type(cell, _recordings()) == "ValueError"
+    result, verdict = _beside_the_cell(_recordings(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 10), verdict
+    assert "shape" in result.message, result.message
+    fixed = RECORDED.format(step=STEP_S, join=join, between="", trim=(
+        "    sig = sig[:min(len(s) for s in recordings.values())]\n"))
+    assert _raised_type(fixed, _recordings()) is None
+    result, verdict = _beside_the_cell(_recordings(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("between, join", [
+    # the list trimmed after the loop, before the stack: clean for real
+    ("n = min(len(f) for f in features)\nfeatures = [f[:n] for f in features]\n",
+     "np.stack(features)"),
+    # the stack only where the arrays fit: clean for real
+    ("", "np.stack(features) if len({len(f) for f in features}) == 1 else None"),
+])
+def test_a_stack_the_cell_guards_or_a_list_it_trims_after_the_loop_is_not_judged(between, join):
+    cell = RECORDED.format(step=STEP_S, trim="", between=between, join=join)
+    assert _raised_type(cell, _recordings()) is None
+    result, verdict = _beside_the_cell(_recordings(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_arrays_made_from_what_the_cell_changes_are_not_the_skipped_iterations_own():
+    """Each sensor's recording is cut to a length the cell sets before the loop and sets
+    again after it: the skipped iterations, run after the whole cell, cut theirs to the
+    new length, which says nothing of the real run's arrays (all of one length). Clean
+    for real, and not judged."""
+    cell = ("keep = 4000\nfeatures = []\nfor name, sig in recordings.items():\n"
+            f"    time.sleep({STEP_S})\n"
+            "    features.append(sig[:keep])\nkeep = 10\ncube = np.stack(features)\n")
+    assert _raised_type(cell, _recordings(short_at=None)) is None
+    result, verdict = _beside_the_cell(_recordings(short_at=None), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)

@@ -641,6 +641,12 @@ class Cutter:
     quick_found: dict[int, tuple[int | None, Any]] = field(default_factory=dict)
     #: the position of each loop's skipped iteration running now (`swept`)
     sweep_positions: dict[int, int] = field(default_factory=dict)
+    #: what the cell stacks after each swept loop of what it collects (`stack_misfit`):
+    #: the list's name, the statement and the call; how many of each list's items were
+    #: checked; and the failure of two of them that do not fit together, once met
+    stacks_after: dict[int, list[tuple[str, ast.stmt, ast.Call]]] = field(default_factory=dict)
+    stacks_checked: dict[tuple[int, str], int] = field(default_factory=dict)
+    misfit: BaseException | None = None
     #: the cell's file name, for `sweep_failed`
     filename: str = ""
 
@@ -898,6 +904,11 @@ class Cutter:
             self.swept_counts[loop_id] = self.swept_counts.get(loop_id, 0) + 1
             yield first[1]  # where the quick pass failed, its fits cut: now whole
         while True:
+            # the arrays the iteration before collected, stacked after the loop with those
+            # collected so far (`stack_misfit`): a pair that does not fit fails the real run
+            misfit = self.stack_misfit(loop_id)
+            if misfit is not None:
+                raise misfit
             try:
                 position, item = next(items)
             except Exception:  # noqa: BLE001 - a container changed or strange: no more
@@ -931,6 +942,8 @@ class Cutter:
         raise counts, as after a library's cut in the last iteration; any other failure
         that would count makes that iteration the first the sweep proper runs
         (`quick_found`), with its fits whole."""
+        if exc is not None and exc is self.misfit:
+            return True  # two of the real run's arrays that its stack refuses (`stack_misfit`)
         counts = self.quick_counts if self.quick else self.swept_counts
         if not counts.get(loop_id) or not _fails_on_values(exc):
             return False
@@ -955,6 +968,91 @@ class Cutter:
                                                   self.sweep_items.get(loop_id)))
             return False
         return judged
+
+    def stack_misfit(self, loop_id: int) -> BaseException | None:
+        """Where the cell, after the swept loop ``loop_id``, stacks the arrays it collects
+        (``np.stack(features)``, as `stacks_kept` reads it) and each is made from its
+        own item alone, in the cut run and in the skipped iterations the sweep runs after
+        the whole cell (`_own_items`, on what the cell changes): the library's failure on
+        the first array and one that does not fit with it (a sensor's recording shorter
+        than the others), raised at the stack's line; None while they all fit. The real
+        run's list holds both, so its stack fails too, whatever the order. Not in a quick
+        pass, whose cut fits may make arrays of other shapes."""
+        if self.quick or self.namespace is None or self.misfit is not None:
+            return None
+        try:
+            checks = self.stacks_after.get(loop_id)
+            if checks is None:
+                checks = self.stacks_after[loop_id] = self._stacks_after(loop_id)
+            for listed, statement, call in checks:
+                items = self.namespace.get(listed)
+                if type(items) is not list or not items:
+                    continue
+                shape = _array_shape(items[0])
+                checked = self.stacks_checked.get((loop_id, listed), 1)
+                self.stacks_checked[(loop_id, listed)] = len(items)
+                if shape is None:
+                    continue
+                for item in items[checked:]:
+                    other = _array_shape(item)
+                    if other is None or other == shape:
+                        continue
+                    misfit = _misfit(call, statement, [items[0], item], self.namespace,
+                                     self.filename)
+                    if misfit is not None:
+                        self.misfit = misfit
+                        return misfit
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return None
+        return None
+
+    def _stacks_after(self, loop_id: int) -> list[tuple[str, ast.stmt, ast.Call]]:
+        """The stacks `stack_misfit` checks after ``loop_id``: in a statement of the
+        cell's top level after the loop, evaluated whenever it runs (not under a
+        condition, a lambda or a comprehension), a numpy or torch call that stacks a list
+        the loop collects (`_collected_only`), each item made from its own item alone in
+        the skipped iterations too."""
+        tree, namespace = self.cell_tree, self.namespace
+        info = self.loops.get(loop_id)
+        loop = next((n for n in _top_loops(tree) if info is not None and n.lineno == info.line),
+                    None)
+        cut_nodes = self._cut_nodes()
+        if tree is None or namespace is None or loop is None or cut_nodes is None:
+            return []
+        position = next((k for k, node in enumerate(tree.body) if node is loop), None)
+        if position is None:
+            return []
+        changed = None
+        found = []
+        for statement in tree.body[position + 1:]:
+            if not isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr)):
+                continue
+            for call in _unconditional_calls(statement):
+                if len(call.args) != 1 or not isinstance(call.args[0], ast.Name) or \
+                        _called_name(call) not in _STACKS or \
+                        not all(isinstance(k.value, ast.Constant) for k in call.keywords) or \
+                        not isinstance(call.func, ast.Attribute) or \
+                        not isinstance(call.func.value, ast.Name):
+                    continue
+                library = namespace.get(call.func.value.id)
+                if not isinstance(library, types.ModuleType) or \
+                        library.__name__ not in ("numpy", "torch"):
+                    continue
+                listed = call.args[0].id
+                made: set[str] = set()
+                for cut_id in self.cut:
+                    made |= self.loops[cut_id].names
+                made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+                if not self._collected_only(listed, cut_nodes, made, namespace,
+                                            before=statement):
+                    continue
+                if changed is None:
+                    changed = self._changed_by_cell(namespace, loop, loop_id)
+                    if changed is None:
+                        return []
+                if _own_items(loop, listed, changed - {listed}):
+                    found.append((listed, statement, call))
+        return found
 
     def _changed_by_cell(self, namespace: Mapping[str, Any], loop: ast.For,
                          loop_id: int) -> set[str] | None:
@@ -2191,6 +2289,63 @@ def _within(node: ast.AST, outer: ast.AST) -> bool:
     return any(n is node for n in ast.walk(outer))
 
 
+def _unconditional_calls(statement: ast.stmt) -> list[ast.Call]:
+    """The calls ``statement`` makes whenever it runs: not those under a conditional
+    expression, a ``and``/``or``, a lambda or a comprehension."""
+    calls: list[ast.Call] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp,
+                             ast.DictComp, ast.GeneratorExp)):
+            return
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+    visit(statement)
+    return calls
+
+
+def _array_shape(value: Any) -> tuple[int, ...] | None:
+    """The shape of a numpy array or a torch tensor; None for anything else."""
+    try:
+        module, name = type(value).__module__.partition(".")[0], type(value).__name__
+        if (module, name) in (("numpy", "ndarray"), ("torch", "Tensor")):
+            return tuple(value.shape)
+    except Exception:  # noqa: BLE001 - a strange array: no shape known
+        pass
+    return None
+
+
+#: The name the pair of arrays has in `_misfit`'s call.
+_PAIR = "__crashpredict_pair__"
+
+
+def _misfit(call: ast.Call, statement: ast.stmt, pair: list[Any],
+            namespace: Mapping[str, Any], filename: str) -> BaseException | None:
+    """The failure of the stack ``call`` (``np.stack(features)``) on the two arrays
+    ``pair`` in place of its list, raised at the statement's line of the cell, where it is
+    one of shapes that do not fit (`_MISFIT_SHAPES`); else None."""
+    assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+    library = call.func.value.id
+    expression = ast.Expression(body=ast.Call(
+        func=copy.deepcopy(call.func), args=[ast.Name(id=_PAIR, ctx=ast.Load())],
+        keywords=copy.deepcopy(call.keywords)))
+    for node in ast.walk(expression):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = statement.lineno
+            node.col_offset, node.end_col_offset = call.col_offset, call.end_col_offset or 0
+    try:
+        eval(compile(expression, filename, "eval", dont_inherit=True),  # noqa: S307 - the
+             {library: namespace[library], _PAIR: pair})  # cell's own stack, on two arrays
+    except (ValueError, RuntimeError) as exc:
+        text = str(exc)
+        return exc if any(words in text for words in _MISFIT_SHAPES) else None
+    except Exception:  # noqa: BLE001 - another failure: not one of shapes
+        return None
+    return None
+
+
 def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
     """Whether ``loop`` appends to ``listed`` only values each iteration makes from its own
     item and from what no cut loop changes (``made``): its body holds only assignments,
@@ -3266,10 +3421,12 @@ _LIBRARY_VALUE_ERRORS = frozenset({"lightgbm.basic.LightGBMError", "_catboost.Ca
 
 def _fails_on_values(exc: BaseException) -> bool:
     """Whether ``exc`` is a failure of a value itself (`_OWN_VALUE_ERRORS`, a boosting
-    library's error, `_LIBRARY_VALUE_ERRORS`)."""
+    library's error, `_LIBRARY_VALUE_ERRORS`), or of its shape (torch's ``RuntimeError``
+    of sizes that do not match: ``input.size(-1) must be equal to input_size``)."""
     return isinstance(exc, _OWN_VALUE_ERRORS) or any(
         f"{kind.__module__}.{kind.__qualname__}" in _LIBRARY_VALUE_ERRORS
-        for kind in type(exc).__mro__)
+        for kind in type(exc).__mro__) or (
+            isinstance(exc, RuntimeError) and _about_sizes(exc))
 
 
 #: Built-in functions that change none of their arguments.
