@@ -2205,3 +2205,27 @@ def test_arrays_made_from_what_the_cell_changes_are_not_the_skipped_iterations_o
     assert _raised_type(cell, _recordings(short_at=None)) is None
     result, verdict = _beside_the_cell(_recordings(short_at=None), cell)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_skipped_shard_with_a_column_more_meets_the_models_width():
+    """Shard 37 of 40 has a ninth column: the model's first layer takes eight, and torch
+    raises a ``RuntimeError`` of shapes. That is a failure of the shard's own values (its
+    width) against layers whose shapes no training step changes: it counts as the
+    ``IndexError`` of a label past the classes does. The fix selects the eight columns."""
+    import numpy as np
+
+    def shards() -> dict:
+        namespace = _shards(bad=None)
+        x, y = namespace["shards"][BAD]
+        namespace["shards"][BAD] = (np.hstack([x, x[:, :1]]), y)
+        return namespace
+
+    cell = STREAMED.format(step=STEP_S, classes="N_CLASSES")
+    assert _raised_type(cell, shards()) == "RuntimeError"
+    result, verdict = _beside_the_cell(shards(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 9), verdict
+    fixed = cell.replace("torch.from_numpy(x)", "torch.from_numpy(x[:, :8])")
+    assert _raised_type(fixed, shards()) is None
+    result, verdict = _beside_the_cell(shards(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
