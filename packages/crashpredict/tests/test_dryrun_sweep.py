@@ -2229,3 +2229,99 @@ def test_a_skipped_shard_with_a_column_more_meets_the_models_width():
     assert _raised_type(fixed, shards()) is None
     result, verdict = _beside_the_cell(shards(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+# ---- a loader's last batch that cannot be made: its rows, in order, are the real run's ---
+
+def _reviews() -> dict:
+    """Token ids of 600 training reviews and 3,000 test reviews, padded to 32 by the
+    notebook's dataset; the test set's last 20 reviews are 100 long (never cut)."""
+    import numpy as np
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader, Dataset
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(6)
+    namespace = {"np": np, "torch": torch, "nn": nn, "time": time, "DataLoader": DataLoader,
+                 "Dataset": Dataset, "__name__": "__main__", "max_len": 32,
+                 "train_docs": [list(rng.integers(1, 100, int(rng.integers(3, 32))))
+                                for _ in range(600)],
+                 "test_docs": [list(rng.integers(1, 100, int(rng.integers(3, 32) if k < 2980
+                                                             else 100)))
+                               for k in range(3000)]}
+    return namespace
+
+
+REVIEWS_DATASET = """
+class Reviews(Dataset):
+    def __init__(self, docs):
+        self.docs = docs
+    def __len__(self):
+        return len(self.docs)
+    def __getitem__(self, i):
+        ids = self.docs[i]{cut}
+        return torch.tensor(ids + [0] * (max_len - len(ids)))
+"""
+
+REVIEWS = """
+train_loader = DataLoader(Reviews(train_docs), batch_size=16, shuffle=True)
+test_loader = DataLoader(Reviews(test_docs), batch_size=64)
+model = nn.EmbeddingBag(100, 8)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range({epochs}):
+    for xb in train_loader:
+        time.sleep({step})
+        loss = model(xb).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+{between}with torch.no_grad():
+    {loop}:
+        scores.append(model(xb).mean().item())
+"""
+
+
+def _review_namespace(cut: bool) -> dict:
+    namespace = _reviews()
+    exec(REVIEWS_DATASET.format(cut="[:max_len]" if cut else ""),  # noqa: S102 - the
+         namespace)  # notebook's earlier cell
+    return namespace
+
+
+@pytest.mark.parametrize("loop", ["for xb in test_loader", "for k, xb in enumerate(test_loader)"])
+def test_a_loaders_last_batch_that_cannot_be_collated_is_met_after_a_cut_training(loop):
+    """The test reviews at the end are longer than the padding length and are never cut:
+    the default collate cannot stack the last batch. The loader is sequential, so the
+    real run's last batch holds the same rows; the dataset is the notebook's pure class,
+    whose data and the globals it reads no cut loop changes. Making that batch fails at
+    once in the cut run, raised where the loop reaches it: warned at the loop's line,
+    while the real run is still training. Its fix cuts each review to the length."""
+    cell = REVIEWS.format(step=0.002, between="scores = []\n", loop=loop, epochs=3)
+    assert _raised_type(cell, _review_namespace(cut=False)) == "RuntimeError"
+    result, verdict = _beside_the_cell(_review_namespace(cut=False), cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 15), verdict
+    assert _raised_type(cell, _review_namespace(cut=True)) is None
+    result, verdict = _beside_the_cell(_review_namespace(cut=True), cell)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("between, grows", [
+    # the padding length the dataset reads grows step by step: the real run's fits the
+    # longest reviews by the end, the cut run's (fewer steps) does not
+    ("scores = []\n", True),
+    # shuffled: the real last batch holds other rows
+    ("scores = []\ntest_loader = DataLoader(Reviews(test_docs), batch_size=64, shuffle=True)\n",
+     False),
+])
+def test_a_last_batch_made_of_other_rows_or_state_is_not_claimed(between, grows):
+    cell = REVIEWS.format(step=0.02 if grows else 0.002, between=between,
+                          loop="for xb in test_loader", epochs=3)
+    if grows:
+        cell = cell.replace("        opt.step()\n", "        opt.step()\n        max_len += 1\n")
+        assert _raised_type(cell, _review_namespace(cut=False)) is None
+    result, verdict = _beside_the_cell(_review_namespace(cut=False), cell)
+    assert not result.last_iteration, (verdict, result)
+    if grows:
+        assert verdict.crash is not True, verdict

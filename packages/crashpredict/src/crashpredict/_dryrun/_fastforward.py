@@ -647,6 +647,9 @@ class Cutter:
     stacks_after: dict[int, list[tuple[str, ast.stmt, ast.Call]]] = field(default_factory=dict)
     stacks_checked: dict[tuple[int, str], int] = field(default_factory=dict)
     misfit: BaseException | None = None
+    #: the loops over a loader whose last batch could not be made (`_FailedBatch`): what
+    #: making it raised, raised again where the loop reaches it
+    failed_batches: dict[int, BaseException] = field(default_factory=dict)
     #: the cell's file name, for `sweep_failed`
     filename: str = ""
 
@@ -706,7 +709,9 @@ class Cutter:
             item = _last_batch(source)
             if item is _NO_LAST:
                 item = self._last_item_of(source, loop_id)
-            if item is not _NO_LAST:
+            if isinstance(item, _FailedBatch):
+                last = item  # raised where the loop reaches it, as the loader would
+            elif item is not _NO_LAST:
                 last = (start + len(source) - 1, item)
         self.last_items[loop_id] = last
         return self._iterate(iter(iterable), loop_id, last)
@@ -738,6 +743,9 @@ class Cutter:
                     if missing is not _NO_LAST:  # a label the skipped iterations lack
                         self.ran_missing[loop_id] = missing
                         yield missing
+                    if isinstance(last, _FailedBatch):  # the loader's last batch: what
+                        self.failed_batches[loop_id] = last.exc  # making it raised
+                        raise last.exc
                     yield last  # a crash in its body leaves the loop here, marked
                     self.in_last.remove(loop_id)
                 if loop_id in self.sources and self.namespace is not None:
@@ -1470,6 +1478,11 @@ class Cutter:
         iteration's own fits are cut too."""
         if not self.in_last:
             return False
+        if exc is self.failed_batches.get(self.in_last[-1]):
+            try:  # the loader's last batch could not be made: from the loader's own rows?
+                return self._batch_rows_own(self.in_last[-1], namespace)
+            except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+                return False
         if self._in_last_batch():
             if not _about_shapes_only(exc):  # a size, or a class index out of bounds
                 return False
@@ -1682,6 +1695,76 @@ class Cutter:
         nodes = [node for _, node in earlier]
         seeds |= _resized_in(nodes) | _handed(nodes, namespace)
         return _propagate(ast.Module(body=tree.body[:position], type_ignores=[]), seeds)
+
+    def _batch_rows_own(self, loop_id: int, namespace: Mapping[str, Any]) -> bool:
+        """Whether the failure to make the last batch of the loader the loop ``loop_id``
+        runs over (`_FailedBatch`: a row of another length, which the default collate
+        cannot stack) is the real run's: the loader is a name the cell does not bind
+        after the cut loops began, nor change, and its rows are the real run's (its
+        dataset a library's or the notebook's pure class, `_pure_object`, whose data no
+        cut loop changes; its collate the library's own or a pure function). The loop is
+        reached whatever the cut changed: at the cell's top level, in ``with`` statements
+        or loops entered with no test, ``continue`` or ``break`` before it. Its sampler is
+        sequential (`_last_batch`): the real run's last batch holds the same rows, and
+        fails the same way, or the run fails sooner."""
+        tree = self.cell_tree
+        info = self.loops[loop_id]
+        cut_nodes = self._cut_nodes()
+        if tree is None or info.where != "the cell" or cut_nodes is None:
+            return False
+        path = _path_in(tree.body, info.line)
+        if path is None:
+            return False
+        loop = path[-1]
+        over = loop.iter.args[0] if isinstance(loop, ast.For) and isinstance(
+            loop.iter, ast.Call) and _called_name(loop.iter) == "enumerate" and \
+            loop.iter.args else getattr(loop, "iter", None)  # (``enumerate(loader)``)
+        if not isinstance(loop, ast.For) or not isinstance(over, ast.Name):
+            return False
+        for outer, inner in zip(path, path[1:]):
+            if not isinstance(outer, (ast.With, ast.For)):
+                return False
+            before = outer.body[:next(k for k, n in enumerate(outer.body) if n is inner)]
+            if any(isinstance(n, (ast.If, ast.While, ast.Try, ast.Break, ast.Continue))
+                   for node in before for n in ast.walk(node)):
+                return False
+        loader = namespace.get(over.id)
+        data = sys.modules.get("torch.utils.data")
+        collate = getattr(sys.modules.get("torch.utils.data._utils.collate"),
+                          "default_collate", None)
+        if data is None or type(loader) is not data.DataLoader:
+            return False
+        dataset, collate_fn = loader.dataset, loader.collate_fn
+        if not (collate_fn is collate or (isinstance(collate_fn, types.FunctionType) and
+                                          collate_fn.__globals__ is namespace and
+                                          _pure_function(collate_fn, namespace))):
+            return False
+        library = type(dataset).__module__.partition(".")[0] == "torch"
+        if not library and not _pure_object(dataset, namespace):
+            return False
+        made: set[str] = set()
+        for cut_id in self.cut:
+            made |= self.loops[cut_id].names
+        changed = _propagate(tree, made | _may_change(cut_nodes, namespace))
+        if over.id in changed:
+            return False
+        codes = _notebook_code([dataset, collate_fn], namespace)  # what their code reads
+        if codes is None:  # (``max_len``, which a cut loop may bind)
+            return False
+        for code in codes:
+            for reached, _calls in reached_code(code, namespace):
+                if set(reached.co_names) & changed:
+                    return False
+        held = [v for v in vars(dataset).values()] if hasattr(dataset, "__dict__") else []
+        if not library and not held:
+            return False
+        for name in changed:  # the dataset's data, changed through a name of the cell
+            value = namespace.get(name)
+            if value is None or isinstance(value, _IMMUTABLE):
+                continue
+            if any(value is item or _shares_memory(value, item) for item in held):
+                return False
+        return True
 
     def _in_last_batch(self) -> bool:
         """Whether the innermost loop in its last iteration runs a loader's last batch."""
@@ -4047,15 +4130,71 @@ def _last_batch(loader: Any) -> Any:
         elif type(sampler) is not data.SequentialSampler:
             return _NO_LAST
         rest = size % batches.batch_size
-        if not rest:
+        sequential = type(sampler) is data.SequentialSampler
+        if not rest and not sequential:
             return _NO_LAST  # every batch the same size: nothing new at the end
-        return loader.collate_fn([loader.dataset[i] for i in range(size - rest, size)])
     except Exception:  # noqa: BLE001 - a strange loader or dataset: no last batch
         return _NO_LAST
+    try:
+        batch = loader.collate_fn([loader.dataset[i] for i in range(
+            size - (rest or batches.batch_size), size)])
+    except Exception as exc:  # noqa: BLE001 - the rows or their collate failed: in order,
+        # the real run's last batch is made of the same rows (`Cutter._batch_rows_own`)
+        return _FailedBatch(exc) if sequential and size else _NO_LAST
+    return batch if rest else _NO_LAST
+
+
+class _FailedBatch:
+    """The last batch of a sequential loader, which could not be made: what making it
+    raised (`_last_batch`; raised again where the cut loop reaches it)."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
 
 
 def _owns(body: list[ast.stmt], statement: ast.stmt) -> bool:
     return any(node is statement for node in _own_nodes(body))
+
+
+def _path_in(body: list[ast.stmt], line: int) -> list[ast.stmt] | None:
+    """The statements from one of ``body`` down to the loop at ``line`` (it last), each
+    in the one before; None where there is none."""
+    for node in body:
+        if isinstance(node, (ast.For, ast.While)) and node.lineno == line:
+            return [node]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field_name in ("body", "orelse", "finalbody"):
+            inner = getattr(node, field_name, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                found = _path_in(inner, line)
+                if found is not None:
+                    return [node, *found]
+    return None
+
+
+def _shares_memory(first: Any, second: Any) -> bool:
+    """Whether two values may hold the same memory: numpy arrays, pandas frames' blocks
+    and series' values, torch tensors on the CPU (`np.may_share_memory`); for a tuple or
+    list, any item of it. Where it cannot be told: they may."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return False
+
+    def arrays(value: Any) -> list[Any]:
+        items = list(value) if type(value) in (list, tuple) and len(value) <= 64 else [value]
+        found: list[Any] = []
+        torch = sys.modules.get("torch")
+        for item in items:
+            found += _arrays_of(item, numpy)
+            if torch is not None and isinstance(item, torch.Tensor):
+                found.append(item.detach().cpu().numpy() if item.device.type == "cpu" else item)
+        return found
+    try:
+        return any(a is b or numpy.may_share_memory(a, b)
+                   for a in arrays(first) for b in arrays(second))
+    except Exception:  # noqa: BLE001 - a strange array: it may share
+        return True
 
 
 def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
