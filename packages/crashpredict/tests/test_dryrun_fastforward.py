@@ -1578,3 +1578,64 @@ def test_only_scikit_learns_own_reading_calls_leave_their_arguments_as_they_were
     assert not reads("inplace.fit(X, y)")  # StandardScaler(copy=False) scales X in place
     assert not reads("mine.fit(X, y)") and not reads("rf.set_params(x)")
     assert not reads("scaled.transform(X)") and not reads("np.copyto(a, b)")
+
+
+def _sales() -> dict:
+    """A year of transactions in 40 stores, each sold through two channels."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(13)
+    n = 24_000
+    return {"np": np, "pd": pd, "time": time, "tx": pd.DataFrame({
+        "month": rng.integers(1, 13, n), "store": rng.integers(1, 41, n),
+        "channel": rng.integers(1, 3, n), "amount": rng.gamma(2.0, 18.0, n)})}
+
+
+MONTHLY_SUMMARIES = """
+rows = []
+for m in range(1, 13):
+    time.sleep(0.25)
+    month_tx = tx[tx['month'] == m]
+    summary = month_tx.groupby({keys}).agg(revenue=('amount', 'sum')).reset_index()
+    summary['month'] = m
+    rows.append(summary)
+monthly = pd.concat(rows, ignore_index=True)
+{between}grid = monthly.{reshape}
+"""
+
+
+@pytest.mark.parametrize("reshape", [
+    "pivot(index='store', columns='month', values='revenue')",
+    "set_index(['store', 'month'], verify_integrity=True)",
+])
+def test_a_reshape_of_collected_frames_that_refuses_a_key_twice_is_the_whole_runs(reshape):
+    """Each month's summary has a row per store and channel: the pivot by store and month
+    meets each key twice. The cut run's months are some of the real run's, each made from
+    its own rows, so the real run's frame holds the same two rows of a key: its pivot
+    fails too. The fix sums the channels first (or keys by channel too)."""
+    cell = MONTHLY_SUMMARIES.format(keys="['store', 'channel']", between="", reshape=reshape)
+    assert _raised_type(cell, _sales()) == "ValueError"
+    result, verdict = _predict(cell, _sales())
+    assert result.duplicates_kept and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 10), verdict
+    assert any("refuses a key twice" in line for line in verdict.evidence), verdict.evidence
+    fixed = MONTHLY_SUMMARIES.format(keys="['store']", between="", reshape=reshape)
+    assert _raised_type(fixed, _sales()) is None
+    result, verdict = _predict(fixed, _sales())
+    assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+@pytest.mark.parametrize("keys, between, reshape", [
+    # the duplicates dropped in place before the reshape: clean for real
+    ("['store', 'channel']", "monthly.drop_duplicates(['store', 'month'], inplace=True)\n",
+     "pivot(index='store', columns='month', values='revenue')"),
+    # keys of the months the cut run kept: but read from a column made after the join
+    ("['store', 'channel']", "monthly['store'] = monthly['store'] * 100 + monthly['channel']\n",
+     "pivot(index='store', columns='month', values='revenue')"),
+])
+def test_a_reshape_of_keys_changed_after_the_join_is_not_claimed(keys, between, reshape):
+    cell = MONTHLY_SUMMARIES.format(keys=keys, between=between, reshape=reshape)
+    assert _raised_type(cell, _sales()) is None
+    result, verdict = _predict(cell, _sales())
+    assert not result.duplicates_kept and verdict.crash is not True, (verdict, result)

@@ -2062,25 +2062,48 @@ def test_a_classifier_fitted_anew_each_month_is_not_the_real_runs():
 STATIONS_N, STATION_S, STATION_BAD = 16, 0.1, 13
 
 
-def _stations(missing_at: int | None = STATION_BAD) -> dict:
-    import numpy as np
-    import pandas as pd
+#: the notebook's earlier cell: one frame per station, a Keras model of three inputs
+STATIONS_SETUP = """
+import time
+import numpy as np
+import pandas as pd
+import keras
+keras.utils.set_random_seed(0)
+rng = np.random.default_rng(9)
+frames = {{}}
+for k in range({n}):
+    df = pd.DataFrame({{"station": f"S{{k:02d}}", "temp": rng.normal(15, 5, 64),
+                       "rain": rng.exponential(1, 64), "wind": rng.gamma(2, 2, 64)}})
+    df["y"] = 2 * df["temp"] - df["rain"] + rng.normal(0, 1, 64)
+    if k == {missing_at}:
+        df = df.drop(columns=["wind"])  # its wind sensor was down
+    frames[f"S{{k:02d}}"] = df
+model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(8, activation="relu"),
+                          keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+"""
 
-    keras = pytest.importorskip("keras")
-    keras.utils.set_random_seed(0)
-    rng = np.random.default_rng(9)
-    frames = {}
-    for k in range(STATIONS_N):
-        df = pd.DataFrame({"station": f"S{k:02d}", "temp": rng.normal(15, 5, 64),
-                           "rain": rng.exponential(1, 64), "wind": rng.gamma(2, 2, 64)})
-        df["y"] = 2 * df["temp"] - df["rain"] + rng.normal(0, 1, 64)
-        if k == missing_at:
-            df = df.drop(columns=["wind"])  # its wind sensor was down
-        frames[f"S{k:02d}"] = df
-    model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(8, activation="relu"),
-                              keras.layers.Dense(1)])
-    model.compile(optimizer="adam", loss="mse")
-    return {"np": np, "pd": pd, "time": time, "frames": frames, "model": model}
+
+def _stations(missing_at: int | None = STATION_BAD) -> dict:
+    pytest.importorskip("keras")
+    namespace: dict = {"__name__": "__main__"}
+    exec(STATIONS_SETUP.format(n=STATIONS_N, missing_at=missing_at), namespace)  # noqa: S102
+    return namespace
+
+
+def _raised_in_a_new_process(setup: str, cell: str) -> str | None:
+    """What ``cell`` raises after ``setup``, run for real in a new interpreter: a Keras
+    graph error raised in this process would stay in TensorFlow's runtime, which the
+    dry runs of later tests fork."""
+    import subprocess
+    import sys
+
+    script = ("ns = {'__name__': '__main__'}\nexec(SETUP, ns)\ntry:\n    exec(CELL, ns)\n"
+              "except Exception as exc:\n    print('RAISED', type(exc).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", f"SETUP = {setup!r}\nCELL = {cell!r}\n" + script],
+                          capture_output=True, text=True, timeout=300, check=True)
+    found = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("RAISED ")]
+    return found[0] if found else None
 
 
 STATIONS = """
@@ -2091,6 +2114,24 @@ for station, df in frames.items():
     hist = model.fit(X, df['y'].to_numpy('float32'), epochs=1, batch_size=32, verbose=0)
     loss[station] = hist.history['loss'][-1]
 """
+
+
+def test_a_skipped_station_missing_a_sensor_meets_the_keras_models_width():
+    """One Keras model fitted station by station: the 14th of 16 stations lacks a column,
+    so its rows are narrower than the model's input. The model the sweep meets was trained
+    by the whole cell, but a fit changes only its weights: its width is the real run's. The
+    fix selects the model's columns."""
+    cell = STATIONS.format(step=STATION_S, select=".drop(columns=['station', 'y'])")
+    setup = STATIONS_SETUP.format(n=STATIONS_N, missing_at=STATION_BAD)
+    assert _raised_in_a_new_process(setup, cell) in ("ValueError", "InvalidArgumentError")
+    result, verdict = _beside_the_cell(_stations(), cell)
+    assert result.swept_iteration, result
+    assert verdict.crash is True and verdict.line == 6, verdict
+    fixed = STATIONS.format(step=STATION_S, select=".reindex(columns=['temp', 'rain', 'wind'], "
+                                                "fill_value=0.0)")
+    assert _raised_in_a_new_process(setup, fixed) is None
+    result, verdict = _beside_the_cell(_stations(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
 @pytest.mark.parametrize("use, kept", [

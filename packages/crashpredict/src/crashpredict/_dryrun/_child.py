@@ -571,6 +571,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.rows_kept(exc, line, filename, namespace):  # a value of the frames the
             # cut loop collected, each the real run's own, converted value by value
             return {"cut_before_crash": True, "cut_may_cause": False}
+        if cutter.duplicates_kept(exc, line, filename, namespace):  # a reshape of the
+            # frames the cut loop collected, each the real run's own, on a key twice
+            return {"cut_before_crash": True, "cut_may_cause": False, "duplicates_kept": True}
         if cutter.stacks_kept(exc, line, filename, namespace):  # arrays of the list the
             # cut loop collected, each the real run's own, whose shapes do not fit together
             return {"cut_before_crash": True, "cut_may_cause": False, "stacks_kept": True}

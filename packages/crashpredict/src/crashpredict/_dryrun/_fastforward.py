@@ -2037,6 +2037,16 @@ class Cutter:
         made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
         if _names_in_free(others) & made:
             return False
+        return self._join_kept(joined, [column], statement, cut_nodes, made, namespace)
+
+    def _join_kept(self, joined: str, columns: list[Any], statement: ast.stmt,
+                   cut_nodes: list[ast.stmt], made: set[str], namespace: Mapping[str, Any]
+                   ) -> bool:
+        """Whether ``joined``, read by ``statement``, is the join of a list the cut loop
+        collected (`_collected_only`), bound only by that join (rows after rows), with no
+        statement between the join and ``statement`` changing its ``columns``."""
+        tree = self.cell_tree
+        assert tree is not None
         position = {id(n): k for k, n in enumerate(tree.body)}
         at = position[id(statement)]
         bindings = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == joined
@@ -2050,9 +2060,42 @@ class Cutter:
         if listed is None:
             return False
         for between in tree.body[position[id(join)] + 1:at]:
-            if _changes_column(between, joined, column):
+            if any(_changes_column(between, joined, column) for column in columns):
                 return False
         return self._collected_only(listed, cut_nodes, made, namespace, before=join)
+
+    def duplicates_kept(self, exc: BaseException, line: int | None, filename: str,
+                        namespace: Mapping[str, Any]) -> bool:
+        """Whether a reshape after a cut loop that refuses duplicate keys is the real
+        run's: it reshapes the join of the frames the cut loop collected, each made from
+        its own item alone, as `rows_kept` reads them (``monthly = pd.concat(rows)``,
+        then ``monthly.pivot(index='store', columns='month', values='revenue')``). The
+        real run's frame holds every row the cut run's holds, the two rows of one key
+        among them, so it fails alike. Only ``pivot`` with written-out ``index`` and
+        ``columns``, and ``set_index`` of written-out keys with ``verify_integrity=True``,
+        of the joined name itself, whose key columns no statement between the join and
+        the crash changes (nor drops rows in place)."""
+        try:
+            if not self.cut or not isinstance(exc, ValueError):
+                return False
+            text = str(exc)
+            if "duplicate entries" not in text and "duplicate keys" not in text:
+                return False
+            found = self._after_the_loops(exc, line, filename, namespace)
+            if found is None:
+                return False
+            _tree, cut_nodes, statement, node = found
+            keys = _reshaped_keys(node) if node is not None else None
+            if keys is None:
+                return False
+            joined, columns = keys
+            made: set[str] = set()
+            for loop_id in self.cut:
+                made |= self.loops[loop_id].names
+            made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+            return self._join_kept(joined, columns, statement, cut_nodes, made, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
 
     def _collected_only(self, listed: str, cut_nodes: list[ast.stmt], made: set[str],
                         namespace: Mapping[str, Any], before: ast.stmt) -> bool:
@@ -2294,6 +2337,41 @@ def _converted_column(node: ast.expr) -> tuple[str, Any, list[ast.AST]] | None:
     else:
         return None
     return (column[0], column[1], others) if column is not None else None
+
+
+def _reshaped_keys(node: ast.expr) -> tuple[str, list[Any]] | None:
+    """For a reshape that refuses duplicate keys, of a name (``df.pivot(index='store',
+    columns='month', values='revenue')``, ``df.set_index(['store', 'month'],
+    verify_integrity=True)``): the name and the key columns, each written out; else
+    None."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
+            not isinstance(node.func.value, ast.Name):
+        return None
+
+    def written(value: ast.expr | None) -> list[Any] | None:
+        if isinstance(value, ast.Constant) and type(value.value) in (str, int):
+            return [value.value]
+        if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
+                isinstance(e, ast.Constant) and type(e.value) in (str, int) for e in value.elts):
+            return [e.value for e in value.elts]
+        return None
+    keywords = {k.arg: k.value for k in node.keywords}
+    if None in keywords:
+        return None  # ``**options``
+    if node.func.attr == "pivot" and not node.args:
+        index, columns = written(keywords.get("index")), written(keywords.get("columns"))
+        if index is None or columns is None or not all(
+                k in ("index", "columns", "values") for k in keywords):
+            return None
+        return node.func.value.id, index + columns
+    if node.func.attr == "set_index" and len(node.args) == 1:
+        keys = written(node.args[0])
+        verify = keywords.get("verify_integrity")
+        if keys is None or not (isinstance(verify, ast.Constant) and verify.value is True) or \
+                not all(k in ("verify_integrity", "drop") for k in keywords):
+            return None
+        return node.func.value.id, keys
+    return None
 
 
 def _joined_list(node: ast.expr) -> str | None:
