@@ -2366,3 +2366,67 @@ def test_a_last_batch_made_of_other_rows_or_state_is_not_claimed(between, grows)
     assert not result.last_iteration, (verdict, result)
     if grows:
         assert verdict.crash is not True, verdict
+
+
+def _districts(twice_at: int | None = BAD) -> dict:
+    """Forty districts' households and zone tables; the one at ``twice_at`` lists a zone
+    twice."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(21)
+    households, zones = {}, {}
+    for k in range(ITEMS):
+        table = pd.DataFrame({"zone_id": np.arange(12), "kind": rng.choice(["urban", "rural"], 12)})
+        if k == twice_at:
+            table = pd.concat([table, table.iloc[[4]]], ignore_index=True)
+        zones[f"D{k:02d}"] = table
+        households[f"D{k:02d}"] = pd.DataFrame({"zone_id": rng.integers(0, 12, 500),
+                                                "size": rng.integers(1, 6, 500)})
+    return {"pd": pd, "time": time, "households": households, "zones": zones,
+            "districts": sorted(households)}
+
+
+DISTRICTS = """
+people = {{}}
+for d in districts:
+    time.sleep({step})
+    lookup = zones[d]{dedupe}.assign(weight=lambda z: 1.0 / z.groupby('kind')['zone_id'].transform('size'))
+    hh = households[d].merge(lookup, on='zone_id', how='left', validate='many_to_one')
+    people[d] = (hh['size'] * hh['weight']).groupby(hh['kind']).sum()
+"""
+
+
+def test_a_skipped_districts_zone_twice_is_refused_by_its_merge():
+    """The 37th district's zone table lists a zone twice: ``validate='many_to_one'``
+    refuses it. A frame's ``merge`` changes neither the frame nor what it is given, so the
+    zone tables are the real run's as the sweep meets them. The fix drops the duplicate."""
+    cell = DISTRICTS.format(step=STEP_S, dedupe="")
+    assert _raised_type(cell, _districts()) == "MergeError"
+    result, verdict = _beside_the_cell(_districts(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "MergeError", 6), verdict
+    fixed = DISTRICTS.format(step=STEP_S, dedupe=".drop_duplicates('zone_id')")
+    assert _raised_type(fixed, _districts()) is None
+    result, verdict = _beside_the_cell(_districts(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, handed", [
+    ("hh = households[d].merge(zones[d], on='zone_id')", set()),
+    ("hh = frame.join(zones[d], on='zone_id')", set()),
+    ("m = frame['zone_id'].isin(allowed)", set()),
+    ("frame.merge(zones[d], inplace=True)", {"zones"}),  # (no such keyword: not known)
+    ("hh = model.merge(zones[d])", {"zones"}),  # not a pandas object's method
+])
+def test_a_pandas_merge_reads_what_it_is_given(source, handed):
+    """Unit: `_handed` does not count what a frame's ``merge``, ``join`` or ``isin`` is
+    given (a frame in a dict of frames too); a ``merge`` of something else hands it."""
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _handed
+
+    frame = pd.DataFrame({"zone_id": [1, 2]})
+    namespace = {"households": {"D00": frame}, "zones": {"D00": frame}, "frame": frame,
+                 "allowed": {1, 2}, "model": object(), "d": "D00"}
+    assert _handed(ast.parse(source).body, namespace) == handed

@@ -3852,6 +3852,12 @@ _MODEL_SELECTION_READERS = frozenset({
     "learning_curve", "validation_curve", "permutation_test_score"})
 
 
+#: Methods of a pandas frame or series that read the objects they are given and change
+#: none of them (``households[d].merge(zone_lookup[d], on='zone_id')``).
+_PANDAS_READERS = frozenset({"merge", "join", "isin", "combine_first", "compare", "align",
+                             "reindex_like", "corrwith", "equals"})
+
+
 def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     """Whether ``call`` is one of scikit-learn's that only reads its arguments: a function
     of ``sklearn.metrics`` (``accuracy_score(y_va, pred)``), or a `_SKLEARN_READERS`
@@ -3865,6 +3871,15 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     what it is given."""
     try:
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _PANDAS_READERS and \
+                not any(k.arg == "inplace" for k in call.keywords):
+            base = func.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):  # ``households[d]``
+                base = base.value
+            value = namespace.get(base.id) if isinstance(base, ast.Name) else None
+            if type(value) in (dict, list, tuple) and value:  # frames by key, in a list
+                value = next(iter(value.values())) if type(value) is dict else value[0]
+            return _frame_or_series(value)
         if isinstance(func, ast.Attribute) and func.attr in _PLOTS:
             base = func.value
             while isinstance(base, ast.Subscript):  # ``axes[0]``, ``axes[i, j]``
