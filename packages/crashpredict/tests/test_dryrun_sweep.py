@@ -2430,3 +2430,24 @@ def test_a_pandas_merge_reads_what_it_is_given(source, handed):
     namespace = {"households": {"D00": frame}, "zones": {"D00": frame}, "frame": frame,
                  "allowed": {1, 2}, "model": object(), "d": "D00"}
     assert _handed(ast.parse(source).body, namespace) == handed
+
+
+def test_arrays_of_fits_the_cut_run_cut_are_not_stacked_against_whole_ones():
+    """One forest per sensor, its trees' depths collected and stacked after the loop: the
+    cut run's forests were cut to fewer trees, the sweep's are whole, so their arrays
+    differ in length where the real run's do not. Clean for real, and not judged."""
+    from sklearn.ensemble import RandomForestRegressor
+
+    cell = ("depths = []\nfor name, sig in recordings.items():\n"
+            f"    time.sleep({STEP_S})\n"
+            "    rf = RandomForestRegressor(n_estimators=30, max_depth=3, random_state=0)\n"
+            "    rf.fit(sig[:200].reshape(-1, 1), sig[1:201])\n"
+            "    depths.append(np.array([t.get_depth() for t in rf.estimators_]))\n"
+            "cube = np.stack(depths)\n")
+
+    def namespace() -> dict:
+        return {**_recordings(short_at=None), "RandomForestRegressor": RandomForestRegressor}
+
+    assert _raised_type(cell, namespace()) is None
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)

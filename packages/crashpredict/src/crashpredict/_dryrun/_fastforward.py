@@ -984,9 +984,11 @@ class Cutter:
         the whole cell (`_own_items`, on what the cell changes): the library's failure on
         the first array and one that does not fit with it (a sensor's recording shorter
         than the others), raised at the stack's line; None while they all fit. The real
-        run's list holds both, so its stack fails too, whatever the order. Not in a quick
-        pass, whose cut fits may make arrays of other shapes."""
-        if self.quick or self.namespace is None or self.misfit is not None:
+        run's list holds both, so its stack fails too, whatever the order. Not where the
+        cut run cut a library's fits (its arrays may be of other shapes than whole fits
+        make: one per tree of a forest cut to two), nor in a quick pass."""
+        if self.quick or self.library_cuts or self.namespace is None or \
+                self.misfit is not None:
             return None
         try:
             checks = self.stacks_after.get(loop_id)
@@ -1739,8 +1741,11 @@ class Cutter:
                                           collate_fn.__globals__ is namespace and
                                           _pure_function(collate_fn, namespace))):
             return False
+        # a library's dataset only where it holds tensors (a ``Subset`` of the notebook's
+        # dataset, whose code may draw, is not known to give the same rows)
         library = type(dataset).__module__.partition(".")[0] == "torch"
-        if not library and not _pure_object(dataset, namespace):
+        if library and type(dataset).__name__ != "TensorDataset" or \
+                not library and not _pure_object(dataset, namespace):
             return False
         made: set[str] = set()
         for cut_id in self.cut:
@@ -3879,7 +3884,8 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
             value = namespace.get(base.id) if isinstance(base, ast.Name) else None
             if type(value) in (dict, list, tuple) and value:  # frames by key, in a list
                 value = next(iter(value.values())) if type(value) is dict else value[0]
-            return _frame_or_series(value)
+            if _frame_or_series(value):
+                return True
         if isinstance(func, ast.Attribute) and func.attr in _PLOTS:
             base = func.value
             while isinstance(base, ast.Subscript):  # ``axes[0]``, ``axes[i, j]``
