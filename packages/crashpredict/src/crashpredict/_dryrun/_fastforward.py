@@ -1049,10 +1049,7 @@ class Cutter:
                         library.__name__ not in ("numpy", "torch"):
                     continue
                 listed = call.args[0].id
-                made: set[str] = set()
-                for cut_id in self.cut:
-                    made |= self.loops[cut_id].names
-                made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+                made = self._names_cut_loops_make(cut_nodes, namespace)
                 if not self._collected_only(listed, cut_nodes, made, namespace,
                                             before=statement):
                     continue
@@ -2036,13 +2033,18 @@ class Cutter:
         if converted is None:
             return False
         joined, column, others = converted
-        made: set[str] = set()
-        for loop_id in self.cut:
-            made |= self.loops[loop_id].names
-        made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+        made = self._names_cut_loops_make(cut_nodes, namespace)
         if _names_in_free(others) & made:
             return False
         return self._join_kept(joined, [column], statement, cut_nodes, made, namespace)
+
+    def _names_cut_loops_make(self, cut_nodes: list[ast.stmt], namespace: Mapping[str, Any]
+                              ) -> set[str]:
+        """What the cut loops bind, resize or hand to a call that may change it."""
+        made: set[str] = set()
+        for loop_id in self.cut:
+            made |= self.loops[loop_id].names
+        return made | _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
 
     def _join_kept(self, joined: str, columns: list[Any], statement: ast.stmt,
                    cut_nodes: list[ast.stmt], made: set[str], namespace: Mapping[str, Any]
@@ -2094,11 +2096,8 @@ class Cutter:
             if keys is None:
                 return False
             joined, columns = keys
-            made: set[str] = set()
-            for loop_id in self.cut:
-                made |= self.loops[loop_id].names
-            made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
-            return self._join_kept(joined, columns, statement, cut_nodes, made, namespace)
+            return self._join_kept(joined, columns, statement, cut_nodes,
+                                   self._names_cut_loops_make(cut_nodes, namespace), namespace)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
@@ -2204,11 +2203,8 @@ class Cutter:
         if not isinstance(library, types.ModuleType) or \
                 library.__name__ not in ("numpy", "torch"):
             return False  # ``np.stack``, ``torch.cat``: not the notebook's own ``stack``
-        made: set[str] = set()
-        for loop_id in self.cut:
-            made |= self.loops[loop_id].names
-        made |= _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
-        return self._collected_only(node.args[0].id, cut_nodes, made, namespace,
+        return self._collected_only(node.args[0].id, cut_nodes,
+                                    self._names_cut_loops_make(cut_nodes, namespace), namespace,
                                     before=statement)
 
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
