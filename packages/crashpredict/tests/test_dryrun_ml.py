@@ -107,6 +107,62 @@ def test_a_tensorflow_op_stuck_on_a_dead_pool_is_stopped_early(keras_ns):
     assert result.stuck_in == "tensorflow" and result.elapsed_s < 15
 
 
+AFTER_A_FAILED_FIT = """
+import sys
+import numpy as np, keras
+from crashpredict._dryrun import dry_run
+keras.utils.set_random_seed(0)
+X = np.random.rand(64, 3).astype("float32"); y = X.sum(1)
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(8, activation="relu"),
+                          keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+model.fit(X, y, epochs=1, verbose=0)
+try:
+    model.fit(X[:, :2], y, epochs=1, verbose=0)  # a graph error; its pipeline is garbage now
+except Exception as exc:
+    print("PARENT", type(exc).__name__)
+ns = {"model": model, "X": X, "y": y}
+for cut in ("", "[:, :2]"):
+    result = dry_run(f"model.fit(X{cut}, y, epochs=1, verbose=0)", ns, budget_s=20)
+    print("RESULT", result.outcome, result.exception)
+"""
+
+
+def test_a_keras_fit_answers_right_after_the_parents_fit_failed():
+    # The failed fit's tf.data iterator is garbage in the parent when it forks; the child
+    # must not collect it (its threads did not survive the fork: the child hung until the
+    # budget, then again on the retry). Run in a new interpreter: the graph error stays in
+    # TensorFlow's runtime of the process that raised it.
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("keras")
+    done = subprocess.run([sys.executable, "-c", AFTER_A_FAILED_FIT], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    lines = [line.split() for line in done.stdout.splitlines()
+             if line.startswith(("PARENT", "RESULT"))]
+    assert lines == [["PARENT", "InvalidArgumentError"], ["RESULT", "completed", "None"],
+                     ["RESULT", "crashed", "ValueError"]], done.stdout + done.stderr[-2000:]
+
+
+def test_the_child_sees_the_kernels_objects_in_gc_lists():
+    # The child freezes what the kernel held (`freeze_kernel_objects`); a notebook that
+    # looks its objects up through the GC still finds them there.
+    class Probe:
+        pass
+
+    probe = Probe()
+    ns = {"probe": probe, "holder": [probe], "Probe": Probe}
+    cell = ("import gc\nfound = [o for o in gc.get_objects() if type(o) is Probe]\n"
+            "assert found == [probe], found\n"
+            "assert any(r is holder for r in gc.get_referrers(probe))\n"
+            "junk = [[]]; junk[0].append(junk); del junk\n"
+            "assert gc.collect() >= 1")
+    result = dry_run(cell, ns, budget_s=20)
+    assert result.outcome == "completed", result
+
+
 # ---- joblib -------------------------------------------------------------------------------
 
 def test_sklearn_n_jobs_runs_sequentially_instead_of_forking():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import errno
+import gc
 import inspect
 import json
 import math
@@ -51,12 +52,49 @@ def _hold_kernel_objects(namespace: dict[str, Any]) -> None:
     alarm interrupts). The real run pays for its own frees; the child is ended with
     ``os._exit``, so nothing held here is ever freed.
 
-    The cyclic GC is left as it is: ``gc.freeze()`` would spare its full collections (rare
-    in a child: they wait until a quarter of the kernel's long-lived objects are new) but
-    hide the kernel's objects from ``gc.get_objects()``, which notebooks use to find their
-    tensors.
+    The cyclic GC never collects what the kernel held either: see `freeze_kernel_objects`.
     """
     _HELD.append(dict(namespace))
+
+
+def freeze_kernel_objects() -> None:
+    """The first step of a forked child: the cyclic GC leaves the kernel's objects alone.
+
+    The kernel may hold garbage it has not collected yet, and some of it cannot be freed
+    in a fork: a Keras fit that failed leaves its tf.data iterator in a cycle, and freeing
+    that waits for the iterator's threads, which did not survive the fork (the child hung,
+    or died of a segfault). Frozen (``gc.freeze``), what the kernel held is never collected
+    here; what the child makes still is. A full collection would also have written into
+    every object's header, copying the kernel's pages.
+
+    ``gc.get_objects`` and ``gc.get_referrers`` skip frozen objects, and notebooks use them
+    (to find their tensors): in the child they see the frozen objects too.
+    """
+    gc.freeze()
+    for name in ("get_objects", "get_referrers"):
+        found = getattr(gc, name, None)
+        if found is not None and not getattr(found, "_sees_frozen", False):
+            setattr(gc, name, _seeing_frozen(found))
+
+
+def _seeing_frozen(found: Callable[..., Any]) -> Callable[..., Any]:
+    """``found`` with the frozen objects back in the generations while it runs (no
+    collection in between), frozen again after: everything then tracked is frozen."""
+
+    def seeing(*args: Any, **kwargs: Any) -> Any:
+        enabled = gc.isenabled()
+        gc.disable()
+        gc.unfreeze()
+        try:
+            return found(*args, **kwargs)
+        finally:
+            gc.freeze()
+            if enabled:
+                gc.enable()
+    seeing._sees_frozen = True  # type: ignore[attr-defined]
+    seeing.__name__ = seeing.__qualname__ = found.__name__
+    seeing.__doc__ = found.__doc__
+    return seeing
 
 
 class _BudgetExhausted(BaseException):

@@ -34,7 +34,8 @@ from typing import Any
 from .._options import DEFAULT_DRYRUN_BUDGET_S
 from ..errors import CrashPredictError
 from . import _jail
-from ._child import MAX_CELL_BYTES, jailed, message_of, report_failure, run_child, run_standby
+from ._child import (MAX_CELL_BYTES, freeze_kernel_objects, jailed, message_of, report_failure,
+                     run_child, run_standby)
 from ._fastforward import compile_cell as _compile
 from ._fastforward import loop_tree as _loop_tree
 from ._fastforward import names_read as _names_read
@@ -351,6 +352,8 @@ def _fork_child(budget_s: float, *, jail: bool = True, standby: bool = False,
     with _jail.suspended_fork_hooks():
         before = time.perf_counter()
         pid = os.fork()
+        if pid == 0:
+            freeze_kernel_objects()  # before anything in the child could start a collection
         took = time.perf_counter() - before
     if pid:
         _FORKS_TOOK.append(took)
