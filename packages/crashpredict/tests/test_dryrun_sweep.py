@@ -2274,9 +2274,9 @@ def test_a_skipped_shard_with_a_column_more_meets_the_models_width():
 
 # ---- a loader's last batch that cannot be made: its rows, in order, are the real run's ---
 
-def _reviews() -> dict:
+def _reviews(long_at: range = range(2980, 3000)) -> dict:
     """Token ids of 600 training reviews and 3,000 test reviews, padded to 32 by the
-    notebook's dataset; the test set's last 20 reviews are 100 long (never cut)."""
+    notebook's dataset; the test reviews at ``long_at`` (the last 20) are 100 long."""
     import numpy as np
     import torch
     from torch import nn
@@ -2288,8 +2288,8 @@ def _reviews() -> dict:
                  "Dataset": Dataset, "__name__": "__main__", "max_len": 32,
                  "train_docs": [list(rng.integers(1, 100, int(rng.integers(3, 32))))
                                 for _ in range(600)],
-                 "test_docs": [list(rng.integers(1, 100, int(rng.integers(3, 32) if k < 2980
-                                                             else 100)))
+                 "test_docs": [list(rng.integers(1, 100, int(rng.integers(3, 32))
+                                                 if k not in long_at else 100))
                                for k in range(3000)]}
     return namespace
 
@@ -2323,8 +2323,8 @@ for epoch in range({epochs}):
 """
 
 
-def _review_namespace(cut: bool) -> dict:
-    namespace = _reviews()
+def _review_namespace(cut: bool, long_at: range = range(2980, 3000)) -> dict:
+    namespace = _reviews(long_at)
     exec(REVIEWS_DATASET.format(cut="[:max_len]" if cut else ""),  # noqa: S102 - the
          namespace)  # notebook's earlier cell
     return namespace
@@ -2345,6 +2345,36 @@ def test_a_loaders_last_batch_that_cannot_be_collated_is_met_after_a_cut_trainin
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 15), verdict
     assert _raised_type(cell, _review_namespace(cut=True)) is None
     result, verdict = _beside_the_cell(_review_namespace(cut=True), cell)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+MID_BATCH = range(1500, 1505)  # in the 24th of 47 batches of 64
+
+
+@pytest.mark.parametrize("loop", ["for xb in test_loader", "for k, xb in enumerate(test_loader)"])
+def test_a_skipped_batch_that_cannot_be_collated_is_met_after_a_cut_training(loop):
+    """Five long reviews in the middle of the test set: the cut run makes the batches its
+    cut skips, collate only, in order, and meets the one that cannot be stacked. The
+    loader is sequential: the real run's 24th batch holds the same rows."""
+    cell = REVIEWS.format(step=0.002, between="scores = []\n", loop=loop, epochs=3)
+    assert _raised_type(cell, _review_namespace(False, MID_BATCH)) == "RuntimeError"
+    result, verdict = _beside_the_cell(_review_namespace(False, MID_BATCH), cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 15), verdict
+    assert _raised_type(cell, _review_namespace(True, MID_BATCH)) is None
+    result, verdict = _beside_the_cell(_review_namespace(True, MID_BATCH), cell)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("long_at", [MID_BATCH, range(2980, 3000)])
+def test_a_batch_the_loop_may_break_before_is_not_claimed(long_at):
+    # the evaluation stops after ten batches: the real run never makes the 24th, nor the last
+    # (a loop with a `break` has no last iteration to run after its cut)
+    cell = REVIEWS.format(step=0.002, between="scores = []\n", loop="for xb in test_loader",
+                          epochs=3)
+    cell += "        if len(scores) == 10:\n            break\n"
+    assert _raised_type(cell, _review_namespace(False, long_at)) is None
+    result, verdict = _beside_the_cell(_review_namespace(False, long_at), cell)
     assert verdict.crash is not True and not result.last_iteration, (verdict, result)
 
 

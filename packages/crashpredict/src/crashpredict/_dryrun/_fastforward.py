@@ -650,6 +650,9 @@ class Cutter:
     #: the loops over a loader whose last batch could not be made (`_FailedBatch`): what
     #: making it raised, raised again where the loop reaches it
     failed_batches: dict[int, BaseException] = field(default_factory=dict)
+    #: the "batches" loops over a sequential loader of a ``TensorDataset`` or of the
+    #: notebook's dataset (`_sequential_batches`): the batches their cut skips are made
+    sequential_loaders: dict[int, Any] = field(default_factory=dict)
     #: the cell's file name, for `sweep_failed`
     filename: str = ""
 
@@ -713,6 +716,10 @@ class Cutter:
                 last = item  # raised where the loop reaches it, as the loader would
             elif item is not _NO_LAST:
                 last = (start + len(source) - 1, item)
+        if kind == "batches" and self.entries[loop_id] == 1:  # its skipped batches are
+            loader = iterable if source is _NO_LAST else source  # made at the cut
+            if _sequential_batches(loader) is not None:
+                self.sequential_loaders[loop_id] = loader
         self.last_items[loop_id] = last
         return self._iterate(iter(iterable), loop_id, last)
 
@@ -735,6 +742,12 @@ class Cutter:
                 self._cut(loop_id, done)
                 if loop_id in self.sources and self.entries.get(loop_id) == 1:
                     self.tails.append((loop_id, done))
+                loader = self.sequential_loaders.pop(loop_id, None)  # at its first cut only
+                if loader is not None and not isinstance(last, _FailedBatch) and \
+                        self.namespace is not None and _pure_loader(loader, self.namespace):
+                    failed = _skipped_batch_fails(loader, done + 1)
+                    if failed is not None:  # a skipped batch the loader cannot make
+                        last = failed
                 if last is not _NO_LAST:  # an index one past the end fails there
                     if loop_id not in self.ran_last:
                         self.ran_last.append(loop_id)
@@ -1728,22 +1741,10 @@ class Cutter:
                    for node in before for n in ast.walk(node)):
                 return False
         loader = namespace.get(over.id)
-        data = sys.modules.get("torch.utils.data")
-        collate = getattr(sys.modules.get("torch.utils.data._utils.collate"),
-                          "default_collate", None)
-        if data is None or type(loader) is not data.DataLoader:
+        if not _pure_loader(loader, namespace):
             return False
         dataset, collate_fn = loader.dataset, loader.collate_fn
-        if not (collate_fn is collate or (isinstance(collate_fn, types.FunctionType) and
-                                          collate_fn.__globals__ is namespace and
-                                          _pure_function(collate_fn, namespace))):
-            return False
-        # a library's dataset only where it holds tensors (a ``Subset`` of the notebook's
-        # dataset, whose code may draw, is not known to give the same rows)
         library = type(dataset).__module__.partition(".")[0] == "torch"
-        if library and type(dataset).__name__ != "TensorDataset" or \
-                not library and not _pure_object(dataset, namespace):
-            return False
         made: set[str] = set()
         for cut_id in self.cut:
             made |= self.loops[cut_id].names
@@ -4237,6 +4238,80 @@ def _last_batch(loader: Any) -> Any:
         # the real run's last batch is made of the same rows (`Cutter._batch_rows_own`)
         return _FailedBatch(exc) if sequential and size else _NO_LAST
     return batch if rest else _NO_LAST
+
+
+#: How long the cut may spend making a sequential loader's skipped batches (collate only,
+#: no model): past it, the batches left are not checked.
+SKIPPED_BATCHES_S = 1.5
+
+
+def _sequential_batches(loader: Any) -> tuple[int, int] | None:
+    """``(rows, batch size)`` of a torch ``DataLoader`` that makes its batches in order
+    from a ``TensorDataset`` or a notebook's dataset (a sequential sampler, batches of two
+    rows or more, none dropped); else None."""
+    try:
+        data = sys.modules.get("torch.utils.data")
+        if data is None or type(loader) is not data.DataLoader:
+            return None
+        sampler, batches = loader.sampler, loader.batch_sampler
+        if type(sampler) is not data.SequentialSampler or \
+                type(batches) is not data.BatchSampler or batches.sampler is not sampler or \
+                batches.drop_last or type(batches.batch_size) is not int or \
+                batches.batch_size < 2:
+            return None
+        dataset = loader.dataset
+        if type(dataset).__module__.partition(".")[0] == "torch" and \
+                type(dataset) is not data.TensorDataset:
+            return None
+        size = len(dataset)
+        return (size, batches.batch_size) if type(size) is int and size > 0 else None
+    except Exception:  # noqa: BLE001 - a strange loader or dataset: not known to be in order
+        return None
+
+
+def _pure_loader(loader: Any, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``loader`` is a torch ``DataLoader`` whose batches are made by the library's
+    collate or the notebook's pure function, of a ``TensorDataset``'s rows or of the
+    notebook's pure dataset class (`_pure_object`). A library's other datasets are not
+    known to give the same rows (a ``Subset`` of the notebook's dataset may draw)."""
+    try:
+        data = sys.modules.get("torch.utils.data")
+        collate = getattr(sys.modules.get("torch.utils.data._utils.collate"),
+                          "default_collate", None)
+        if data is None or type(loader) is not data.DataLoader:
+            return False
+        dataset, collate_fn = loader.dataset, loader.collate_fn
+        if not (collate_fn is collate or (isinstance(collate_fn, types.FunctionType) and
+                                          collate_fn.__globals__ is namespace and
+                                          _pure_function(collate_fn, namespace))):
+            return False
+        if type(dataset).__module__.partition(".")[0] == "torch":
+            return type(dataset) is data.TensorDataset
+        return _pure_object(dataset, namespace)
+    except Exception:  # noqa: BLE001 - a strange loader: not known to be pure
+        return False
+
+
+def _skipped_batch_fails(loader: Any, first: int) -> _FailedBatch | None:
+    """Make the batches of a sequential loader from batch ``first`` to the one before its
+    last (`_last_batch` made that one), as the loader would, for `SKIPPED_BATCHES_S` at
+    most: what making the first that fails raised (a row of another length, which the
+    default collate cannot stack). The real run makes the same batches of the same rows
+    in the same order where `Cutter._batch_rows_own` says so."""
+    shape = _sequential_batches(loader)
+    if shape is None:
+        return None
+    size, batch_size = shape
+    ends = time.perf_counter() + SKIPPED_BATCHES_S
+    for batch in range(first, -(-size // batch_size) - 1):
+        if time.perf_counter() > ends:
+            return None
+        rows = range(batch * batch_size, min(size, (batch + 1) * batch_size))
+        try:
+            loader.collate_fn([loader.dataset[i] for i in rows])
+        except Exception as exc:  # noqa: BLE001 - what the loader raises there
+            return _FailedBatch(exc)
+    return None
 
 
 class _FailedBatch:
