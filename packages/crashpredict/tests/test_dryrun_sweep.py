@@ -2221,6 +2221,37 @@ def test_a_skipped_recording_that_stopped_early_fails_the_stack_after_the_loop(j
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
+BANDED = """
+win, hop = 256, 128
+features, bands = [], []
+for name, sig in recordings.items():
+    time.sleep({step})
+{trim}    frames = np.lib.stride_tricks.sliding_window_view(sig, win)[::hop]
+    powers = []
+    for lo in range(0, win, 8):
+        powers += [frames[:, lo:lo + 8].var()]
+    bands.append(powers)
+    features.append(frames.std(axis=1))
+spectra = np.vstack(features)
+"""
+
+
+def test_a_second_list_given_an_inner_loops_values_leaves_the_stack_check_alone():
+    """Each sensor also lists its band powers, made by an inner loop that the cut cuts
+    (its ``powers`` are not the iteration's own). That list is not the one stacked: the
+    skipped sensor that stopped early still fails ``np.vstack`` of the features."""
+    cell = BANDED.format(step=STEP_S, trim="")
+    assert _raised_type(cell, _recordings()) == "ValueError"
+    result, verdict = _beside_the_cell(_recordings(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 12), verdict
+    fixed = BANDED.format(step=STEP_S, trim=(
+        "    sig = sig[:min(len(s) for s in recordings.values())]\n"))
+    assert _raised_type(fixed, _recordings()) is None
+    result, verdict = _beside_the_cell(_recordings(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
 @pytest.mark.parametrize("between, join", [
     # the list trimmed after the loop, before the stack: clean for real
     ("n = min(len(f) for f in features)\nfeatures = [f[:n] for f in features]\n",

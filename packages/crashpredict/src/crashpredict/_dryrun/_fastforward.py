@@ -2548,9 +2548,12 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str]) 
             if listed in _names_in(call):
                 return None
             if isinstance(func, ast.Attribute) and func.attr == "append" and \
-                    isinstance(func.value, ast.Name) and clean(call.args + [
-                        k.value for k in call.keywords]):
-                continue  # another list the iteration grows (``owners.append(pid)``)
+                    isinstance(func.value, ast.Name) and (func.value.id in made or clean(
+                        call.args + [k.value for k in call.keywords])):
+                # another list the iteration grows (``owners.append(pid)``); one the cut
+                # loops change may be given what is not the iteration's own (an inner
+                # loop's last ``feats``): a value of ``listed`` that reads it is not clean
+                continue
             if not clean([call]):
                 return None
             continue
