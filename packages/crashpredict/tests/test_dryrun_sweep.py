@@ -2382,18 +2382,42 @@ def test_a_loaders_last_batch_that_cannot_be_collated_is_met_after_a_cut_trainin
 MID_BATCH = range(1500, 1505)  # in the 24th of 47 batches of 64
 
 
-@pytest.mark.parametrize("loop", ["for xb in test_loader", "for k, xb in enumerate(test_loader)"])
-def test_a_skipped_batch_that_cannot_be_collated_is_met_after_a_cut_training(loop):
+LISTED = "test_loader = DataLoader([Reviews(test_docs)[k] for k in range(3000)], batch_size=64)"
+
+
+@pytest.mark.parametrize("loop, listed", [("for xb in test_loader", False),
+                                          ("for k, xb in enumerate(test_loader)", False),
+                                          ("for xb in test_loader", True)])
+def test_a_skipped_batch_that_cannot_be_collated_is_met_after_a_cut_training(loop, listed):
     """Five long reviews in the middle of the test set: the cut run makes the batches its
     cut skips, collate only, in order, and meets the one that cannot be stacked. The
-    loader is sequential: the real run's 24th batch holds the same rows."""
+    loader is sequential: the real run's 24th batch holds the same rows. Its dataset is
+    the notebook's class, or (``listed``) a plain list of the padded reviews."""
     cell = REVIEWS.format(step=0.002, between="scores = []\n", loop=loop, epochs=3)
+    if listed:
+        cell = cell.replace("test_loader = DataLoader(Reviews(test_docs), batch_size=64)", LISTED)
     assert _raised_type(cell, _review_namespace(False, MID_BATCH)) == "RuntimeError"
     result, verdict = _beside_the_cell(_review_namespace(False, MID_BATCH), cell)
     assert result.last_iteration, result
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 15), verdict
     assert _raised_type(cell, _review_namespace(True, MID_BATCH)) is None
     result, verdict = _beside_the_cell(_review_namespace(True, MID_BATCH), cell)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+def test_a_listed_dataset_the_cut_training_changes_is_not_claimed():
+    # every 20th training step cuts one of the long test rows: the real run's 114 steps
+    # cut all five, the cut run's dozen none
+    cell = "steps = 0\n" + REVIEWS.format(
+        step=0.002, between="scores = []\n", loop="for xb in test_loader", epochs=3).replace(
+        "test_loader = DataLoader(Reviews(test_docs), batch_size=64)",
+        "rows = [Reviews(test_docs)[k] for k in range(3000)]\n"
+        "test_loader = DataLoader(rows, batch_size=64)").replace(
+        "        opt.step()\n",
+        "        opt.step()\n        steps += 1\n        if steps % 20 == 0:\n"
+        "            rows[1499 + steps // 20] = rows[1499 + steps // 20][:32]\n")
+    assert _raised_type(cell, _review_namespace(False, MID_BATCH)) is None
+    result, verdict = _beside_the_cell(_review_namespace(False, MID_BATCH), cell)
     assert verdict.crash is not True and not result.last_iteration, (verdict, result)
 
 

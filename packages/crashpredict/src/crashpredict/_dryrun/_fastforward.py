@@ -1758,7 +1758,13 @@ class Cutter:
             for reached, _calls in reached_code(code, namespace):
                 if set(reached.co_names) & changed:
                     return False
-        held = [v for v in vars(dataset).values()] if hasattr(dataset, "__dict__") else []
+        if type(dataset) in (list, tuple):  # rows listed: the list and what its rows hold
+            rows = [_row_leaves(row) for row in dataset[:MAX_LISTED_ROWS + 1]]
+            if len(rows) > MAX_LISTED_ROWS or any(row is None for row in rows):
+                return False
+            held = [dataset, *(leaf for row in rows for leaf in row)]  # type: ignore[union-attr]
+        else:
+            held = [v for v in vars(dataset).values()] if hasattr(dataset, "__dict__") else []
         if not library and not held:
             return False
         for name in changed:  # the dataset's data, changed through a name of the cell
@@ -4290,9 +4296,29 @@ def _pure_loader(loader: Any, namespace: Mapping[str, Any]) -> bool:
             return False
         if type(dataset).__module__.partition(".")[0] == "torch":
             return type(dataset) is data.TensorDataset
+        if type(dataset) in (list, tuple):  # rows listed by the notebook: plain data?
+            return bool(dataset) and all(_row_leaves(row) is not None
+                                         for row in (dataset[0], dataset[-1]))
         return _pure_object(dataset, namespace)
     except Exception:  # noqa: BLE001 - a strange loader: not known to be pure
         return False
+
+
+#: The most rows a dataset that is a plain list may have for `Cutter._batch_rows_own`
+#: (each row's arrays are compared with what the cut loops change).
+MAX_LISTED_ROWS = 20_000
+
+
+def _row_leaves(row: Any) -> list[Any] | None:
+    """What a row of a dataset listed as a plain list holds, for the library's collate:
+    a tensor, an array or a plain value, or a tuple, list or dict of those; else None."""
+    torch = sys.modules.get("torch")
+    numpy = sys.modules.get("numpy")
+    plain = (int, float, bool, str, *((torch.Tensor,) if torch is not None else ()),
+             *((numpy.ndarray, numpy.generic) if numpy is not None else ()))
+    leaves = list(row.values()) if type(row) is dict else \
+        list(row) if type(row) in (tuple, list) else [row]
+    return leaves if all(isinstance(leaf, plain) for leaf in leaves) else None
 
 
 def _skipped_batch_fails(loader: Any, first: int) -> _FailedBatch | None:
