@@ -1933,12 +1933,51 @@ stays = stays.merge({right}, on='ward_id', how='left', validate='many_to_one')
 def test_a_merge_that_refuses_a_right_dataset_no_cut_loop_makes_is_the_real_runs(right, claimed):
     """After the month loop, cut, the merge's validation refuses the ward table's keys:
     that is checked whatever the left (the months kept) holds, so the real run's merge
-    refuses them too (`Cutter.right_kept`). A right dataset the loop makes is not read so."""
+    refuses them too (`Cutter.keys_kept`). A right dataset the loop makes is not read so."""
     cell = MERGED.format(step=STEP_S, right=right)
     truth = _raised_type(cell, _admissions())
     assert truth == (None if claimed is None else "MergeError")
     result, verdict = _beside_the_cell(_admissions(), cell)
-    assert result.right_kept is bool(claimed), result
+    assert result.keys_kept is bool(claimed), result
+    assert (verdict.crash is True) is bool(claimed), verdict
+
+
+SUMMARISED = """
+rows = []
+for month, m in admissions.groupby('month'):
+    time.sleep({step})
+    rows.append({{'month': month, 'stays': len(m), 'long': int((m['days'] > 10).sum())}})
+summary = pd.DataFrame(rows)
+{merge}
+"""
+
+
+@pytest.mark.parametrize(("merge", "claimed"), [
+    ("plan = budgets.merge(summary, on='month', how='left', validate='one_to_one')", True),
+    ("plan = pd.merge(budgets, summary, on='month', validate='1:1')", True),
+    ("plan = budgets.drop_duplicates('month').merge(summary, on='month', validate='1:1')",
+     None),  # the fix: runs clean
+    # the left dataset is made from what the loop made
+    ("plan = pd.concat([summary, summary.tail(1)]).merge(budgets.drop_duplicates('month'), "
+     "on='month', validate='one_to_many')", False),
+])
+def test_a_merge_that_refuses_a_left_dataset_no_cut_loop_makes_is_the_real_runs(merge, claimed):
+    """The budget table lists a month twice; the monthly summary comes from a cut loop.
+    ``validate`` checks the left dataset's keys whatever the right holds: the real run's
+    merge refuses them too (`Cutter.keys_kept`). A left dataset the loop makes is not
+    read so."""
+    import numpy as np
+    import pandas as pd
+
+    def namespace() -> dict:
+        return {**_admissions(), "budgets": pd.DataFrame(
+            {"month": [*range(ITEMS), 7], "budget": np.arange(ITEMS + 1) * 10.0})}
+
+    cell = SUMMARISED.format(step=STEP_S, merge=merge)
+    truth = _raised_type(cell, namespace())
+    assert truth == (None if claimed is None else "MergeError")
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert result.keys_kept is bool(claimed), result
     assert (verdict.crash is True) is bool(claimed), verdict
 
 

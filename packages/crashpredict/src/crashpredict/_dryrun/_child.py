@@ -618,9 +618,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.prefix_kept(exc, line, filename, namespace):  # an item of the list's
             # first ones, appended before the first cut (the real run's own), fails it
             return {"cut_before_crash": True, "cut_may_cause": False, "items_kept": True}
-        if cutter.right_kept(exc, line, filename, namespace):  # a merge that refuses the
+        if cutter.keys_kept(exc, line, filename, namespace):  # a merge that refuses the
             # keys of a right dataset no cut loop makes: whatever the left holds
-            return {"cut_before_crash": True, "cut_may_cause": False, "right_kept": True}
+            return {"cut_before_crash": True, "cut_may_cause": False, "keys_kept": True}
         if cutter.grads_kept(exc, line, filename, namespace):  # tensors a cut loop collected
             # that require grad: so do the real run's, made by the same layers
             return {"cut_before_crash": True, "cut_may_cause": False, "grads_kept": True}

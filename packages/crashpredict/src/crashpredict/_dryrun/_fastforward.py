@@ -1264,47 +1264,59 @@ class Cutter:
                 pass
         return False
 
-    def right_kept(self, exc: BaseException, line: int | None, filename: str,
-                   namespace: Mapping[str, Any]) -> bool:
+    def keys_kept(self, exc: BaseException, line: int | None, filename: str,
+                  namespace: Mapping[str, Any]) -> bool:
         """Whether a merge's refusal after a cut loop (pandas' ``MergeError: Merge keys are
         not unique in right dataset; not a many-to-one merge``, from ``validate=``) is the
-        real run's: the uniqueness of the right dataset's keys is checked whatever the left
-        holds, so where no cut loop makes, grows, changes or hands the right dataset or
-        the keyword arguments that name its keys (nor anything they are made from,
-        `_propagate`), the real run's merge refuses the same keys. Only a ``merge`` call of
-        the cell's own top-level statement (``stays.merge(wards, on='ward_id', ...)``,
+        real run's: the uniqueness of a dataset's keys is checked whatever the other
+        holds, so where no cut loop makes, grows, changes or hands the dataset the message
+        names (left, right, or either) or the keyword arguments that name its keys (nor
+        anything they are made from, `_propagate`), the real run's merge refuses the same
+        keys (a customer table with a customer twice, merged one to one with what a loop
+        over the customers' transactions made). Only a ``merge`` or ``join`` call of the
+        cell's own top-level statement (``stays.merge(wards, on='ward_id', ...)``,
         ``pd.merge(stays, wards, ...)``), read off the traceback, and only where the cut
         loops run none of the notebook's code but its pure functions."""
         try:
             message = str(exc)
-            if not self.cut or type(exc).__name__ != "MergeError" or \
-                    "in right dataset" not in message:
+            sides = [side for side in ("left", "right") if f"in {side} dataset" in message]
+            if "in either left or right dataset" in message:
+                sides = ["left", "right"]
+            if not self.cut or type(exc).__name__ != "MergeError" or not sides:
                 return False
             found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
             if found is None:
                 return False
             tree, cut_nodes, _statement, call = found
             if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
-                    call.func.attr != "merge" or any(isinstance(a, ast.Starred) or (
-                        isinstance(a, ast.keyword) and a.arg is None)
+                    call.func.attr not in ("merge", "join") or any(
+                        isinstance(a, ast.Starred) or (isinstance(a, ast.keyword) and
+                                                       a.arg is None)
                         for a in [*call.args, *call.keywords]):
                 return False
             owner = call.func.value
-            function = isinstance(owner, ast.Name) and isinstance(
-                namespace.get(owner.id), types.ModuleType) and \
+            function = call.func.attr == "merge" and isinstance(owner, ast.Name) and \
+                isinstance(namespace.get(owner.id), types.ModuleType) and \
                 namespace[owner.id].__name__ == "pandas"
-            positional = call.args[1:2] if function else call.args[:1]
-            right = positional[0] if positional else next(
-                (k.value for k in call.keywords if k.arg == "right"), None)
-            if right is None:
-                return False
+            keywords = {k.arg: k.value for k in call.keywords}
+            given = call.args if function else [owner, *call.args]
+            datasets = {"left": given[0] if given else keywords.get("left"),
+                        "right": given[1] if len(given) > 1 else
+                        keywords.get("right" if call.func.attr == "merge" else "other")}
             made: set[str] = set()
             for loop_id in self.cut:
                 made |= self.loops[loop_id].names
             made = _propagate(tree, made | _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
                               | _receivers(cut_nodes, namespace) | _stored_into(cut_nodes))
-            keys = [k.value for k in call.keywords if k.arg not in ("left_on", "left_index")]
-            return not set().union(_names_in(right), *(_names_in(k) for k in keys)) & made
+            for side in sides:
+                dataset = datasets[side]
+                other = "right" if side == "left" else "left"
+                keys = [v for k, v in keywords.items()
+                        if k not in (f"{other}_on", f"{other}_index")]
+                if dataset is not None and not set().union(
+                        _names_in(dataset), *(_names_in(k) for k in keys)) & made:
+                    return True
+            return False
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 

@@ -96,8 +96,8 @@ class DryRun:
     the first items of a list it appended to, before the first cut:
     `_fastforward.Cutter.prefix_kept`); ``grads_kept`` (tensors a cut loop collected that
     require grad, given after it to what takes none: `_fastforward.Cutter.grads_kept`);
-    ``right_kept`` (a merge after a cut loop that refuses the keys of a right dataset no
-    cut loop makes: `_fastforward.Cutter.right_kept`); ``duplicates_kept`` (a reshape after
+    ``keys_kept`` (a merge after a cut loop that refuses the keys of a dataset no cut
+    loop makes: `_fastforward.Cutter.keys_kept`); ``duplicates_kept`` (a reshape after
     a cut loop, of the frames it collected, that refuses a key twice:
     `_fastforward.Cutter.duplicates_kept`);
     ``found_by_rules``
@@ -134,7 +134,7 @@ class DryRun:
     stacks_kept: bool = False
     items_kept: bool = False
     grads_kept: bool = False
-    right_kept: bool = False
+    keys_kept: bool = False
     duplicates_kept: bool = False
     found_by_rules: bool = False
     rules_confidence: float = 0.0
@@ -708,7 +708,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "reason": str, "shrunk": bool, "retry_reason": str, "stuck_in": str, "jail": str,
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
-    "stacks_kept": bool, "items_kept": bool, "grads_kept": bool, "right_kept": bool,
+    "stacks_kept": bool, "items_kept": bool, "grads_kept": bool, "keys_kept": bool,
     "duplicates_kept": bool,
     "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
     "rules_confidence": float,

@@ -46,7 +46,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     if result.outcome == "crashed" and result.cut_before_crash and not (
             result.last_iteration or result.kept_iteration or result.swept_iteration or
             result.shapes_kept or result.stacks_kept or result.items_kept or
-            result.grads_kept or result.right_kept or result.duplicates_kept) and (
+            result.grads_kept or result.keys_kept or result.duplicates_kept) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -152,10 +152,10 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append("a reshape that refuses a key twice, of the frames a loop cut short "
                      "collected, each from its own item: the whole run's frame holds the "
                      "same rows, those two among them")
-    if result.right_kept and result.outcome == "crashed":
-        lines.append("a merge that refuses the keys of its right dataset, after a loop cut "
-                     "short that does not make that dataset: its keys are checked whatever "
-                     "the left holds")
+    if result.keys_kept and result.outcome == "crashed":
+        lines.append("a merge that refuses the keys of a dataset, after a loop cut short "
+                     "that does not make that dataset: its keys are checked whatever the "
+                     "other holds")
     if result.grads_kept and result.outcome == "crashed":
         lines.append("tensors that require grad, collected by a loop cut short and given "
                      "after it to what takes none: made by the same layers, under the same "
