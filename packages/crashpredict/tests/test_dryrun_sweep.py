@@ -2575,3 +2575,90 @@ def test_arrays_of_fits_the_cut_run_cut_are_not_stacked_against_whole_ones():
     assert _raised_type(cell, namespace()) is None
     result, verdict = _beside_the_cell(namespace(), cell)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+# ---- a loop over zip(...): its last item and its skipped items, from what it zips -------
+
+def _customers() -> dict:
+    """Eight features of 500 customers, the last a date, and their lifetime value."""
+    import matplotlib
+    import numpy as np
+    import pandas as pd
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    rng = np.random.default_rng(29)
+    frame = pd.DataFrame({f"f{k}": rng.normal(size=500) for k in range(7)})
+    frame["last_login"] = pd.Timestamp("2024-06-30") - pd.to_timedelta(
+        rng.integers(0, 90, 500), unit="D")
+    frame["ltv"] = frame["f0"] * 3 + rng.normal(size=500)
+    return {"np": np, "pd": pd, "plt": plt, "sns": sns, "time": time, "customers": frame}
+
+
+PLOTTED = """
+features = [c for c in customers.columns if c != 'ltv']
+fig, axes = plt.subplots(2, 4)
+for ax, col in zip(axes.ravel(), {features}):
+    time.sleep(0.15)
+    sns.regplot(data=customers, x=col, y='ltv', ax=ax, order=2, n_boot=50)
+"""
+
+
+def test_the_last_item_of_a_zip_of_lists_is_run_after_the_cut():
+    """The last of eight plotted features is a date, which a quadratic fit cannot take:
+    the real run fails in its last iteration. The loop over ``zip(axes.ravel(), features)``
+    is cut; its last item, read from what it zips, runs after the cut, and the failure of
+    its own column counts (Seaborn's plots only read the frame). The fix plots the days
+    since the last login."""
+    cell = PLOTTED.format(features="features")
+    assert _raised_type(cell, _customers()) is not None
+    result, verdict = _beside_the_cell(_customers(), cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.line) == (True, 6), verdict
+    fixed = cell.replace("features = [", "customers['last_login'] = (pd.Timestamp('2024-07-01')"
+                         " - customers['last_login']).dt.days\nfeatures = [")
+    assert _raised_type(fixed, _customers()) is None
+    result, verdict = _beside_the_cell(_customers(), fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+def test_a_zip_over_what_iterating_consumes_has_no_last_item():
+    # a generator of the features: listing it would take the loop's items
+    cell = PLOTTED.format(features="(c for c in features)")
+    result, verdict = _beside_the_cell(_customers(), cell)
+    assert not result.last_iteration, result
+
+
+ZIPPED = """
+totals = []
+for name, df in zip(names, frames):
+    time.sleep({step})
+    df = df.copy()
+    df['amount'] = df['amount'].astype(float)
+    totals.append(df['amount'].sum())
+"""
+
+
+def test_a_skipped_item_of_a_zip_is_met_by_the_sweep(tmp_path):
+    """The 37th of 40 monthly frames, zipped with their names, holds its amounts as text
+    with thousands separators: the sweep runs the skipped items, listed from what the loop
+    zips, and meets it. Its fix strips the separators."""
+    import pandas as pd
+
+    def namespace() -> dict:
+        found = _exports(tmp_path / str(time.monotonic_ns()))
+        frames = [pd.read_csv(f"{found['folder']}/{name}") for name in found["files"]]
+        return {**found, "names": list(found["files"]), "frames": frames}
+
+    cell = ZIPPED.format(step=STEP_S)
+    assert _raised_type(cell, namespace()) == "ValueError"
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    fixed = cell.replace("df['amount'].astype(float)",
+                         "df['amount'].astype(str).str.replace(',', '').astype(float)")
+    assert _raised_type(fixed, namespace()) is None
+    result, verdict = _beside_the_cell(namespace(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)

@@ -244,6 +244,11 @@ class _Rewrite(ast.NodeTransformer):
             start = call.args[1] if len(call.args) > 1 else \
                 call.keywords[0].value if call.keywords else ast.Constant(0)
             extra = [copy.deepcopy(call.args[0]), copy.deepcopy(start)]
+        elif last == "batches" and _zips(call):
+            # what it zips, made once, kept as the loop begins (`Cutter.zipped`)
+            assert isinstance(call, ast.Call)
+            call.args = [ast.Starred(value=self._call("zipped", [
+                ast.Constant(loop_id), *call.args], call), ctx=ast.Load())]
         elif self.where == "the cell" and not self.functions and _enumerates(call) and \
                 isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords:
             # ``enumerate(kf.split(X))``: what it enumerates, made once, kept as it begins
@@ -326,17 +331,53 @@ def _last_kind(node: ast.For) -> str:
             isinstance(node.target, (ast.Tuple, ast.List))
             and all(isinstance(e, ast.Name) for e in node.target.elts))):
         kind = "sequence"
+    elif _zips(node.iter) and (isinstance(node.target, ast.Name) or (
+            isinstance(node.target, (ast.Tuple, ast.List))
+            and all(isinstance(e, ast.Name) for e in node.target.elts))):
+        kind = "zip"  # ``zip(axes.ravel(), features)``: its last item, from what it zips
     else:
         return ""
     if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await))
            for n in _own_nodes(node.body)) or \
             any(isinstance(n, ast.Break) for n in _own_nodes(node.body, loops=False)):
         return ""
+    if kind == "zip":
+        return "batches"  # its last item, where a failure of that item's own values counts
     targets = _names_in(node.target)
     if any(isinstance(n, ast.Subscript) and targets & _names_in(n.slice)
            for n in _own_nodes(node.body)):
         return kind if kind != "sequence" or isinstance(node.target, ast.Name) else ""
     return "batches" if kind in ("sequence", "enumerate") else ""
+
+
+#: The most items of a ``zip`` that `_zipped_items` lists.
+MAX_ZIPPED = 100_000
+
+
+def _zipped_items(args: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
+    """The items ``zip(*args)`` yields, listed, where each of ``args`` is a container that
+    iterating does not consume (a list, a tuple, a range, a string, a dict, a numpy array,
+    a pandas series or index) of `MAX_ZIPPED` items at most; else None."""
+    try:
+        for arg in args:
+            module = type(arg).__module__.partition(".")[0]
+            if not (isinstance(arg, (list, tuple, range, str, dict)) or (
+                    module == "numpy" and type(arg).__name__ == "ndarray") or (
+                    module == "pandas" and type(arg).__name__ in ("Series", "Index"))):
+                return None
+            if len(arg) > MAX_ZIPPED:
+                return None
+        return list(zip(*args))
+    except Exception:  # noqa: BLE001 - a strange container: not listed
+        return None
+
+
+def _zips(node: ast.AST) -> bool:
+    """``zip(a, b, ...)`` of two or more positional arguments (``strict=`` allowed)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "zip" and len(node.args) >= 2 and \
+        not any(isinstance(a, ast.Starred) for a in node.args) and \
+        all(k.arg == "strict" for k in node.keywords)
 
 
 #: Calls that return a new list (or tuple) of what they are given or find: a loop over one
@@ -614,6 +655,8 @@ class Cutter:
     #: ...or, for an ``enumerate`` of a call (``enumerate(kf.split(X))``), what the call
     #: made and where the count starts, as the loop begins (`enumerated`)...
     enumerates: dict[int, tuple[Any, int]] = field(default_factory=dict)
+    #: what each "batches" loop over ``zip(...)`` zips (`zipped`)
+    zips: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     #: ...and, once cut, how many iterations it had run: (loop, done), in the order cut
     tails: list[tuple[int, int]] = field(default_factory=list)
     #: the last item of each loop that has one to run after its cut (`LoopInfo.last`)
@@ -668,13 +711,22 @@ class Cutter:
         self.enumerates[loop_id] = (value, start)
         return value
 
+    def zipped(self, loop_id: int, *args: Any) -> tuple[Any, ...]:
+        """What the ``zip`` of the cell's loop ``loop_id`` zips (`_Rewrite.visit_For`):
+        kept for its last item and the sweep (`_zipped_items`); handed on unchanged."""
+        self.zips[loop_id] = args
+        return args
+
     def iterate(self, iterable: Any, loop_id: int, source: Any = _NO_LAST,
                 start: Any = 0, rows: Any = None) -> Iterator[Any]:
         """The loop's iterator, counted and cut; ``source`` and ``start`` are what an
         ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts;
         ``rows``: the frame or series whose rows a loop over its ``iterrows()``,
         ``itertuples()`` or ``items()`` runs over (`LoopInfo.rows`)."""
-        self.totals.setdefault(loop_id, _total(iterable if source is _NO_LAST else source))
+        # a zip's items, listed where what it zips are containers: what the loop runs over
+        zipped = _zipped_items(self.zips.pop(loop_id)) if loop_id in self.zips else None
+        self.totals.setdefault(loop_id, len(zipped) if zipped is not None else
+                               _total(iterable if source is _NO_LAST else source))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
         info = self.loops[loop_id]
         if info.sweep and self.entries[loop_id] == 1:
@@ -686,6 +738,8 @@ class Cutter:
                     (source, start)
                 if source is _NO_LAST and loop_id in self.enumerates:
                     self.sources[loop_id] = self.enumerates[loop_id]
+                if zipped is not None:
+                    self.sources[loop_id] = (zipped, None)
                 given, start_at = self.sources[loop_id]
                 folds = _split_folds(given) if type(given) is types.GeneratorType else None
                 if folds is not None:  # a splitter's folds, asked of it again now
@@ -704,6 +758,8 @@ class Cutter:
             item = _last_item(source)
             if item is not _NO_LAST:
                 last = (start + len(source) - 1, item)
+        elif kind == "batches" and zipped is not None:
+            last = self._last_item_of(zipped, loop_id)
         elif kind == "batches" and source is _NO_LAST:
             last = _last_batch(iterable)
             if last is _NO_LAST:  # not a loader: its last item (a record, a text)
@@ -3814,6 +3870,12 @@ _PLOTS = frozenset({"plot", "hist", "hist2d", "boxplot", "violinplot", "scatter"
                     "barh", "imshow", "matshow", "pie", "fill_between", "errorbar", "step",
                     "stairs", "stem", "hexbin", "contour", "contourf", "pcolormesh", "axhline",
                     "axvline", "semilogy", "semilogx", "loglog", "ecdf", "stackplot"})
+#: Seaborn's plots: each draws what it is given, from a copy of the data it takes.
+_SEABORN_PLOTS = frozenset({
+    "relplot", "scatterplot", "lineplot", "displot", "histplot", "kdeplot", "ecdfplot",
+    "rugplot", "catplot", "stripplot", "swarmplot", "boxplot", "violinplot", "boxenplot",
+    "pointplot", "barplot", "countplot", "lmplot", "regplot", "residplot", "heatmap",
+    "clustermap", "pairplot", "jointplot"})
 #: Methods of scikit-learn's estimators that change none of their arguments (the library's
 #: contract, which its estimator checks hold every estimator to), where no step of the
 #: estimator is set to work in place (``copy=False``).
@@ -3890,8 +3952,8 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     parameters is ``copy=False``; or a splitter's ``split`` (``kf.split(X, y)``); or one of
     `_MODEL_SELECTION_READERS` (``cross_val_score(model, X, y)``, by its name); or a
     plot of Matplotlib's
-    (`_PLOTS`) on its ``pyplot`` or an ``Axes`` (``axes[0].hist(df[col])``), which draws
-    what it is given."""
+    (`_PLOTS`) on its ``pyplot`` or an ``Axes`` (``axes[0].hist(df[col])``), or one of
+    Seaborn's (`_SEABORN_PLOTS`), which draws what it is given."""
     try:
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in _PANDAS_READERS and \
@@ -3918,6 +3980,8 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             value = namespace.get(func.value.id)
             if isinstance(value, types.ModuleType):
+                if value.__name__ == "seaborn":  # ``sns.regplot(data=df, x=col, ax=ax)``
+                    return func.attr in _SEABORN_PLOTS
                 return value.__name__.startswith("sklearn.metrics") and \
                     inspect.isfunction(getattr(value, func.attr, None))
             module = type(value).__module__
