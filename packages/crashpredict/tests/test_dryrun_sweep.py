@@ -1246,6 +1246,42 @@ def test_a_bad_line_of_a_file_the_cut_skipped_is_met_from_its_end(tmp_path):
     assert any("newest first" in c for c in result.cuts), result.cuts
 
 
+TRIPS = """
+revenue, trips, fare = {{}}, defaultdict(list), 1.0
+with open(path) as fh:
+    for line in fh:
+        time.sleep({step})
+        ride = json.loads(line)
+        zone_trips = trips[ride['zone']]
+        zone_trips.append((ride['id'], ride['minutes']))
+{between}        fare = ride['fare']
+        revenue[ride['zone']] = revenue.get(ride['zone'], 0.0) + fare
+"""
+
+
+@pytest.mark.parametrize(("between", "claimed"), [
+    ("", True),
+    # the record is given the last fare seen where it has none: clean for real
+    ("        ride.setdefault('fare', fare)\n", False),
+])
+def test_a_record_read_in_a_key_of_what_the_loop_grows_is_still_its_own(tmp_path, between,
+                                                                         claimed):
+    """Between reading the record and the failing lookup, the iteration looks up the
+    zone's list of trips, which the loop grows: that statement reads the record, and
+    changes only the list. The record stays the iteration's own, and its missing fare is
+    met by the sweep. One that hands the record what the loop made is not its own."""
+    from collections import defaultdict
+
+    cell = TRIPS.format(step=STEP_S, between=between)
+    truth = {**_rides(tmp_path / "truth"), "defaultdict": defaultdict}
+    assert _raised_type(cell, truth) == ("KeyError" if claimed else None)
+    result, verdict = _beside_the_cell({**_rides(tmp_path / "run"), "defaultdict": defaultdict},
+                                       cell)
+    assert (verdict.crash is True) is claimed, (verdict, result)
+    if claimed:
+        assert result.swept_iteration and verdict.line == 9, (verdict, result)
+
+
 @pytest.mark.parametrize("source, swept", [
     ("for x in xs:\n    f(x)\n", True),
     ("with open(p) as fh:\n    for line in fh:\n        f(line)\n", True),
@@ -2662,3 +2698,90 @@ def test_a_skipped_item_of_a_zip_is_met_by_the_sweep(tmp_path):
     assert _raised_type(fixed, namespace()) is None
     result, verdict = _beside_the_cell(namespace(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+# ---- a day of new ids, met by an embedding trained day by day ------------------------------
+
+def _replay(new_from: int | None = BAD) -> dict:
+    """Forty days of clicks by 200 users on 50 items; from day ``new_from`` on, some
+    clicks come from users who signed up since (ids 200 and up)."""
+    import numpy as np
+    import pandas as pd
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(3)
+    day = np.repeat(np.arange(ITEMS), 300)
+    user = rng.integers(0, 200, day.size)
+    if new_from is not None:
+        late = (day >= new_from) & (rng.random(day.size) < 0.1)
+        user[late] = rng.integers(200, 220, late.sum())
+    log = pd.DataFrame({"day": day, "user_id": user, "item_id": rng.integers(0, 50, day.size),
+                        "clicked": (rng.random(day.size) < 0.2).astype("float32")})
+    users = pd.DataFrame({"user_id": np.arange(200)})
+    return {"np": np, "pd": pd, "torch": torch, "nn": nn, "time": time, "log": log,
+            "users": users}
+
+
+REPLAYED = """
+n_users = {users}
+n_items = int(log['item_id'].max()) + 1
+
+class MF(nn.Module):
+    def __init__(self, n_users, n_items):
+        super().__init__()
+        self.u = nn.Embedding(n_users, 8)
+        self.i = nn.Embedding(n_items, 8)
+    def forward(self, u, i):
+        return (self.u(u) * self.i(i)).sum(1)
+
+model = MF(n_users, n_items)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for d, g in log.groupby('day'):
+    time.sleep({step})
+    u = torch.as_tensor(g['user_id'].to_numpy())
+    i = torch.as_tensor(g['item_id'].to_numpy())
+    y = torch.as_tensor(g['clicked'].to_numpy())
+    loss = nn.functional.binary_cross_entropy_with_logits(model(u, i), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_skipped_day_with_new_ids_meets_the_embeddings_size():
+    """Day 37 of 40 brings users the embedding (sized from the user table) has no row
+    for. The cell reads the log's largest item id before the loop (a summary, which
+    changes none of the days the loop runs over), and the model's ``forward`` reads its
+    own ``self.u``, not the loop's ``u``: the skipped day's failure is its own values
+    against layers whose sizes no step changes. The fix sizes the embedding from the log."""
+    cell = REPLAYED.format(users="users['user_id'].nunique()", step=STEP_S)
+    assert _raised_type(cell, _replay()) == "IndexError"
+    result, verdict = _beside_the_cell(_replay(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, "IndexError"), verdict
+    fixed = REPLAYED.format(users="int(log['user_id'].max()) + 1", step=STEP_S)
+    assert _raised_type(fixed, _replay()) is None
+    result, verdict = _beside_the_cell(_replay(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize(("source", "summarised"), [
+    ("n = int(log['item_id'].max()) + 1", True),
+    ("n = len(log)", True),
+    ("n = log.shape[0]", True),
+    ("cols = list(log.columns)", True),
+    ("v = log['item_id'].values", False),
+    ("log['item_id'] = 0", False),
+    ("log.drop(columns='day', inplace=True)", False),
+    ("show(log)", False),
+    ("view = log", False),
+])
+def test_what_only_reads_a_summary_of_a_frame(source, summarised):
+    from crashpredict._dryrun._fastforward import _summarised
+
+    tree = ast.parse(source)
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    (name,) = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "log"]
+    assert _summarised(name, parents) is summarised

@@ -42,6 +42,7 @@ import codecs
 import collections
 import copy
 import dataclasses
+import functools
 import importlib
 import inspect
 import io
@@ -350,6 +351,39 @@ def _last_kind(node: ast.For) -> str:
     return "batches" if kind in ("sequence", "enumerate") else ""
 
 
+#: What a frame, series or array tells of itself without handing anything on
+#: (`_summarised`): a number, a new small object, or its labels.
+_SUMMARIES = frozenset({"max", "min", "sum", "mean", "median", "std", "var", "count",
+                        "nunique", "unique", "value_counts", "quantile", "describe", "any",
+                        "all", "idxmax", "idxmin", "prod", "shape", "columns", "dtypes",
+                        "dtype", "index", "size", "ndim", "empty"})
+
+
+def _summarised(name: ast.Name, parents: Mapping[int, ast.AST]) -> bool:
+    """Whether this mention of a name only reads a summary of its value: a chain of
+    subscripts and attributes from it that ends in one of `_SUMMARIES`, read or called
+    (``int(log['item_id'].max())``, ``log.shape[0]``), or ``len(log)``."""
+    node: ast.AST = name
+    while True:
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and \
+                parent.func.id == "len" and parent.args == [node] and node is name:
+            return True
+        if isinstance(parent, ast.Subscript) and parent.value is node and \
+                isinstance(parent.ctx, ast.Load):
+            node = parent
+            continue
+        if isinstance(parent, ast.Attribute) and parent.value is node and \
+                isinstance(parent.ctx, ast.Load):
+            if parent.attr in _SUMMARIES:
+                above = parents.get(id(parent))
+                return not (isinstance(above, ast.Subscript) and above.value is parent and
+                            not isinstance(above.ctx, ast.Load))
+            node = parent
+            continue
+        return False
+
+
 #: The most items of a ``zip`` that `_zipped_items` lists.
 MAX_ZIPPED = 100_000
 
@@ -536,6 +570,21 @@ def reached_code(code: types.CodeType, namespace: Mapping[str, Any]) -> Iterator
                  and namespace[name].__globals__ is namespace]
         stack.extend(namespace[name].__code__ for name in calls)
         yield current, calls
+
+
+#: The instructions that name a global (or a class body's name) rather than an attribute.
+_GLOBAL_OPS = frozenset({"LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME",
+                         "STORE_NAME", "DELETE_NAME"})
+
+
+@functools.lru_cache(maxsize=4096)
+def global_names(code: types.CodeType) -> frozenset[str]:
+    """The global names ``code`` reads or binds: not its attributes' names, which share
+    ``co_names`` with them (a module's ``forward`` reads ``self.u``, not the global ``u``)."""
+    import dis
+
+    return frozenset(i.argval for i in dis.get_instructions(code)
+                     if i.opname in _GLOBAL_OPS and isinstance(i.argval, str))
 
 
 def called_functions(code: types.CodeType, namespace: Mapping[str, Any]) -> list[str]:
@@ -1173,9 +1222,11 @@ class Cutter:
         settled = _settled_before(tree, position, nodes, namespace)
         listed -= {name for name in settled & listed if _constant_items(namespace.get(name))}
         bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
+        parents = {id(child): node for node in ast.walk(tree)
+                   for child in ast.iter_child_nodes(node)}
         if loop_id not in self.fresh_items and any(  # (chunks, folds: made anew, which
                 isinstance(n, ast.Name) and n.id in listed  # no statement changes)
-                and id(n) not in bound_there
+                and id(n) not in bound_there and not _summarised(n, parents)
                 for node in nodes if node is not loop for n in ast.walk(node)
                 if not _within(n, loop)):
             return None
@@ -1824,7 +1875,7 @@ class Cutter:
             return False
         for code in codes:
             for reached, _calls in reached_code(code, namespace):
-                if set(reached.co_names) & changed:
+                if global_names(reached) & changed:
                     return False
         if type(dataset) in (list, tuple):  # rows listed: the list and what its rows hold
             rows = [_row_leaves(row) for row in dataset[:MAX_LISTED_ROWS + 1]]
@@ -4501,7 +4552,8 @@ def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
     from the loop's targets and what no cut loop makes (``window = prices.iloc[i - 20:i +
     1]``, then what is bound from those): the real run's same iteration binds them to the
     same values, whatever the cut changed. Only simple statements count; any statement
-    that is not so clean unbinds every name it mentions (it may change them). ``start``:
+    that is not so clean unbinds every name it binds or may change in place (`_may_change`:
+    stores into, a method that may change it, a call it is handed to). ``start``:
     names known to hold the real run's values as the iteration begins (`Cutter._keyed`).
     ``keep_targets``: the targets the iteration rebinds so are kept too."""
     fresh: set[str] = set(start)
@@ -4518,8 +4570,9 @@ def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
                 fresh |= {t.id for t in stores if isinstance(t, ast.Name)} | {
                     e.id for t in stores if isinstance(t, (ast.Tuple, ast.List))
                     for e in t.elts if isinstance(e, ast.Name)}
-            else:
-                fresh -= _names_in(node)
+            else:  # what it binds again or may change in place (not what it only reads:
+                # ``user_sessions = sessions[rec['user']]`` leaves ``rec`` the iteration's)
+                fresh -= set(_bound_in([node])[0]) | _may_change([node], namespace)
         else:
             return set()  # not on this block's way: nothing is known fresh
         if k + 1 < len(steps):  # the block of the step that holds the next one
@@ -4545,7 +4598,7 @@ def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
     names: set[str] = set()
     for code in codes:
         for reached, _calls in reached_code(code, namespace):
-            names.update(reached.co_names)
+            names.update(global_names(reached))
     return not names & made
 
 
