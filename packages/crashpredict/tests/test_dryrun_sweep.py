@@ -2777,6 +2777,8 @@ def test_a_skipped_day_with_new_ids_meets_the_embeddings_size():
     ("log.drop(columns='day', inplace=True)", False),
     ("show(log)", False),
     ("view = log", False),
+    ("log.index.name = 'row'", False),
+    ("log.columns.name = None", False),
 ])
 def test_what_only_reads_a_summary_of_a_frame(source, summarised):
     from crashpredict._dryrun._fastforward import _summarised

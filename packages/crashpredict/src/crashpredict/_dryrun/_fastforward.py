@@ -377,8 +377,8 @@ def _summarised(name: ast.Name, parents: Mapping[int, ast.AST]) -> bool:
                 isinstance(parent.ctx, ast.Load):
             if parent.attr in _SUMMARIES:
                 above = parents.get(id(parent))
-                return not (isinstance(above, ast.Subscript) and above.value is parent and
-                            not isinstance(above.ctx, ast.Load))
+                return not (isinstance(above, (ast.Subscript, ast.Attribute)) and
+                            above.value is parent and not isinstance(above.ctx, ast.Load))
             node = parent
             continue
         return False
