@@ -742,8 +742,8 @@ class Cutter:
     #: the loops over a loader whose last batch could not be made (`_FailedBatch`): what
     #: making it raised, raised again where the loop reaches it
     failed_batches: dict[int, BaseException] = field(default_factory=dict)
-    #: the "batches" loops over a sequential loader of a ``TensorDataset`` or of the
-    #: notebook's dataset (`_sequential_batches`): the batches their cut skips are made
+    #: the "batches" loops over a sequential loader (`_batching`): the batches their cut
+    #: skips are made, where its rows are plain (`_pure_loader`)
     sequential_loaders: dict[int, Any] = field(default_factory=dict)
     #: the cell's file name, for `sweep_failed`
     filename: str = ""
@@ -823,7 +823,7 @@ class Cutter:
                 last = (start + len(source) - 1, item)
         if kind == "batches" and self.entries[loop_id] == 1:  # its skipped batches are
             loader = iterable if source is _NO_LAST else source  # made at the cut
-            if _sequential_batches(loader) is not None:
+            if (_batching(loader) or (False,))[0]:
                 self.sequential_loaders[loop_id] = loader
         self.last_items[loop_id] = last
         return self._iterate(iter(iterable), loop_id, last)
@@ -4341,35 +4341,49 @@ def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any],
         return False
 
 
-def _last_batch(loader: Any) -> Any:
-    """The last batch of a torch ``DataLoader`` where it is smaller than the others (its
-    sampler a plain sequential or shuffled pass over a sized dataset, its batches not
-    dropped): the dataset's last rows, collated as the loader does. With ``shuffle`` the
-    real last batch holds other rows, of the same number; else `_NO_LAST`."""
+def _batching(loader: Any) -> tuple[bool, int, int] | None:
+    """``(sequential, rows, batch size)`` of a torch ``DataLoader`` whose sampler is a plain
+    sequential or shuffled pass over a sized dataset, in batches of two rows or more, its
+    last not dropped; else None."""
     try:
         data = sys.modules.get("torch.utils.data")
         if data is None or type(loader) is not data.DataLoader:
-            return _NO_LAST
+            return None
         sampler, batches = loader.sampler, loader.batch_sampler
         if type(batches) is not data.BatchSampler or batches.sampler is not sampler or \
                 batches.drop_last or type(batches.batch_size) is not int or \
                 batches.batch_size < 2:
-            return _NO_LAST
-        size = len(loader.dataset)
+            return None
         if type(sampler) is data.RandomSampler:
             if sampler.replacement or sampler._num_samples is not None:
-                return _NO_LAST
+                return None
         elif type(sampler) is not data.SequentialSampler:
-            return _NO_LAST
-        rest = size % batches.batch_size
-        sequential = type(sampler) is data.SequentialSampler
-        if not rest and not sequential:
-            return _NO_LAST  # every batch the same size: nothing new at the end
-    except Exception:  # noqa: BLE001 - a strange loader or dataset: no last batch
+            return None
+        size = len(loader.dataset)
+        return (type(sampler) is data.SequentialSampler, size, batches.batch_size) \
+            if type(size) is int else None
+    except Exception:  # noqa: BLE001 - a strange loader or dataset: not known to batch so
+        return None
+
+
+def _make_batch(loader: Any, rows: range) -> Any:
+    """The batch of the dataset's ``rows``, collated as the loader does."""
+    return loader.collate_fn([loader.dataset[i] for i in rows])
+
+
+def _last_batch(loader: Any) -> Any:
+    """The last batch of a torch ``DataLoader`` where it is smaller than the others
+    (`_batching`): the dataset's last rows, collated as the loader does. With ``shuffle``
+    the real last batch holds other rows, of the same number; else `_NO_LAST`."""
+    found = _batching(loader)
+    if found is None:
         return _NO_LAST
+    sequential, size, batch_size = found
+    rest = size % batch_size
+    if not rest and not sequential:
+        return _NO_LAST  # every batch the same size: nothing new at the end
     try:
-        batch = loader.collate_fn([loader.dataset[i] for i in range(
-            size - (rest or batches.batch_size), size)])
+        batch = _make_batch(loader, range(size - (rest or batch_size), size))
     except Exception as exc:  # noqa: BLE001 - the rows or their collate failed: in order,
         # the real run's last batch is made of the same rows (`Cutter._batch_rows_own`)
         return _FailedBatch(exc) if sequential and size else _NO_LAST
@@ -4379,30 +4393,6 @@ def _last_batch(loader: Any) -> Any:
 #: How long the cut may spend making a sequential loader's skipped batches (collate only,
 #: no model): past it, the batches left are not checked.
 SKIPPED_BATCHES_S = 1.5
-
-
-def _sequential_batches(loader: Any) -> tuple[int, int] | None:
-    """``(rows, batch size)`` of a torch ``DataLoader`` that makes its batches in order
-    from a ``TensorDataset`` or a notebook's dataset (a sequential sampler, batches of two
-    rows or more, none dropped); else None."""
-    try:
-        data = sys.modules.get("torch.utils.data")
-        if data is None or type(loader) is not data.DataLoader:
-            return None
-        sampler, batches = loader.sampler, loader.batch_sampler
-        if type(sampler) is not data.SequentialSampler or \
-                type(batches) is not data.BatchSampler or batches.sampler is not sampler or \
-                batches.drop_last or type(batches.batch_size) is not int or \
-                batches.batch_size < 2:
-            return None
-        dataset = loader.dataset
-        if type(dataset).__module__.partition(".")[0] == "torch" and \
-                type(dataset) is not data.TensorDataset:
-            return None
-        size = len(dataset)
-        return (size, batches.batch_size) if type(size) is int and size > 0 else None
-    except Exception:  # noqa: BLE001 - a strange loader or dataset: not known to be in order
-        return None
 
 
 def _pure_loader(loader: Any, namespace: Mapping[str, Any]) -> bool:
@@ -4454,17 +4444,16 @@ def _skipped_batch_fails(loader: Any, first: int) -> _FailedBatch | None:
     most: what making the first that fails raised (a row of another length, which the
     default collate cannot stack). The real run makes the same batches of the same rows
     in the same order where `Cutter._batch_rows_own` says so."""
-    shape = _sequential_batches(loader)
-    if shape is None:
+    found = _batching(loader)
+    if found is None or not found[0]:
         return None
-    size, batch_size = shape
+    _, size, batch_size = found
     ends = time.perf_counter() + SKIPPED_BATCHES_S
     for batch in range(first, -(-size // batch_size) - 1):
         if time.perf_counter() > ends:
             return None
-        rows = range(batch * batch_size, min(size, (batch + 1) * batch_size))
         try:
-            loader.collate_fn([loader.dataset[i] for i in rows])
+            _make_batch(loader, range(batch * batch_size, min(size, (batch + 1) * batch_size)))
         except Exception as exc:  # noqa: BLE001 - what the loader raises there
             return _FailedBatch(exc)
     return None
