@@ -1601,13 +1601,16 @@ for m in range(1, 13):
     summary['month'] = m
     rows.append(summary)
 monthly = pd.concat(rows, ignore_index=True)
-{between}grid = monthly.{reshape}
+{between}grid = {reshape}
 """
 
 
 @pytest.mark.parametrize("reshape", [
-    "pivot(index='store', columns='month', values='revenue')",
-    "set_index(['store', 'month'], verify_integrity=True)",
+    "monthly.pivot(index='store', columns='month', values='revenue')",
+    "monthly.set_index(['store', 'month'], verify_integrity=True)",
+    "pd.pivot(monthly, index='store', columns='month', values='revenue')",
+    "monthly.set_index(['store', 'month'])['revenue'].unstack()",
+    "monthly.set_index(['store', 'month']).unstack(level='month')",
 ])
 def test_a_reshape_of_collected_frames_that_refuses_a_key_twice_is_the_whole_runs(reshape):
     """Each month's summary has a row per store and channel: the pivot by store and month
@@ -1629,10 +1632,15 @@ def test_a_reshape_of_collected_frames_that_refuses_a_key_twice_is_the_whole_run
 @pytest.mark.parametrize("keys, between, reshape", [
     # the duplicates dropped in place before the reshape: clean for real
     ("['store', 'channel']", "monthly.drop_duplicates(['store', 'month'], inplace=True)\n",
-     "pivot(index='store', columns='month', values='revenue')"),
+     "monthly.pivot(index='store', columns='month', values='revenue')"),
     # keys of the months the cut run kept: but read from a column made after the join
     ("['store', 'channel']", "monthly['store'] = monthly['store'] * 100 + monthly['channel']\n",
-     "pivot(index='store', columns='month', values='revenue')"),
+     "monthly.pivot(index='store', columns='month', values='revenue')"),
+    ("['store', 'channel']", "monthly['store'] = monthly['store'] * 100 + monthly['channel']\n",
+     "monthly.set_index(['store', 'month'])['revenue'].unstack()"),
+    # the index appended to, not set: unstacks the old row numbers too, unique
+    ("['store', 'channel']", "",
+     "monthly.set_index(['store', 'month'], append=True)['revenue'].unstack()"),
 ])
 def test_a_reshape_of_keys_changed_after_the_join_is_not_claimed(keys, between, reshape):
     cell = MONTHLY_SUMMARIES.format(keys=keys, between=between, reshape=reshape)

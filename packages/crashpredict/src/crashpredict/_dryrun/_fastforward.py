@@ -2204,10 +2204,10 @@ class Cutter:
         its own item alone, as `rows_kept` reads them (``monthly = pd.concat(rows)``,
         then ``monthly.pivot(index='store', columns='month', values='revenue')``). The
         real run's frame holds every row the cut run's holds, the two rows of one key
-        among them, so it fails alike. Only ``pivot`` with written-out ``index`` and
-        ``columns``, and ``set_index`` of written-out keys with ``verify_integrity=True``,
-        of the joined name itself, whose key columns no statement between the join and
-        the crash changes (nor drops rows in place)."""
+        among them, so it fails alike. Only the reshapes of `_reshaped_keys` (a pivot, a
+        verified index, an unstack of the keys set), with written-out keys, of the joined
+        name itself, whose key columns no statement between the join and the crash
+        changes (nor drops rows in place)."""
         try:
             if not self.cut or not isinstance(exc, ValueError):
                 return False
@@ -2467,12 +2467,14 @@ def _converted_column(node: ast.expr) -> tuple[str, Any, list[ast.AST]] | None:
 
 
 def _reshaped_keys(node: ast.expr) -> tuple[str, list[Any]] | None:
-    """For a reshape that refuses duplicate keys, of a name (``df.pivot(index='store',
-    columns='month', values='revenue')``, ``df.set_index(['store', 'month'],
-    verify_integrity=True)``): the name and the key columns, each written out; else
-    None."""
-    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
-            not isinstance(node.func.value, ast.Name):
+    """For a reshape that refuses duplicate keys, of a name: the name and the key columns,
+    each written out; else None. The reshapes: ``df.pivot(index='store', columns='month',
+    values='revenue')`` and ``pd.pivot(df, index=..., columns=...)``;
+    ``df.set_index(['store', 'month'], verify_integrity=True)``; and an ``unstack`` of
+    the keys set, of the frame or of one column (``df.set_index(['store',
+    'month'])['revenue'].unstack()``), which refuses a key twice whatever level it
+    moves."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return None
 
     def written(value: ast.expr | None) -> list[Any] | None:
@@ -2485,19 +2487,38 @@ def _reshaped_keys(node: ast.expr) -> tuple[str, list[Any]] | None:
     keywords = {k.arg: k.value for k in node.keywords}
     if None in keywords:
         return None  # ``**options``
-    if node.func.attr == "pivot" and not node.args:
+    attr, receiver = node.func.attr, node.func.value
+    if attr == "pivot":
+        args = list(node.args)
+        if isinstance(receiver, ast.Name) and receiver.id in ("pd", "pandas"):
+            # the function: the frame first, or as ``data=``
+            frame = args.pop(0) if args else keywords.pop("data", None)
+        else:
+            frame = receiver
         index, columns = written(keywords.get("index")), written(keywords.get("columns"))
-        if index is None or columns is None or not all(
-                k in ("index", "columns", "values") for k in keywords):
+        if args or not isinstance(frame, ast.Name) or index is None or columns is None or \
+                not all(k in ("index", "columns", "values") for k in keywords):
             return None
-        return node.func.value.id, index + columns
-    if node.func.attr == "set_index" and len(node.args) == 1:
+        return frame.id, index + columns
+    if attr == "set_index" and len(node.args) == 1 and isinstance(receiver, ast.Name):
         keys = written(node.args[0])
         verify = keywords.get("verify_integrity")
         if keys is None or not (isinstance(verify, ast.Constant) and verify.value is True) or \
                 not all(k in ("verify_integrity", "drop") for k in keywords):
             return None
-        return node.func.value.id, keys
+        return receiver.id, keys
+    if attr == "unstack" and len(node.args) + len(keywords) <= 2 and \
+            all(k in ("level", "fill_value", "sort") for k in keywords):
+        if isinstance(receiver, ast.Subscript) and isinstance(receiver.slice, ast.Constant) \
+                and type(receiver.slice.value) in (str, int):
+            receiver = receiver.value  # one column of the frame the keys index
+        if not isinstance(receiver, ast.Call) or not isinstance(receiver.func, ast.Attribute) \
+                or receiver.func.attr != "set_index" or len(receiver.args) != 1 or \
+                not isinstance(receiver.func.value, ast.Name) or \
+                not all(k.arg == "drop" for k in receiver.keywords):
+            return None  # ``append=True`` keeps the index: keys not all written out
+        keys = written(receiver.args[0])
+        return (receiver.func.value.id, keys) if keys is not None and len(keys) > 1 else None
     return None
 
 
