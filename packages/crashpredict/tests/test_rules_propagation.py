@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from crashpredict._rules import RULES, rules_engine
+from crashpredict._rules._meta import warm_meta
 from crashpredict._rules._values import Abstract
 from crashpredict._rules._walk import CellWalker
 
@@ -25,9 +26,13 @@ nn = torch.nn
 @pytest.fixture(autouse=True, scope="module")
 def _meta_kernels_loaded() -> None:
     """The first meta run in a process imports torch's meta kernels (seconds on a loaded
-    machine), which can outlast the walker's 1 s budget; the tests judge the steady state."""
+    machine), which can outlast the walker's 1 s budget; the tests judge the steady state.
+    `warm_meta` also marks the meta device ready for layers (as the full rules do before
+    they walk): without it a layer runs on meta only once something else in the process
+    imported torch._dynamo, and this file's results would depend on the tests before it."""
     torch.nn.functional.conv2d(torch.empty(1, 1, 4, 4, device="meta"),
                                torch.empty(1, 1, 3, 3, device="meta"))
+    assert warm_meta()
 
 
 def _env(source: str, ns: dict) -> dict:
@@ -240,6 +245,57 @@ def test_working_torch_code_is_never_flagged(source: str) -> None:
     for text in (source, cell):
         verdict = rules_engine(text, _torch_ns())
         assert verdict.crash is False, verdict.explanation
+
+
+PATCHES = """
+b, c, h, w = images.shape
+patches = images.unfold(2, patch, patch).unfold(3, patch, patch)
+patches = patches.permute(0, 2, 3, 1, 4, 5)
+tokens = patches.{flatten}(b, (h // patch) * (w // patch), c * patch * patch)
+embedded = proj(tokens)
+"""
+
+
+def _patch_ns() -> dict:
+    torch.manual_seed(0)
+    return {"torch": torch, "images": torch.randn(4, 3, 16, 16), "patch": 4,
+            "proj": nn.Linear(3 * 4 * 4, 8)}
+
+
+def test_a_view_of_permuted_patches_is_tried_on_the_live_tensor() -> None:
+    """The patches of an image batch (``unfold`` twice, then ``permute``) are not
+    contiguous: ``view`` refuses them, ``reshape`` copies. The shape unpacked from
+    ``images.shape`` (a ``torch.Size``) gives the sizes."""
+    crash, fixed = PATCHES.format(flatten="view"), PATCHES.format(flatten="reshape")
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        exec(compile(crash, "<cell>", "exec"), _patch_ns())
+    exec(compile(fixed, "<cell>", "exec"), _patch_ns())  # the truth: it runs
+    ns = _patch_ns()
+    before = ns["images"].clone()
+    verdict = rules_engine(crash, ns, trial_budget_s=0.05)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 5), verdict
+    assert "view size is not compatible" in verdict.explanation
+    assert torch.equal(ns["images"], before)
+    assert rules_engine(fixed, _patch_ns(), trial_budget_s=0.05).crash is False
+
+
+@pytest.mark.parametrize("source", [
+    "x = logits.masked_fill(logits > 0, 0.0).softmax(-1).topk(2, dim=1).values.sum()",
+    "a, b = logits.chunk(2, dim=1)\nz = (a - b).abs().clamp(max=1.0).sqrt().mean()",
+    "parts = logits.split([4, 6], dim=1)\nz = torch.cat(parts, dim=1).view(-1)",
+    "z = img.flip(-1).roll(1, dims=2).movedim(1, -1).reshape(2, -1).std(dim=0)",
+    "z = img.narrow(2, 0, 4).index_select(1, torch.tensor([0, 2])).unflatten(-1, (2, 4))",
+    "z = logits.tril().triu(-1).diagonal().repeat_interleave(2).eq(0).all()",
+    "z = torch.where(logits > 0, logits.exp(), logits.log_softmax(-1)).cumsum(1).sort(1)",
+])
+def test_working_tensor_methods_tried_on_live_values_are_never_flagged(source: str) -> None:
+    ns = _torch_ns()
+    exec(compile(source, "<cell>", "exec"), dict(ns))  # the truth: it runs
+    ns = _torch_ns()
+    before = {k: v.clone() for k, v in ns.items() if isinstance(v, torch.Tensor)}
+    verdict = rules_engine(source, ns, trial_budget_s=0.05)
+    assert verdict.crash is False, verdict.explanation
+    assert all(torch.equal(ns[k], v) for k, v in before.items())
 
 
 def test_no_override_of_a_users_subclass_runs() -> None:

@@ -92,12 +92,24 @@ _TORCH_FUNCTIONS = frozenset({
     "ones", "flatten", "reshape", "squeeze", "unsqueeze", "transpose", "permute", "argmax",
     "zeros_like", "ones_like", "arange", "full", "Tensor", "FloatTensor", "LongTensor",
     "sum", "mean", "max", "min", "vstack", "hstack", "eye",
+    "split", "chunk", "narrow", "flip", "roll", "where", "clamp", "exp", "log", "sqrt",
+    "softmax", "log_softmax", "gather", "index_select", "movedim", "tril", "triu",
+    "masked_select", "cumsum", "sort", "argsort", "topk", "abs", "tensordot", "outer",
+    "einsum", "full_like", "repeat_interleave", "tile", "unique", "column_stack",
 })
 _TENSOR_METHODS = frozenset({
     "view", "reshape", "permute", "transpose", "squeeze", "unsqueeze", "float", "long",
     "double", "int", "size", "dim", "numpy", "flatten", "matmul", "mm", "t", "sum", "mean",
     "argmax", "max", "min", "item", "tolist", "contiguous", "detach", "clone", "type",
     "view_as", "expand", "repeat", "bool", "half", "numel", "cpu",
+    # views and new tensors: none writes into the tensor (the in-place forms end in ``_``)
+    "unfold", "narrow", "chunk", "split", "select", "index_select", "gather", "flip", "roll",
+    "movedim", "moveaxis", "swapaxes", "swapdims", "unflatten", "expand_as", "reshape_as",
+    "masked_fill", "masked_select", "tril", "triu", "diagonal", "type_as", "abs", "exp",
+    "log", "sqrt", "clamp", "clip", "round", "sigmoid", "tanh", "relu", "softmax",
+    "log_softmax", "std", "var", "norm", "cumsum", "sort", "argsort", "topk", "all", "any",
+    "nonzero", "unique", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt",
+    "ge", "repeat_interleave", "tile", "bmm", "squeeze", "median", "prod",
 })
 
 

@@ -612,8 +612,9 @@ class StatementWalker:
             if is_known(value) or isinstance(value, SizedUnknown):
                 self._apply(self.rules.unpack, target, target, value, self)
             parts = None
-            # exact types: a subclass's __len__ / __iter__ is its own code
-            if is_known(value) and type(value) in (tuple, list) and not any(
+            # exact types: a subclass's __len__ / __iter__ is its own code (but torch's
+            # shapes: a tuple's, in C)
+            if is_known(value) and (type(value) in (tuple, list) or _torch_size(value)) and not any(
                     isinstance(e, ast.Starred) for e in target.elts):
                 parts = list(value) if len(value) == len(target.elts) else None
             for i, elt in enumerate(target.elts):
@@ -689,3 +690,8 @@ class StatementWalker:
             if value is obj and name != keep and name not in self.env:
                 self.env[name] = UNKNOWN
 
+
+def _torch_size(value: Any) -> bool:
+    """A tensor's shape (``torch.Size``: a tuple of ints, iterated as a tuple is)."""
+    kind = type(value)
+    return kind.__name__ == "Size" and kind.__module__ == "torch" and tuple in kind.__mro__
