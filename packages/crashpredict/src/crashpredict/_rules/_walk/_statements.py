@@ -42,7 +42,7 @@ from ._util import (
     stable,
     target_names,
 )
-from ._witness import names_read, row_witnesses
+from ._witness import names_read, record_witnesses, row_witnesses
 
 __all__ = ["StatementWalker"]
 
@@ -131,6 +131,19 @@ def _last_count(iterable: Any, call: _Counting | None, size: int) -> Any:
 #: Reading a frame's rows for a row loop's witnesses may take this long past the trial
 #: budget (vectorised scans of the columns the body names).
 _WITNESS_MS = 250.0
+#: A record loop's scan reads at most this many keys the body names, and this many
+#: lookups in a dict of at most this many keys.
+_MAX_KEYS = 8
+_MAX_LOOKUP_KEYS = 100_000
+
+
+def _record_key(node: ast.AST, name: str) -> Any:
+    """The key of ``name['key']`` (a string or int written out, read), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
+            isinstance(node.value, ast.Name) and node.value.id == name and \
+            isinstance(node.slice, ast.Constant) and type(node.slice.value) in (str, int):
+        return node.slice.value
+    return None
 
 #: torch's grad-mode managers, by their name on the ``torch`` module
 _GRAD_MANAGERS = ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled")
@@ -263,7 +276,8 @@ class StatementWalker:
                 self._unroll(stmt, items)
             elif items is not None:  # empty: the body never runs
                 self.block(stmt.orelse)
-            elif self._first_item(stmt, iterable, call) or self._row_loop(stmt):
+            elif self._first_item(stmt, iterable, call) or self._row_loop(stmt) or \
+                    self._record_loop(stmt, iterable):
                 pass
             else:
                 size = self._known_length(iterable, call)
@@ -375,6 +389,61 @@ class StatementWalker:
             self.witness = row.why
             try:
                 self._pass_again(stmt, value)
+            finally:
+                self.witness = outer
+        self._uncertain_blocks(stmt.orelse)
+        return True
+
+    def _record_loop(self, stmt: ast.For, iterable: Any) -> bool:
+        """A loop by a name over a plain list or tuple of plain dicts (records, as
+        ``json.loads`` of each line gives them): the body runs certainly, first on the
+        first record; then, as in a pass that comes later, on the records likeliest to
+        break it (`record_witnesses`: the first without a key the body reads as
+        ``rec['key']``, or with a value of another type there, or whose value there is no
+        key of a dict the body looks it up in, ``regions[rec['origin']]``; the last). Only
+        where the body rebinds neither the name nor the list, and changes none of those
+        dicts; else False (the loop is walked as any other)."""
+        if not isinstance(stmt.target, ast.Name) or type(iterable) not in (list, tuple) or \
+                not iterable or type(iterable[0]) is not dict:
+            return False
+        name, root = stmt.target.id, root_name(stmt.iter)
+        changed = self._changed_in(stmt.body)
+        if root is None or root in changed or name in changed or self.loop_depth > 2:
+            return False
+        keys: dict[Any, None] = {}
+        lookups: list[tuple[str, Any, Any]] = []
+        for top in stmt.body:
+            for node in ast.walk(top):
+                key = _record_key(node, name)
+                if key is not None:
+                    keys.setdefault(key, None)
+                if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load) \
+                        or not isinstance(node.value, ast.Name) or node.value.id in changed:
+                    continue
+                key = _record_key(node.slice, name)
+                mapping = self.lookup(node.value.id) if key is not None else None
+                if type(mapping) is dict and len(mapping) <= _MAX_LOOKUP_KEYS and all(
+                        type(k) in (str, int, float, bool, type(None)) for k in mapping):
+                    lookups.append((node.value.id, key, mapping))
+        try:
+            found = self.guarded(lambda: record_witnesses(iterable, list(keys)[:_MAX_KEYS],
+                                                          lookups[:_MAX_KEYS]),
+                                 at_least_ms=_WITNESS_MS)
+        except Stop:
+            raise
+        except Exception as exc:  # strange records: the loop is walked as any other
+            self.notes.append(f"records of {self.text(stmt.iter)} not read: "
+                              f"{type(exc).__name__}: {safe_message(exc)}")
+            return False
+        if not found:
+            return False
+        self.bind(stmt.target, found[0].value)
+        self.block(stmt.body)
+        outer = self.witness
+        for record in found[1:]:
+            self.witness = record.why
+            try:
+                self._pass_again(stmt, record.value)
             finally:
                 self.witness = outer
         self._uncertain_blocks(stmt.orelse)

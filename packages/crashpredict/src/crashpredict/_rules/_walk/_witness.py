@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import ast
 import sys
+import time
 from typing import Any
 
 from .._values import safe_repr
 
-__all__ = ["Witness", "item_witnesses", "names_read", "row_witnesses"]
+__all__ = ["Witness", "item_witnesses", "names_read", "record_witnesses", "row_witnesses"]
 
 #: At most this many columns a body names are scanned; at most this many witnesses walked.
 _MAX_COLUMNS = 6
@@ -130,3 +131,68 @@ def _row(frame: Any, k: int, how: str, itertuples: tuple[tuple[Any, ...], dict[s
     row = sys.modules["pandas"].Series(one.to_numpy(copy=True)[0], index=frame.columns,
                                        name=frame.index[k])
     return (frame.index[k], row) if how == "iterrows" else row
+
+
+#: A loop over more records than this has none scanned (the scan is a Python loop)...
+_MAX_RECORDS = 200_000
+#: ...and the scan stops after this long, with what it found in the records it read.
+_RECORD_SCAN_S = 0.020
+#: Values of these types are compared and hashed (no user code runs for them).
+_PLAIN_VALUES = (str, int, float, bool, type(None))
+
+
+def record_witnesses(records: list[Any] | tuple[Any, ...], keys: list[Any],
+                     lookups: list[tuple[str, Any, Any]]) -> list[Witness]:
+    """The records (plain dicts) of a list that a loop over it gives its body, likeliest
+    to break it: the first; the first item that is no dict; for each of ``keys`` (read as
+    ``rec['key']``), the first record without it and the first whose value there is of
+    another type than the first record's; for each ``(what, key, mapping)`` of
+    ``lookups`` (``mapping[rec['key']]``, a plain dict), the first record whose value
+    there is no key of it; and the last record. Read in order, for `_RECORD_SCAN_S` at
+    most; a record that holds anything but plain values where a key is read is passed."""
+    n = len(records)
+    if n == 0:
+        return []
+    chosen: dict[int, str] = {0: ""}
+    first = records[0]
+    kinds = {key: type(first[key]) for key in keys
+             if type(first) is dict and key in first and type(first[key]) in _PLAIN_VALUES}
+    todo_missing, todo_kind = set(keys), set(kinds)
+    todo_lookup = set(range(len(lookups)))
+    deadline = time.perf_counter() + _RECORD_SCAN_S
+    other = False
+    for k in range(min(n, _MAX_RECORDS)):
+        if k % 512 == 0 and k and time.perf_counter() > deadline:
+            break
+        record = records[k]
+        if type(record) is not dict:
+            if not other:
+                other = True
+                chosen.setdefault(k, f"item {k} is the {type(record).__name__} "
+                                     f"{safe_repr(record, 40)}, among dicts")
+            continue
+        for key in list(todo_missing):
+            if key not in record:
+                todo_missing.discard(key)
+                chosen.setdefault(k, f"record {k} has no key {key!r}")
+        for key in list(todo_kind):
+            value = record.get(key, kinds[key])
+            if type(value) is not kinds[key] and type(value) in _PLAIN_VALUES:
+                todo_kind.discard(key)
+                chosen.setdefault(k, f"record {k}'s {key!r} is the {type(value).__name__} "
+                                     f"{safe_repr(value, 40)} among {kinds[key].__name__} values")
+        for j in list(todo_lookup):
+            what, key, mapping = lookups[j]
+            value = record.get(key)
+            if key in record and type(value) in _PLAIN_VALUES and value not in mapping:
+                todo_lookup.discard(j)
+                chosen.setdefault(k, f"record {k}'s {key!r}, {safe_repr(value, 40)}, is no "
+                                     f"key of {what}")
+        if not (todo_missing or todo_kind or todo_lookup) and other:
+            break
+    if n > 1:
+        chosen.setdefault(n - 1, f"the last record, {n - 1}")
+    picked = sorted(chosen.items())[:_MAX_WITNESSES + 2]
+    if n > 1 and n - 1 not in dict(picked):
+        picked[-1] = (n - 1, chosen[n - 1])
+    return [Witness(records[k], why) for k, why in picked]
