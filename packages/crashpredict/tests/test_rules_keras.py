@@ -219,3 +219,70 @@ def test_labels_one_hot_encoded_twice_are_a_certain_rank_error(ns: dict, source:
         assert "same rank" in verdict.explanation and "(8, 3, 3)" in verdict.explanation
     else:
         assert verdict.crash is not True, verdict.explanation
+
+
+STANDARDIZED = """
+X_train = ((train_df[feature_cols] - mu) / sd).to_numpy("float32")
+model = keras.Sequential([keras.Input(shape=(X_train.shape[1],)),
+                          keras.layers.Dense(8, activation="relu"),
+                          keras.layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer="adam", loss="binary_crossentropy")
+test_cols = {test_cols}
+X_test = ((test_df[test_cols] - mu[test_cols]) / sd[test_cols]).to_numpy("float32")
+proba = model.predict(X_test, verbose=0)
+"""
+
+
+def _standardized_ns() -> dict:
+    import pandas as pd
+
+    rng = np.random.default_rng(4)
+    train = pd.DataFrame(rng.normal(size=(20_000, 6)), columns=[f"f{i}" for i in range(6)])
+    test = pd.DataFrame(rng.normal(size=(4_000, 6)), columns=[f"f{i}" for i in range(6)])
+    train["ratio"] = train["f0"] / (1 + train["f1"].abs())  # made for the training rows only
+    cols = list(train.columns)
+    return {"np": np, "pd": pd, "keras": keras, "train_df": train, "test_df": test,
+            "feature_cols": cols, "mu": train[cols].mean(), "sd": train[cols].std()}
+
+
+@pytest.mark.parametrize("trials", [0.05, None])
+def test_features_standardized_by_a_frame_minus_a_series_carry_their_shape(trials) -> None:
+    """``(frame - series) / series`` aligns the series on the frame's columns: the
+    result has the frame's rows. A test set without a feature made for the training rows
+    only gives the model one input too few."""
+    from crashpredict._rules import rules_engine
+    from crashpredict_tests_cells import raised_type
+
+    crash = STANDARDIZED.format(test_cols="[c for c in test_df.columns]")
+    fixed = STANDARDIZED.format(test_cols="feature_cols")
+    fixed = "test_df['ratio'] = test_df['f0'] / (1 + test_df['f1'].abs())\n" + fixed
+    assert raised_type(crash, _standardized_ns()) == "ValueError"
+    assert raised_type(fixed, _standardized_ns()) is None
+    verdict = rules_engine(crash, _standardized_ns(), trial_budget_s=trials)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 9), verdict
+    assert "(None, 7)" in verdict.explanation and "(4000, 6)" in verdict.explanation
+    assert rules_engine(fixed, _standardized_ns(), trial_budget_s=trials).crash is False
+
+
+def test_arithmetic_on_large_frames_waits_for_the_trials_time() -> None:
+    """Milliseconds of arithmetic on 140,000 values run only while the trials have time:
+    with none, the walk does not compute the features (and so says nothing)."""
+    from crashpredict._rules import rules_engine
+
+    crash = STANDARDIZED.format(test_cols="[c for c in test_df.columns]")
+    assert rules_engine(crash, _standardized_ns(), trial_budget_s=0.0).crash is not True
+
+
+def test_a_series_whose_labels_repeat_is_not_aligned_on_a_frame() -> None:
+    """pandas aligns a series with repeated labels on a frame's columns by a join that
+    can multiply them: not computed."""
+    import pandas as pd
+
+    from crashpredict._rules._facts import result_fits
+    import ast as _ast
+
+    frame = pd.DataFrame(np.zeros((10, 3)), columns=["a", "b", "c"])
+    assert result_fits(_ast.Sub(), frame, pd.Series([1.0, 2.0, 3.0], index=["a", "b", "c"]))
+    assert not result_fits(_ast.Sub(), frame, pd.Series([1.0, 2.0], index=["a", "a"]))
+    assert not result_fits(_ast.Sub(), pd.DataFrame(np.zeros((2_000_000, 1)), columns=["a"]),
+                           pd.Series([1.0], index=["b"]))

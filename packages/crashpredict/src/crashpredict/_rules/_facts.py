@@ -132,7 +132,15 @@ def result_fits(op: ast.AST, left: Any, right: Any) -> bool:
     """The result of ``left op right`` has at most MAX_ELEMENTS elements (checked from the
     shapes before anything is computed); pandas operands must share their index, since
     aligning duplicate labels can multiply rows."""
-    if is_series(left) or is_frame(left) or is_series(right) or is_frame(right):
+    if is_series(left) or is_series(right) or is_frame(left) or is_frame(right):
+        frames = [v for v in (left, right) if is_frame(v)]
+        series = [v for v in (left, right) if is_series(v)]
+        if len(frames) == 1 and len(series) == 1:
+            # a frame and a series: the series' labels meet the frame's columns, the
+            # result has the frame's rows and the union of both (unique labels only)
+            frame, labels = frames[0], series[0].index
+            return frame.columns.is_unique and labels.is_unique and \
+                frame.shape[0] * (frame.shape[1] + len(labels)) <= MAX_ELEMENTS
         indexes = [v.index for v in (left, right) if is_series(v) or is_frame(v)]
         if len(indexes) == 2 and not (indexes[0] is indexes[1] or indexes[0].equals(
                 indexes[1])):

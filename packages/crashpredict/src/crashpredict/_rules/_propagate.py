@@ -26,6 +26,7 @@ import ast
 import math
 import operator
 import sys
+import time
 import warnings
 from typing import Any
 
@@ -372,6 +373,9 @@ def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -
         return None
     if not result_fits(next(k for k, f in _ARITH.items() if f is fn)(), left, right):
         return None
+    if sum(_size(v) for v in arrays) > _FREE_ELEMENTS and \
+            time.perf_counter() > getattr(walker, "deadline", math.inf):
+        return None  # milliseconds of arithmetic: only while the trials have time left
     np = np_module()
     sliced = _sliced_matmul(left, right) if fn is operator.matmul and (
         (is_ndarray(left) and is_ndarray(right)) or (is_tensor(left) and is_tensor(right))) \
@@ -392,6 +396,15 @@ def _real_binop(fn: Any, left: Any, right: Any, node: ast.AST, walker: Walker) -
         return None
     except Exception:
         return None
+
+
+#: Arithmetic on live operands of at most this many elements in all runs whatever the
+#: trials' time left (microseconds); on larger ones only within it.
+_FREE_ELEMENTS = 100_000
+
+
+def _size(value: Any) -> int:
+    return int(value.numel()) if is_tensor(value) else int(value.size)
 
 
 def _sliced_matmul(left: Any, right: Any) -> tuple[tuple[int, ...], Any, Any] | None:
