@@ -25,6 +25,21 @@ def raised_type(source: str, namespace: dict) -> str | None:
     return None if exc is None else type(exc).__name__
 
 
+def raised_in_a_new_process(setup: str, cell: str) -> str | None:
+    """The name of what ``cell`` raises after ``setup``, run for real in a new interpreter
+    (None: it ran clean): a Keras graph error raised in the tests' process would stay in
+    TensorFlow's runtime, which the dry runs of later tests fork."""
+    import subprocess
+    import sys
+
+    script = ("ns = {'__name__': '__main__'}\nexec(SETUP, ns)\ntry:\n    exec(CELL, ns)\n"
+              "except Exception as exc:\n    print('RAISED', type(exc).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", f"SETUP = {setup!r}\nCELL = {cell!r}\n" + script],
+                          capture_output=True, text=True, timeout=300, check=True)
+    found = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("RAISED ")]
+    return found[0] if found else None
+
+
 def beside_the_cell(namespace: dict, cell: str, wait_s: float = 20) -> Any:
     """The dry run of ``cell`` as the notebook's one run makes it: a standby child of
     ``namespace``, armed, then given the cell; its `DryRun` once in."""

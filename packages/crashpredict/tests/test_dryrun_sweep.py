@@ -21,6 +21,7 @@ from crashpredict._dryrun import dryrun_verdict
 from crashpredict._dryrun._fastforward import (Cutter, LoopInfo, _draws_before, _itemwise,
                                                _positions, _Rows, rewrite_cell)
 from crashpredict_tests_cells import beside_the_cell  # registered by conftest.py
+from crashpredict_tests_cells import raised_in_a_new_process
 from crashpredict_tests_cells import raised_type as _raised_type
 
 pytestmark = pytest.mark.usefixtures("no_new_children")
@@ -2166,21 +2167,6 @@ def _stations(missing_at: int | None = STATION_BAD) -> dict:
     return namespace
 
 
-def _raised_in_a_new_process(setup: str, cell: str) -> str | None:
-    """What ``cell`` raises after ``setup``, run for real in a new interpreter: a Keras
-    graph error raised in this process would stay in TensorFlow's runtime, which the
-    dry runs of later tests fork."""
-    import subprocess
-    import sys
-
-    script = ("ns = {'__name__': '__main__'}\nexec(SETUP, ns)\ntry:\n    exec(CELL, ns)\n"
-              "except Exception as exc:\n    print('RAISED', type(exc).__name__)\n")
-    done = subprocess.run([sys.executable, "-c", f"SETUP = {setup!r}\nCELL = {cell!r}\n" + script],
-                          capture_output=True, text=True, timeout=300, check=True)
-    found = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("RAISED ")]
-    return found[0] if found else None
-
-
 STATIONS = """
 loss = {{}}
 for station, df in frames.items():
@@ -2198,13 +2184,13 @@ def test_a_skipped_station_missing_a_sensor_meets_the_keras_models_width():
     fix selects the model's columns."""
     cell = STATIONS.format(step=STATION_S, select=".drop(columns=['station', 'y'])")
     setup = STATIONS_SETUP.format(n=STATIONS_N, missing_at=STATION_BAD)
-    assert _raised_in_a_new_process(setup, cell) in ("ValueError", "InvalidArgumentError")
+    assert raised_in_a_new_process(setup, cell) in ("ValueError", "InvalidArgumentError")
     result, verdict = _beside_the_cell(_stations(), cell)
     assert result.swept_iteration, result
     assert verdict.crash is True and verdict.line == 6, verdict
     fixed = STATIONS.format(step=STATION_S, select=".reindex(columns=['temp', 'rain', 'wind'], "
                                                 "fill_value=0.0)")
-    assert _raised_in_a_new_process(setup, fixed) is None
+    assert raised_in_a_new_process(setup, fixed) is None
     result, verdict = _beside_the_cell(_stations(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 

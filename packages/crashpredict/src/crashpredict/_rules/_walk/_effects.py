@@ -61,6 +61,10 @@ def effects_of_call(site: CallSite) -> None:
                                                               "evaluate", "predict"):
             mutating = False  # the Keras facts record the compiled loss; a fit changes
             # weights, not the shapes, loss or class the facts hold
+        if site.method in _KERAS_RUNS and is_known(receiver) and is_keras_model(receiver) and \
+                meta_attr(receiver, "built") is True:
+            mutating = False  # a built model's fit changes its weights and optimizer, not
+            # its layers, input shape or loss (an unbuilt one is built by its first fit)
         if site.method == "compile" and is_known(receiver) and is_keras_model(receiver) and \
                 walker.scratch.get(COMPILED_IN_CELL, {}).get(id(receiver), (None, None))[1] \
                 is site.node:
@@ -97,6 +101,9 @@ def effects_of_call(site: CallSite) -> None:
                 walker.env[name] = UNKNOWN
 
 
+#: What a built Keras model runs: its weights change, not what the rules read of it.
+_KERAS_RUNS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                         "predict_on_batch"})
 #: pandas methods that call a function on each value, row, column or group and change
 #: nothing themselves (but with ``inplace``, which none of them takes).
 _CALLBACK_METHODS = frozenset({"apply", "map", "applymap", "transform", "agg", "aggregate"})

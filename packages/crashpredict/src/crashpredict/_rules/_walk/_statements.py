@@ -42,7 +42,7 @@ from ._util import (
     stable,
     target_names,
 )
-from ._witness import names_read, record_witnesses, row_witnesses
+from ._witness import names_read, record_witnesses, row_witnesses, table_witnesses
 
 __all__ = ["StatementWalker"]
 
@@ -131,6 +131,9 @@ def _last_count(iterable: Any, call: _Counting | None, size: int) -> Any:
 #: Reading a frame's rows for a row loop's witnesses may take this long past the trial
 #: budget (vectorised scans of the columns the body names).
 _WITNESS_MS = 250.0
+#: A loop over at most this many frames or arrays has them compared (each read as any
+#: value from the live world).
+_MAX_TAMED = 1_000
 #: A record loop's scan reads at most this many keys the body names, and this many
 #: lookups in a dict of at most this many keys.
 _MAX_KEYS = 8
@@ -277,7 +280,7 @@ class StatementWalker:
             elif items is not None:  # empty: the body never runs
                 self.block(stmt.orelse)
             elif self._first_item(stmt, iterable, call) or self._row_loop(stmt) or \
-                    self._record_loop(stmt, iterable):
+                    self._record_loop(stmt, iterable) or self._table_loop(stmt, iterable):
                 pass
             else:
                 size = self._known_length(iterable, call)
@@ -444,6 +447,59 @@ class StatementWalker:
             self.witness = record.why
             try:
                 self._pass_again(stmt, record.value)
+            finally:
+                self.witness = outer
+        self._uncertain_blocks(stmt.orelse)
+        return True
+
+    def _table_loop(self, stmt: ast.For, iterable: Any) -> bool:
+        """A loop over frames (or numpy arrays): a list or tuple of them, or the
+        ``values()`` or ``items()`` of a plain dict of them (``for station, df in
+        frames.items()``). The body runs certainly, first on the first; then, as in a pass
+        that comes later, on the first whose columns or dtypes differ from the first's
+        (for arrays, the shape past the first axis or the dtype), and on the last
+        (`table_witnesses`). Only where the body rebinds nothing the loop reads; else
+        False (the loop is walked as any other)."""
+        node = stmt.iter
+        keys: list[Any] | None = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("items", "values") and not node.args and not node.keywords:
+            owner = self._reread(node.func.value)
+            if type(owner) is not dict:
+                return False
+            values = list(owner.values())
+            if node.func.attr == "items":
+                keys = list(owner)
+                if not all(type(k) in (str, int, float, bool, type(None)) for k in keys):
+                    return False
+            root = root_name(node.func.value)
+        elif type(iterable) in (list, tuple):
+            values, root = list(iterable), root_name(node)
+        else:
+            return False
+        if root is None or root in self._changed_in(stmt.body) or self.loop_depth > 2 or \
+                any(self.tame(v, "an item") is UNKNOWN for v in values[:_MAX_TAMED]):
+            return False
+        try:
+            found = self.guarded(lambda: table_witnesses(values), at_least_ms=_WITNESS_MS)
+        except Stop:
+            raise
+        except Exception as exc:  # strange frames: the loop is walked as any other
+            self.notes.append(f"items of {self.text(node)} not compared: "
+                              f"{type(exc).__name__}: {safe_message(exc)}")
+            return False
+        if not found or len(values) > _MAX_TAMED:
+            return False
+
+        def item(k: int) -> Any:
+            return values[k] if keys is None else (keys[k], values[k])
+        self.bind(stmt.target, item(0))
+        self.block(stmt.body)
+        outer = self.witness
+        for k, why in found[1:]:
+            self.witness = why
+            try:
+                self._pass_again(stmt, item(k))
             finally:
                 self.witness = outer
         self._uncertain_blocks(stmt.orelse)

@@ -23,7 +23,8 @@ from typing import Any
 
 from .._values import safe_repr
 
-__all__ = ["Witness", "item_witnesses", "names_read", "record_witnesses", "row_witnesses"]
+__all__ = ["Witness", "item_witnesses", "names_read", "record_witnesses", "row_witnesses",
+           "table_witnesses"]
 
 #: At most this many columns a body names are scanned; at most this many witnesses walked.
 _MAX_COLUMNS = 6
@@ -196,3 +197,46 @@ def record_witnesses(records: list[Any] | tuple[Any, ...], keys: list[Any],
     if n > 1 and n - 1 not in dict(picked):
         picked[-1] = (n - 1, chosen[n - 1])
     return [Witness(records[k], why) for k, why in picked]
+
+
+#: A loop over more frames or arrays than this has none compared.
+_MAX_TABLES = 10_000
+
+
+def table_witnesses(values: list[Any]) -> list[tuple[int, str]]:
+    """(position, why) of the frames (or numpy arrays) of a loop's items likeliest to
+    break its body: the first; the first whose columns differ from the first's, or whose
+    dtypes do (for arrays: the shape past the first axis, or the dtype); the last. Empty
+    where the items are not all frames, or not all arrays."""
+    n = len(values)
+    if n == 0 or n > _MAX_TABLES:
+        return []
+    pd, np = sys.modules.get("pandas"), sys.modules.get("numpy")
+    frames = pd is not None and all(type(v) is pd.DataFrame for v in values)
+    arrays = np is not None and all(type(v) is np.ndarray for v in values)
+    if not (frames or arrays):
+        return []
+    chosen: dict[int, str] = {0: ""}
+    first = values[0]
+    for k in range(1, n):
+        value = values[k]
+        if frames:
+            if not value.columns.equals(first.columns):
+                lacks = [c for c in first.columns if c not in value.columns]
+                extra = [c for c in value.columns if c not in first.columns]
+                what = "; ".join(part for part in (
+                    f"it lacks {safe_repr(lacks, 60)}" if lacks else "",
+                    f"it has {safe_repr(extra, 60)} too" if extra else "") if part) or \
+                    "its columns come in another order"
+                chosen.setdefault(k, f"item {k}'s columns differ from the first's: {what}")
+                break
+            if not value.dtypes.equals(first.dtypes):
+                chosen.setdefault(k, f"item {k}'s dtypes differ from the first's")
+                break
+        elif value.shape[1:] != first.shape[1:] or value.dtype != first.dtype:
+            chosen.setdefault(k, f"item {k} is a {value.dtype} array of shape {value.shape}, "
+                                 f"the first a {first.dtype} one of {first.shape}")
+            break
+    if n > 1:
+        chosen.setdefault(n - 1, f"the last item, {n - 1}")
+    return sorted(chosen.items())
