@@ -2622,19 +2622,20 @@ def _customers() -> dict:
 PLOTTED = """
 features = [c for c in customers.columns if c != 'ltv']
 fig, axes = plt.subplots(2, 4)
-for ax, col in zip(axes.ravel(), {features}):
+for ax, col in zip({grid}, {features}):
     time.sleep(0.15)
     sns.regplot(data=customers, x=col, y='ltv', ax=ax, order=2, n_boot=50)
 """
 
 
-def test_the_last_item_of_a_zip_of_lists_is_run_after_the_cut():
+@pytest.mark.parametrize("grid", ["axes.ravel()", "axes.flat"])
+def test_the_last_item_of_a_zip_of_lists_is_run_after_the_cut(grid):
     """The last of eight plotted features is a date, which a quadratic fit cannot take:
     the real run fails in its last iteration. The loop over ``zip(axes.ravel(), features)``
     is cut; its last item, read from what it zips, runs after the cut, and the failure of
     its own column counts (Seaborn's plots only read the frame). The fix plots the days
-    since the last login."""
-    cell = PLOTTED.format(features="features")
+    since the last login. ``axes.flat``, an iterator at its start, is read from its array."""
+    cell = PLOTTED.format(grid=grid, features="features")
     assert _raised_type(cell, _customers()) is not None
     result, verdict = _beside_the_cell(_customers(), cell)
     assert result.last_iteration, result
@@ -2646,9 +2647,16 @@ def test_the_last_item_of_a_zip_of_lists_is_run_after_the_cut():
     assert verdict.crash is not True and not result.last_iteration, (verdict, result)
 
 
-def test_a_zip_over_what_iterating_consumes_has_no_last_item():
+@pytest.mark.parametrize("grid, features", [
     # a generator of the features: listing it would take the loop's items
-    cell = PLOTTED.format(features="(c for c in features)")
+    ("axes.ravel()", "(c for c in features)"),
+    # an iterator over the grid already stepped: its items are not its array's
+    ("cells", "features[1:]"),
+])
+def test_a_zip_over_what_iterating_consumes_has_no_last_item(grid, features):
+    cell = PLOTTED.format(grid=grid, features=features).replace(
+        "for ax, col", "cells = axes.flat\nnext(cells)\nfor ax, col")
+    assert _raised_type(cell, _customers()) is not None
     result, verdict = _beside_the_cell(_customers(), cell)
     assert not result.last_iteration, result
 

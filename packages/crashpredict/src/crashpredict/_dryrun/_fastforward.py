@@ -391,8 +391,11 @@ MAX_ZIPPED = 100_000
 def _zipped_items(args: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
     """The items ``zip(*args)`` yields, listed, where each of ``args`` is a container that
     iterating does not consume (a list, a tuple, a range, a string, a dict, a numpy array,
-    a pandas series or index) of `MAX_ZIPPED` items at most; else None."""
+    a pandas series or index) of `MAX_ZIPPED` items at most; else None. A numpy array's
+    ``flat`` not yet stepped (``zip(axes.flat, files)``) is read from its array, which it
+    runs over in order: it is not iterated here (the loop's zip holds it)."""
     try:
+        args = tuple(_unstepped_flat(arg) for arg in args)
         for arg in args:
             module = type(arg).__module__.partition(".")[0]
             if not (isinstance(arg, (list, tuple, range, str, dict)) or (
@@ -404,6 +407,15 @@ def _zipped_items(args: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
         return list(zip(*args))
     except Exception:  # noqa: BLE001 - a strange container: not listed
         return None
+
+
+def _unstepped_flat(arg: Any) -> Any:
+    """The array a numpy ``flatiter`` at its start runs over, flattened; else ``arg``."""
+    kind = type(arg)
+    if kind.__name__ == "flatiter" and kind.__module__.partition(".")[0] == "numpy" and \
+            arg.index == 0:
+        return arg.base.ravel()
+    return arg
 
 
 def _zips(node: ast.AST) -> bool:
