@@ -2781,3 +2781,58 @@ def test_what_only_reads_a_summary_of_a_frame(source, summarised):
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     (name,) = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "log"]
     assert _summarised(name, parents) is summarised
+
+
+# ---- an array the cell adds into in place, met by a short day -------------------------------
+
+def _days(short_at: int | None = BAD) -> dict:
+    """Forty days of per-minute readings of four sensors; the day at ``short_at`` lost a
+    minute (1439 rows)."""
+    import numpy as np
+
+    rng = np.random.default_rng(6)
+    readings = {f"day{d:02d}": rng.normal(20, 3, (1440, 4)) for d in range(40)}
+    if short_at is not None:
+        key = f"day{short_at:02d}"
+        readings[key] = np.delete(readings[key], 120, axis=0)
+    return {"np": np, "time": time, "readings": readings}
+
+
+PROFILES = """
+profile_sum = np.zeros((1440, 4))
+for day, arr in readings.items():
+    time.sleep({step})
+    clean = np.clip(arr, 0, 40)
+    profile_sum += clean
+{after}mean_profile = profile_sum / len(readings)
+"""
+
+
+def test_a_short_day_added_in_place_into_a_running_sum_is_met_by_the_sweep():
+    """numpy's in-place add keeps the running sum's shape: in any iteration it is the
+    (1440, 4) it was made with, so the day of 1439 rows, skipped by the cut and run after
+    the cell, fails as the real run's 37th iteration does. The fix pads the day."""
+    cell = PROFILES.format(step=STEP_S, after="")
+    assert _raised_type(cell, _days()) == "ValueError"
+    result, verdict = _beside_the_cell(_days(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    fixed = cell.replace("clean = np.clip(arr, 0, 40)",
+                         "clean = np.clip(np.resize(arr, (1440, 4)), 0, 40)")
+    assert _raised_type(fixed, _days()) is None
+    result, verdict = _beside_the_cell(_days(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("after", [
+    "profile_sum = profile_sum.T\n",  # bound again after the loop: not the loop's shape
+    "profile_sum.shape = (4, 1440)\n",  # reshaped in place
+    "profile_sum.resize((4, 1440), refcheck=False)\n",
+])
+def test_a_running_sum_reshaped_after_the_loop_is_not_claimed(after):
+    """Every day is whole: the real run is clean. The sweep runs after the whole cell,
+    which reshaped the sum: its failures there say nothing."""
+    cell = PROFILES.format(step=STEP_S, after=after)
+    assert _raised_type(cell, _days(short_at=None)) is None
+    result, verdict = _beside_the_cell(_days(short_at=None), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)

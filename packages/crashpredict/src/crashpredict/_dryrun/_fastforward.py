@@ -1793,6 +1793,9 @@ class Cutter:
             # keeps its layers' shapes: what they make of the iteration's values is its own
             made = made - _shaped_modules(made, self.cell_tree, namespace,
                                           self.built_before_sweep if swept else None)
+        if exc is not None and _about_shapes_or_casting(exc):  # an array the cell changes
+            # only in place keeps its shape and dtype (``profile_sum += clean``)
+            made = made - _kept_in_place(made, self.cell_tree, loop, namespace)
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
                 statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
@@ -4197,8 +4200,16 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
     of the notebook's own code but its pure functions (`_pure_function`: what they change
     is what they are handed, which ``made`` holds; ``cross_val_score(knn_pipe(), ...)``).
     ``swept``: ``cut_nodes`` is the whole cell, and ``made`` holds already the receivers
-    of its methods that may change them (`Cutter._changed_by_cell`)."""
+    of its methods that may change them (`Cutter._changed_by_cell`). An augmented
+    assignment to a name that raised whole (``profile_sum += clean``: numpy's in-place
+    add) is judged as the operation it makes of the name and the value."""
     node = _node_at(statement, raised)
+    if node is None and isinstance(statement, ast.AugAssign) and \
+            isinstance(statement.target, ast.Name) and (
+                statement.lineno, statement.end_lineno, statement.col_offset,
+                statement.end_col_offset) == raised:
+        node = ast.BinOp(left=ast.Name(id=statement.target.id, ctx=ast.Load()),
+                         op=statement.op, right=statement.value)
     if node is None:
         return False
     if _runs_notebook_code(cut_nodes, namespace, pure_ok=True):
@@ -4750,6 +4761,95 @@ def _about_a_models_shapes(exc: BaseException) -> bool:
             "features as input" in text or "feature names should match" in text)
     except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
         return False
+
+
+def _about_shapes_or_casting(exc: BaseException) -> bool:
+    """A numpy failure that the operands' shapes or dtypes decide, not their values:
+    ``operands could not be broadcast together``, and a ufunc's output that the casting
+    rule refuses (``Cannot cast ufunc 'add' output from dtype('float64') to
+    dtype('int64')``, an in-place add of floats into an array of ints)."""
+    try:
+        text = str(exc)
+        if isinstance(exc, ValueError):
+            return "could not be broadcast" in text
+        return isinstance(exc, TypeError) and type(exc).__name__.startswith("UFunc") and \
+            type(exc).__module__.partition(".")[0] == "numpy" and "Cannot cast ufunc" in text
+    except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+        return False
+
+
+#: numpy's functions that make a new array (`_kept_in_place`).
+_ARRAY_MAKERS = frozenset({"zeros", "ones", "empty", "full", "zeros_like", "ones_like",
+                           "empty_like", "full_like", "array", "copy"})
+#: What reading an array's attribute leaves it as it is.
+_ARRAY_READS = frozenset({"shape", "dtype", "ndim", "size", "T", "copy", "sum", "mean",
+                          "max", "min", "std", "astype", "reshape", "round", "tolist"})
+
+
+def _kept_in_place(names: set[str], tree: ast.Module | None, loop: ast.For,
+                   namespace: Mapping[str, Any]) -> set[str]:
+    """Of ``names``, those that hold a numpy array the cell changes in place only: bound
+    once, by a statement of the cell's top level before ``loop`` that makes a new array
+    (`_ARRAY_MAKERS`) and reads none of ``names`` (``profile_sum = np.zeros((1440,
+    8))``); then only the
+    target of augmented assignments (``profile_sum += clean``) or of an item store
+    (``totals[i] = ...``), and otherwise read as an operand, by an index, or through
+    `_ARRAY_READS` (never handed to a call, aliased, or put in a container). numpy's
+    in-place operations keep an array's shape and dtype, so in any iteration it has the
+    shape and dtype it was bound with, in the real run as after a cut."""
+    if tree is None:
+        return set()
+    np = sys.modules.get("numpy")
+    if np is None:
+        return set()
+    position = {id(n): k for k, n in enumerate(tree.body)}
+    at = position.get(id(loop))
+    if at is None:
+        return set()
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    kept: set[str] = set()
+    for name in names:
+        if type(namespace.get(name)) is not np.ndarray:
+            continue
+        ok, bound = True, 0
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Name) and node.id == name):
+                continue
+            parent = parents.get(id(node))
+            if isinstance(node.ctx, ast.Del):
+                ok = False
+            elif isinstance(node.ctx, ast.Store):
+                if isinstance(parent, ast.AugAssign):
+                    continue
+                bound += 1
+                value = parent.value if isinstance(parent, ast.Assign) else None
+                ok = isinstance(parent, ast.Assign) and parent.targets == [node] and \
+                    position.get(id(parent), at) < at and \
+                    not _names_in(parent.value) & names and isinstance(value, ast.Call) and \
+                    isinstance(value.func, ast.Attribute) and \
+                    value.func.attr in _ARRAY_MAKERS and \
+                    isinstance(value.func.value, ast.Name) and \
+                    namespace.get(value.func.value.id) is np
+            elif isinstance(parent, ast.Subscript) and parent.value is node:
+                continue  # ``totals[i]``, read or stored: its shape stays
+            elif isinstance(parent, ast.Attribute):
+                ok = parent.attr in _ARRAY_READS and isinstance(parent.ctx, ast.Load)
+            elif isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare)) or \
+                    isinstance(parent, ast.AugAssign) and parent.value is node:
+                continue
+            elif isinstance(parent, ast.Call) and node in parent.args and \
+                    isinstance(parent.func, ast.Name) and parent.func.id in ("len", "print"):
+                continue
+            else:
+                ok = False  # handed to a call, aliased, put in a container, returned
+            if not ok:
+                break
+        if ok and bound == 1:
+            kept.add(name)
+    return kept
 
 
 def _shaped_modules(names: set[str], tree: ast.Module | None,
