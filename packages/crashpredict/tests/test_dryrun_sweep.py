@@ -1543,19 +1543,31 @@ for chunk in pd.read_csv(path, chunksize=500):
 {after}"""
 
 
-def test_a_bad_chunk_the_cut_skipped_is_met_from_the_files_end(tmp_path):
+CHUNKED_WITH = """
+parts = []
+with pd.read_csv(path, chunksize=500) as reader:
+    for chunk in reader:
+        time.sleep({step})
+        chunk['units'] = chunk['units']{fill}.astype(int)
+        parts.append(chunk.groupby('store')['units'].sum())
+{after}"""
+
+
+@pytest.mark.parametrize("template, line", [(CHUNKED, 5), (CHUNKED_WITH, 6)])
+def test_a_bad_chunk_the_cut_skipped_is_met_from_the_files_end(tmp_path, template, line):
     """The 22nd chunk of 24 has blank units: the real run fails there, late. The cut run
     reads the first chunks; the sweep reads the file again from its end, each chunk parsed
     alone from its own lines (`_csv_chunks`), and meets it third. Each chunk is a new frame,
     which no other iteration shares, so its failure is the iteration's own. Its fix fills
-    the blanks."""
-    cell = CHUNKED.format(step=STEP_S * 2, fill="", after="")
+    the blanks. A reader opened by ``with`` is closed when the sweep runs: the file is read
+    again by its path."""
+    cell = template.format(step=STEP_S * 2, fill="", after="")
     assert _raised_type(cell, _transactions(tmp_path / "truth")) == "IntCastingNaNError"
     result, verdict = _beside_the_cell(_transactions(tmp_path / "run"), cell)
     assert result.swept_iteration and result.cut_before_crash, result
     assert (verdict.crash, verdict.exception, verdict.line) == (
-        True, "IntCastingNaNError", 5), verdict
-    fixed = CHUNKED.format(step=STEP_S * 2, fill=".fillna(0)", after="")
+        True, "IntCastingNaNError", line), verdict
+    fixed = template.format(step=STEP_S * 2, fill=".fillna(0)", after="")
     assert _raised_type(fixed, _transactions(tmp_path / "truth_fixed")) is None
     result, verdict = _beside_the_cell(_transactions(tmp_path / "run_fixed"), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
@@ -2836,3 +2848,94 @@ def test_a_running_sum_reshaped_after_the_loop_is_not_claimed(after):
     assert _raised_type(cell, _days(short_at=None)) is None
     result, verdict = _beside_the_cell(_days(short_at=None), cell)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+# ---- a stream trained batch by batch over a range, met by a late class id -----------------
+
+def _stream(new_class: bool = True) -> dict:
+    """4,000 events of six categories in time order; near the end (but not in the last
+    batch) a seventh category, id 6, appears."""
+    import numpy as np
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(12)
+    n = 4000
+    cat = rng.choice(6, n)
+    if new_class:
+        late = np.arange(3600, 3960)
+        cat[late[rng.random(len(late)) < 0.05]] = 6
+    X = rng.normal(size=(n, 8)) + cat[:, None] * 0.3
+    return {"np": np, "torch": torch, "nn": nn, "time": time, "X": X, "cat": cat}
+
+
+STREAM = """
+N_CLASSES = {classes}
+net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, N_CLASSES))
+opt = torch.optim.SGD(net.parameters(), lr=0.05)
+loss_fn = nn.CrossEntropyLoss()
+X_all = torch.tensor(X, dtype=torch.float32)
+y_all = torch.tensor(cat, dtype=torch.long)
+hits = 0
+for start in range(0, len(X_all), 32):
+    time.sleep({step})
+    xb, yb = X_all[start:start + 32], y_all[start:start + 32]
+    logits = net(xb)
+    hits += (logits.argmax(1) == yb).sum().item()
+    loss = loss_fn(logits, yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+{after}"""
+
+
+def test_a_late_class_id_in_a_stream_trained_over_a_range_is_met_by_the_sweep():
+    """The stream's 7th category appears only in its last tenth: the real run's loss
+    fails there ("Target 6 is out of bounds"). The loop over ``range(0, len(X_all), 32)``
+    keeps its numbers whatever the cell does with ``X_all``; the module and the loss (torch's
+    own classes) read the batch without changing it, ``backward`` changes no tensor the
+    cell names, and the model keeps its output width however it trains: the failure on a
+    skipped batch is the iteration's own. The fix counts the classes in the data."""
+    cell = STREAM.format(classes=6, step=STEP_S / 2, after="")
+    assert _raised_type(cell, _stream()) == "IndexError"
+    result, verdict = _beside_the_cell(_stream(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 14), verdict
+    fixed = STREAM.format(classes="int(cat.max()) + 1", step=STEP_S / 2, after="")
+    assert _raised_type(fixed, _stream()) is None
+    result, verdict = _beside_the_cell(_stream(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("after", [
+    "y_all[-1] = 6\n",  # the labels changed after the loop: the sweep reads them so
+    "y_all.add_(6)\n",  # ...in place, by a method
+])
+def test_labels_changed_after_the_stream_are_not_claimed(after):
+    cell = STREAM.format(classes=6, step=STEP_S / 2, after=after)
+    assert _raised_type(cell, _stream(new_class=False)) is None
+    result, verdict = _beside_the_cell(_stream(new_class=False), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_what_a_torch_module_does_with_its_inputs():
+    """Of torch's own modules: a network and a loss read their inputs; one that works in
+    place, or holds a hook of the user's, may change them."""
+    import torch
+    from torch import nn
+
+    from crashpredict._dryrun._fastforward import _torch_reader
+
+    assert _torch_reader(nn.Sequential(nn.Linear(4, 3), nn.ReLU()))
+    assert _torch_reader(nn.CrossEntropyLoss())
+    assert not _torch_reader(nn.Sequential(nn.ReLU(inplace=True), nn.Linear(4, 3)))
+    hooked = nn.Linear(4, 3)
+    hooked.register_forward_pre_hook(lambda module, args: None)
+    assert not _torch_reader(hooked)
+
+    class Mine(nn.Module):
+        def forward(self, x):
+            return x.mul_(2)
+
+    assert not _torch_reader(Mine()) and not _torch_reader(torch.zeros(3))

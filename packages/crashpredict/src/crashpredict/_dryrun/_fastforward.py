@@ -500,11 +500,20 @@ def _top_loops(tree: ast.Module | None) -> Iterator[ast.For]:
 
 
 def _opens_only(node: ast.With) -> bool:
-    """Whether each item of ``node`` is a call of ``open`` bound to a plain name."""
-    return all(isinstance(item.context_expr, ast.Call)
-               and isinstance(item.context_expr.func, ast.Name)
-               and item.context_expr.func.id == "open"
-               and isinstance(item.optional_vars, ast.Name) for item in node.items)
+    """Whether each item of ``node`` is a call of ``open``, or a chunked reader of a CSV
+    file (``pd.read_csv(path, chunksize=8_000)``: its skipped chunks are read again from
+    the file by its path, `_csv_chunks`), bound to a plain name."""
+    def opens(call: ast.expr) -> bool:
+        if not isinstance(call, ast.Call):
+            return False
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == "open":
+            return True
+        return isinstance(func, ast.Attribute) and func.attr in ("read_csv", "read_table") \
+            and isinstance(func.value, ast.Name) and \
+            any(k.arg in ("chunksize", "iterator") for k in call.keywords)
+    return all(opens(item.context_expr) and isinstance(item.optional_vars, ast.Name)
+               for item in node.items)
 
 
 def _opened_by(tree: ast.Module | None, loop: ast.For) -> ast.With | None:
@@ -1236,8 +1245,11 @@ class Cutter:
         bound_there = {id(item.optional_vars) for item in opened.items} if opened else set()
         parents = {id(child): node for node in ast.walk(tree)
                    for child in ast.iter_child_nodes(node)}
-        if loop_id not in self.fresh_items and any(  # (chunks, folds: made anew, which
-                isinstance(n, ast.Name) and n.id in listed  # no statement changes)
+        # the numbers of a ``range``, kept as the loop began, are what they were whatever
+        # the cell later does to what the header read (``range(0, len(events), 32)``)
+        numbered = type(self.sources.get(loop_id, (None, None))[0]) is range
+        if loop_id not in self.fresh_items and not numbered and any(  # (chunks, folds: made
+                isinstance(n, ast.Name) and n.id in listed  # anew, no statement changes)
                 and id(n) not in bound_there and not _summarised(n, parents)
                 for node in nodes if node is not loop for n in ast.walk(node)
                 if not _within(n, loop)):
@@ -1782,6 +1794,14 @@ class Cutter:
             if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
+        if exc is not None and _about_a_models_shapes(exc):  # a model trained in place
+            # keeps its layers' shapes: what they make of the iteration's values is its own
+            # (``logits = net(xb)`` fresh in the iteration, for its shapes)
+            made = made - _shaped_modules(made, self.cell_tree, namespace,
+                                          self.built_before_sweep if swept else None)
+        if exc is not None and _about_shapes_or_casting(exc):  # an array the cell changes
+            # only in place keeps its shape and dtype (``profile_sum += clean``)
+            made = made - _kept_in_place(made, self.cell_tree, loop, namespace)
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace, start)
         if rebound:  # a swept iteration: a target rebound before the statement must have
             # been rebound from its own values on the way there (``g = g.set_index('date')``)
@@ -1789,13 +1809,6 @@ class Cutter:
             if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
                                                  namespace, keep_targets=True):
                 return False
-        if exc is not None and _about_a_models_shapes(exc):  # a model trained in place
-            # keeps its layers' shapes: what they make of the iteration's values is its own
-            made = made - _shaped_modules(made, self.cell_tree, namespace,
-                                          self.built_before_sweep if swept else None)
-        if exc is not None and _about_shapes_or_casting(exc):  # an array the cell changes
-            # only in place keeps its shape and dtype (``profile_sum += clean``)
-            made = made - _kept_in_place(made, self.cell_tree, loop, namespace)
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
                 statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
@@ -3901,6 +3914,9 @@ _NEW_FROM_ARGUMENTS = {
         "argwhere", "flatnonzero", "tril", "triu", "kron", "histogram2d", "meshgrid"}),
     "math": None,  # every function: numbers in, a number out
     "json": frozenset({"loads", "dumps"}),
+    # a copy of the data given (not ``from_numpy`` nor ``as_tensor``, which may share it)
+    "torch": frozenset({"tensor", "cat", "stack", "vstack", "hstack", "zeros_like",
+                        "ones_like", "full_like"}),
 }
 
 
@@ -4084,6 +4100,8 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
                 for key, setting in params.items())
         if isinstance(func, ast.Name):
             value = namespace.get(func.id)
+            if _torch_reader(value):
+                return True
             module = str(getattr(value, "__module__", ""))
             return inspect.isfunction(value) and (module.startswith("sklearn.metrics") or (
                 module.startswith("sklearn.model_selection") and
@@ -4091,6 +4109,21 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     except Exception:  # noqa: BLE001 - a strange object: it may change what it is given
         return False
     return False
+
+
+def _torch_reader(value: Any) -> bool:
+    """A torch module made of torch's own classes alone, none of which works in place
+    (``inplace=True``): called (``net(xb)``, ``loss_fn(logits, yb)``), it reads its
+    inputs and changes none of them. No hook of the user's runs in it."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.nn.Module):
+        return False
+    for module in value.modules():
+        kind = type(module)
+        if not kind.__module__.startswith("torch.nn.") or vars(module).get("inplace") or \
+                module._forward_pre_hooks or module._forward_hooks:
+            return False
+    return True
 
 
 def _cell_position(exc: BaseException, filename: str) -> tuple[int, int, int, int] | None:
@@ -4162,12 +4195,21 @@ def _updated_in_place(nodes: Iterable[ast.AST], name: str) -> bool:
 def _receivers(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
     """The names whose methods ``nodes`` call that may change them: not those that
     make a new object (`_NEW_OBJECT_METHODS`), a prediction, nor a library class's own;
-    a module's only through its ``random`` state."""
+    a module's only through its ``random`` state; nor a torch tensor's ``backward()``,
+    which fills the gradients of the graph's leaves and leaves the tensor's data (and
+    what it was computed from) as it was."""
     return {name for name, chain, value in _calls_in(nodes, namespace)
             if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
             and not set(chain) <= _NEW_OBJECT_METHODS
+            and not (chain == ["backward"] and _tensor_or_unbound(value))
             and not _predicts(chain, value)
             and not _library_class(value, namespace)}
+
+
+def _tensor_or_unbound(value: Any) -> bool:
+    """A torch tensor, or nothing yet (a name the cell binds: ``loss = loss_fn(...)``)."""
+    return value is None or (type(value).__module__.partition(".")[0] == "torch" and
+                             type(value).__name__ in ("Tensor", "Parameter"))
 
 
 def _changed_after(tree: ast.Module, loop: ast.For, namespace: Mapping[str, Any]) -> set[str]:
