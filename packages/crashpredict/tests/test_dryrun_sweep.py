@@ -2939,3 +2939,51 @@ def test_what_a_torch_module_does_with_its_inputs():
             return x.mul_(2)
 
     assert not _torch_reader(Mine()) and not _torch_reader(torch.zeros(3))
+
+
+# ---- log lines parsed by a compiled pattern, met by a traceback near the end ---------------
+
+def _log(tmp_path, traceback_at: int | None = 3_600) -> dict:
+    """4,000 access-log lines; at ``traceback_at`` a worker wrote a traceback (3 lines)
+    into the log."""
+    import random
+    import re
+
+    rng = random.Random(4)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "app.log"
+    with open(path, "w") as fh:
+        for i in range(4_000):
+            if i == traceback_at:
+                fh.write("Traceback (most recent call last):\n  File \"app.py\", line 8\n"
+                         "KeyError: 'cart_id'\n")
+            fh.write(f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d} INFO "
+                     f"path=/api/{rng.choice(['cart', 'search'])} ms={rng.randint(3, 900)}\n")
+    return {"re": re, "time": time, "path": str(path)}
+
+
+PARSED = """
+LINE_RE = re.compile(r"^(\\S+ \\S+) (\\w+) path=(\\S+) ms=(\\d+)$")
+latency = {{}}
+with open(path) as f:
+    for line in f:
+        time.sleep({step})
+        m = LINE_RE.match(line.rstrip("\\n"))
+        {guard}latency.setdefault(m.group(3), []).append(int(m.group(4)))
+"""
+
+
+def test_a_line_no_pattern_matches_near_the_logs_end_is_met_by_the_sweep(tmp_path):
+    """A traceback written into the log 400 lines before its end: the pattern does not
+    match it, and ``m.group`` fails on None. The compiled pattern, bound before the loop,
+    is immutable: its ``match`` changes nothing, so the failure on the skipped line is the
+    iteration's own. The fix skips lines that do not match."""
+    cell = PARSED.format(step=STEP_S / 20, guard="")
+    assert _raised_type(cell, _log(tmp_path / "truth")) == "AttributeError"
+    result, verdict = _beside_the_cell(_log(tmp_path / "run"), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "AttributeError", 8), verdict
+    fixed = PARSED.format(step=STEP_S / 20, guard="if m is None:\n            continue\n        ")
+    assert _raised_type(fixed, _log(tmp_path / "truth_fixed")) is None
+    result, verdict = _beside_the_cell(_log(tmp_path / "run_fixed"), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)

@@ -47,6 +47,7 @@ import importlib
 import inspect
 import io
 import os
+import re
 import stat
 import sys
 import textwrap
@@ -3777,7 +3778,8 @@ _PURE_BUILTINS = frozenset({"len", "float", "int", "str", "bool", "abs", "round"
 
 
 #: Values no call can change.
-_IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, range, type(None))
+_IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, range, type(None),
+              re.Pattern)
 
 
 def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
@@ -4195,13 +4197,15 @@ def _updated_in_place(nodes: Iterable[ast.AST], name: str) -> bool:
 def _receivers(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
     """The names whose methods ``nodes`` call that may change them: not those that
     make a new object (`_NEW_OBJECT_METHODS`), a prediction, nor a library class's own;
-    a module's only through its ``random`` state; nor a torch tensor's ``backward()``,
+    a module's only through its ``random`` state; nor an immutable value's (`_IMMUTABLE`: a
+    compiled pattern's ``match``); nor a torch tensor's ``backward()``,
     which fills the gradients of the graph's leaves and leaves the tensor's data (and
     what it was computed from) as it was."""
     return {name for name, chain, value in _calls_in(nodes, namespace)
             if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
             and not set(chain) <= _NEW_OBJECT_METHODS
             and not (chain == ["backward"] and _tensor_or_unbound(value))
+            and not isinstance(value, _IMMUTABLE)  # ``LINE_RE.match(line)``
             and not _predicts(chain, value)
             and not _library_class(value, namespace)}
 
