@@ -370,31 +370,16 @@ class StatementWalker:
         root = root_name(node.func.value)
         later = self.loop_depth <= 2 and root is not None and \
             root not in self._changed_in(stmt.body)
-        try:
-            rows = self.guarded(lambda: row_witnesses(
-                frame, node.func.attr, names_read(stmt.body) if later else [],  # type: ignore[attr-defined]
-                last=later, itertuples=(args, kwargs)), at_least_ms=_WITNESS_MS)
-        except Stop:
-            raise
-        except Exception as exc:  # a strange frame: the loop is walked as any other
-            self.notes.append(f"rows of {self.text(node.func.value)} not read: "
-                              f"{type(exc).__name__}: {safe_message(exc)}")
-            return False
+        rows = self._scanned(f"rows of {self.text(node.func.value)}", lambda: row_witnesses(
+            frame, node.func.attr, names_read(stmt.body) if later else [],  # type: ignore[attr-defined]
+            last=later, itertuples=(args, kwargs)))
         if not rows:
             return False
         # what iterrows gives, (label, row), is read as any value from the live world
         tamed = [tuple(self.tame(v, "a row") for v in row.value) if type(row.value) is tuple
                  else self.tame(row.value, "a row") for row in rows]
-        self.bind(stmt.target, tamed[0])
-        self.block(stmt.body)
-        outer = self.witness
-        for row, value in zip(rows[1:], tamed[1:]):
-            self.witness = row.why
-            try:
-                self._pass_again(stmt, value)
-            finally:
-                self.witness = outer
-        self._uncertain_blocks(stmt.orelse)
+        self._walk_witnessed(stmt, tamed[0], [(value, row.why) for row, value in
+                                              zip(rows[1:], tamed[1:])])
         return True
 
     def _record_loop(self, stmt: ast.For, iterable: Any) -> bool:
@@ -428,28 +413,12 @@ class StatementWalker:
                 if type(mapping) is dict and len(mapping) <= _MAX_LOOKUP_KEYS and all(
                         type(k) in (str, int, float, bool, type(None)) for k in mapping):
                     lookups.append((node.value.id, key, mapping))
-        try:
-            found = self.guarded(lambda: record_witnesses(iterable, list(keys)[:_MAX_KEYS],
-                                                          lookups[:_MAX_KEYS]),
-                                 at_least_ms=_WITNESS_MS)
-        except Stop:
-            raise
-        except Exception as exc:  # strange records: the loop is walked as any other
-            self.notes.append(f"records of {self.text(stmt.iter)} not read: "
-                              f"{type(exc).__name__}: {safe_message(exc)}")
-            return False
+        found = self._scanned(f"records of {self.text(stmt.iter)}", lambda: record_witnesses(
+            iterable, list(keys)[:_MAX_KEYS], lookups[:_MAX_KEYS]))
         if not found:
             return False
-        self.bind(stmt.target, found[0].value)
-        self.block(stmt.body)
-        outer = self.witness
-        for record in found[1:]:
-            self.witness = record.why
-            try:
-                self._pass_again(stmt, record.value)
-            finally:
-                self.witness = outer
-        self._uncertain_blocks(stmt.orelse)
+        self._walk_witnessed(stmt, found[0].value,
+                             [(record.value, record.why) for record in found[1:]])
         return True
 
     def _table_loop(self, stmt: ast.For, iterable: Any) -> bool:
@@ -480,30 +449,41 @@ class StatementWalker:
         if root is None or root in self._changed_in(stmt.body) or self.loop_depth > 2 or \
                 any(self.tame(v, "an item") is UNKNOWN for v in values[:_MAX_TAMED]):
             return False
-        try:
-            found = self.guarded(lambda: table_witnesses(values), at_least_ms=_WITNESS_MS)
-        except Stop:
-            raise
-        except Exception as exc:  # strange frames: the loop is walked as any other
-            self.notes.append(f"items of {self.text(node)} not compared: "
-                              f"{type(exc).__name__}: {safe_message(exc)}")
-            return False
+        found = self._scanned(f"items of {self.text(node)}", lambda: table_witnesses(values))
         if not found or len(values) > _MAX_TAMED:
             return False
 
         def item(k: int) -> Any:
             return values[k] if keys is None else (keys[k], values[k])
-        self.bind(stmt.target, item(0))
+        self._walk_witnessed(stmt, item(0), [(item(k), why) for k, why in found[1:]])
+        return True
+
+    def _scanned(self, what: str, scan: Any) -> Any:
+        """The witnesses ``scan`` finds on live values (under the time bound of
+        `_WITNESS_MS`); None where it raised (strange data: the loop is walked as any
+        other), with a note naming ``what`` it read."""
+        try:
+            return self.guarded(scan, at_least_ms=_WITNESS_MS)
+        except Stop:
+            raise
+        except Exception as exc:
+            self.notes.append(f"{what} not read: {type(exc).__name__}: {safe_message(exc)}")
+            return None
+
+    def _walk_witnessed(self, stmt: ast.For, first: Any, later: list[tuple[Any, str]]) -> None:
+        """Walk the loop's body certainly on ``first`` (the first item), then as a pass
+        that comes later on each ``(item, why)`` of ``later`` (`_pass_again`; ``why`` ends
+        the explanation of what the walk finds there), then its ``else``."""
+        self.bind(stmt.target, first)
         self.block(stmt.body)
         outer = self.witness
-        for k, why in found[1:]:
+        for value, why in later:
             self.witness = why
             try:
-                self._pass_again(stmt, item(k))
+                self._pass_again(stmt, value)
             finally:
                 self.witness = outer
         self._uncertain_blocks(stmt.orelse)
-        return True
 
     def _pass_again(self, stmt: ast.For, target: Any) -> None:
         """Walk the body once more, as its last pass, with ``target`` bound: what the
