@@ -446,11 +446,11 @@ class StatementWalker:
             values, root = list(iterable), root_name(node)
         else:
             return False
-        if root is None or root in self._changed_in(stmt.body) or self.loop_depth > 2 or \
-                any(self.tame(v, "an item") is UNKNOWN for v in values[:_MAX_TAMED]):
+        if root is None or len(values) > _MAX_TAMED or root in self._changed_in(stmt.body) or \
+                self.loop_depth > 2 or any(self.tame(v, "an item") is UNKNOWN for v in values):
             return False
         found = self._scanned(f"items of {self.text(node)}", lambda: table_witnesses(values))
-        if not found or len(values) > _MAX_TAMED:
+        if not found:
             return False
 
         def item(k: int) -> Any:
