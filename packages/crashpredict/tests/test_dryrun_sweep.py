@@ -2825,7 +2825,8 @@ for day, arr in readings.items():
 def test_a_short_day_added_in_place_into_a_running_sum_is_met_by_the_sweep():
     """numpy's in-place add keeps the running sum's shape: in any iteration it is the
     (1440, 4) it was made with, so the day of 1439 rows, skipped by the cut and run after
-    the cell, fails as the real run's 37th iteration does. The fix pads the day."""
+    the cell, fails as the real run's 37th iteration does. The fix resizes the day to 1440
+    rows."""
     cell = PROFILES.format(step=STEP_S, after="")
     assert _raised_type(cell, _days()) == "ValueError"
     result, verdict = _beside_the_cell(_days(), cell)
