@@ -678,6 +678,137 @@ def test_only_stacks_of_the_collected_list_by_numpy_or_torch_are_claimed():
     assert claimed("np.stack(feats)", []) is False
 
 
+# ---- series collected by a cut loop, joined side by side after it ---------------------------
+
+def _store_days(dup_at: int | None = BAD) -> dict:
+    """Forty stores' daily sales over 60 days; the one at ``dup_at`` opened a day late and
+    its 31st day was loaded twice."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(4)
+    dates = pd.date_range("2024-01-01", periods=60, freq="D")
+    frames = []
+    for k in range(ITEMS):
+        frame = pd.DataFrame({"store": f"S{k:02d}", "region": f"R{k % 4}", "date": dates,
+                              "sales": rng.gamma(5, 20, len(dates))})
+        if k == dup_at:
+            frame = pd.concat([frame.iloc[1:], frame.iloc[[30]]]).sort_values("date")
+        frames.append(frame)
+    return {"pd": pd, "time": time, "sales": pd.concat(frames, ignore_index=True)}
+
+
+STORE_TRENDS = """
+trends = {init}
+for store, g in sales.groupby("store"):
+    time.sleep({step})
+    s = g{dedup}.set_index("date")["sales"]
+    {collect}
+{between}wide = pd.concat(trends, axis=1)
+rising = (wide.diff().iloc[-10:] > 0).mean()
+"""
+
+
+@pytest.mark.parametrize("init, collect", [
+    ("{}", "trends[store] = s.rolling(7, min_periods=1).mean()"),
+    ("[]", "trends.append(s.rolling(7, min_periods=1).mean())"),
+])
+def test_series_with_a_label_twice_are_joined_side_by_side_as_in_the_whole_run(init, collect):
+    """The 37th store's day loaded twice: the stores' series, joined side by side, cannot
+    be aligned on their dates. The cut run skips that store and joins the others clean; the
+    sweep makes its series from its own group alone and joins it with the first store's, as
+    the real run's join holds both: warned, at the join's line, long before the real run
+    has made every store's series. Its fix drops the repeated day."""
+    cell = STORE_TRENDS.format(init=init, step=STEP_S, dedup="", collect=collect, between="")
+    assert _raised_type(cell, _store_days()) == "ValueError"
+    started = time.perf_counter()
+    result, verdict = _beside_the_cell(_store_days(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), verdict
+    assert "duplicate labels" in result.message, result
+    assert time.perf_counter() - started < ITEMS * STEP_S * 2
+    fixed = STORE_TRENDS.format(init=init, step=STEP_S, collect=collect, between="",
+                                dedup='.drop_duplicates(subset="date", keep="last")')
+    assert _raised_type(fixed, _store_days()) is None
+    result, verdict = _beside_the_cell(_store_days(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+#: the store loaded twice in the near misses: one the cut skips, of a region a later store has
+DUP_REPLACED = 33
+
+
+@pytest.mark.parametrize("collect, between", [
+    # keyed by the region: a later store of the region replaces the bad one in the real run
+    ('trends[g["region"].iloc[0]] = s.rolling(7, min_periods=1).mean()', ""),
+    # every series made unique after the loop, in place
+    ("trends[store] = s.rolling(7, min_periods=1).mean()",
+     "for k in trends:\n    trends[k] = trends[k][~trends[k].index.duplicated()]\n"),
+])
+def test_a_join_of_what_the_real_run_does_not_hold_is_not_claimed(collect, between):
+    """Near misses, clean for real: the dict's key repeats across stores (the 34th store's
+    region is filled again by the 38th), or the cell makes every series
+    unique after the loop. The sweep, newest first, leaves the bad store's series in the
+    dict, or meets it before the cleaning: neither is the real run's join, and nothing is
+    warned."""
+    cell = STORE_TRENDS.format(init="{}", step=STEP_S, dedup="", collect=collect,
+                               between=between)
+    assert _raised_type(cell, _store_days(DUP_REPLACED)) is None
+    result, verdict = _beside_the_cell(_store_days(DUP_REPLACED), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_only_a_dict_filled_under_the_loops_own_keys_is_checked_side_by_side():
+    """Unit: the joins `stack_misfit` checks after the store loop: a dict filled under the
+    group's key, or a list it grows; not a dict filled under a key that other stores share
+    (a later one replaces an earlier one's series), nor a dict the cell changes after the
+    loop."""
+    def checked(collect, between="", init="{}"):
+        cell = STORE_TRENDS.format(init=init, step=0, dedup="", collect=collect,
+                                   between=between)
+        tree = ast.parse(cell)
+        info = LoopInfo(0, 3, "for store, g in ...", "the cell", sweep=True,
+                        names=frozenset({"store", "g", "s"}))
+        cutter = Cutter({0: info}, cell_tree=tree, namespace=_store_days())
+        cutter.cut.append(0)
+        cutter.entries[0] = 1
+        return [listed for listed, _statement, _call in cutter._stacks_after(0)]
+
+    rolled = "s.rolling(7, min_periods=1).mean()"
+    assert checked(f"trends[store] = {rolled}") == ["trends"]
+    assert checked(f"trends.append({rolled})", init="[]") == ["trends"]
+    assert checked(f'trends[g["region"].iloc[0]] = {rolled}') == []
+    assert checked(f"trends[store] = {rolled}",
+                   "for k in trends:\n    trends[k] = trends[k].dropna()\n") == []
+    assert checked(f"trends[store] = {rolled}\n    trends[store] = trends[store].dropna()") == []
+
+
+def test_the_keys_a_loop_fills_a_dict_under_are_unique_only_from_its_header():
+    """Unit: `_unique_key` reads a groupby's key, an enumerate's count, a range's number and
+    a dict's key; not a list's item nor a series' label; `_collecting` takes pandas' join
+    side by side, outer, and numpy's stacks."""
+    import numpy as np
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _collecting, _unique_key
+
+    namespace = {"d": {"a": 1}, "xs": [1, 1], "s": pd.Series([1, 2], index=["a", "a"]),
+                 "df": pd.DataFrame({"k": [1]}), "pd": pd, "np": np}
+    for header, key in (("for k, g in df.groupby('k'):", "k"), ("for i, x in enumerate(xs):", "i"),
+                        ("for i in range(3):", "i"), ("for k, v in d.items():", "k"),
+                        ("for k in d:", "k"), ("for k in d.keys():", "k"), ("for x in xs:", None),
+                        ("for k, v in s.items():", None), ("for (k, g), w in zip(a, b):", None)):
+        loop = ast.parse(header + "\n    pass").body[0]
+        assert _unique_key(loop, namespace) == key, header
+    for call, kind in (("pd.concat(parts, axis=1)", "columns"),
+                       ("pd.concat(parts, axis='columns', sort=True)", "columns"),
+                       ("pd.concat(parts, axis=1, join='inner')", None),
+                       ("pd.concat(parts)", None), ("pd.concat(parts, axis=1, keys=ks)", None),
+                       ("np.stack(parts)", "stack"), ("np.concat(parts, axis=1)", "stack")):
+        node = ast.parse(call, mode="eval").body
+        assert _collecting(node, namespace) == kind, call
+
+
 def _products() -> dict:
     """Forty categories' products; one brand of the 37th has JSON characters in its name."""
     import lightgbm as lgb

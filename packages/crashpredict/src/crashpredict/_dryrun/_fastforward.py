@@ -1136,16 +1136,14 @@ class Cutter:
                 checks = self.stacks_after[loop_id] = self._stacks_after(loop_id)
             for listed, statement, call in checks:
                 items = self.namespace.get(listed)
+                if type(items) is dict and _collecting(call, self.namespace) == "columns":
+                    items = list(items.values())  # ``pd.concat(trends, axis=1)``
                 if type(items) is not list or not items:
                     continue
-                shape = _array_shape(items[0])
                 checked = self.stacks_checked.get((loop_id, listed), 1)
                 self.stacks_checked[(loop_id, listed)] = len(items)
-                if shape is None:
-                    continue
                 for item in items[checked:]:
-                    other = _array_shape(item)
-                    if other is None or other == shape:
+                    if not _may_misfit(items[0], item):
                         continue
                     misfit = _misfit(call, statement, [items[0], item], self.namespace,
                                      self.filename)
@@ -1160,8 +1158,10 @@ class Cutter:
         """The stacks `stack_misfit` checks after ``loop_id``: in a statement of the
         cell's top level after the loop, evaluated whenever it runs (not under a
         condition, a lambda or a comprehension), a numpy or torch call that stacks a list
-        the loop collects (`_collected_only`), each item made from its own item alone in
-        the skipped iterations too."""
+        the loop collects (`_collected_only`), or pandas' join of its series or frames
+        side by side (``pd.concat(trends, axis=1)``, of a list or of a dict the loop
+        fills under its own unique keys, `_unique_key`), each item made from its own item
+        alone in the skipped iterations too."""
         tree, namespace = self.cell_tree, self.namespace
         info = self.loops.get(loop_id)
         loop = next((n for n in _top_loops(tree) if info is not None and n.lineno == info.line),
@@ -1178,26 +1178,21 @@ class Cutter:
             if not isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr)):
                 continue
             for call in _unconditional_calls(statement):
-                if len(call.args) != 1 or not isinstance(call.args[0], ast.Name) or \
-                        _called_name(call) not in _STACKS or \
-                        not all(isinstance(k.value, ast.Constant) for k in call.keywords) or \
-                        not isinstance(call.func, ast.Attribute) or \
-                        not isinstance(call.func.value, ast.Name):
+                kind = _collecting(call, namespace)
+                if kind is None:
                     continue
-                library = namespace.get(call.func.value.id)
-                if not isinstance(library, types.ModuleType) or \
-                        library.__name__ not in ("numpy", "torch"):
-                    continue
+                assert isinstance(call.args[0], ast.Name)
                 listed = call.args[0].id
+                key = _unique_key(loop, namespace) if kind == "columns" else None
                 made = self._names_cut_loops_make(cut_nodes, namespace)
                 if not self._collected_only(listed, cut_nodes, made, namespace,
-                                            before=statement):
+                                            before=statement, key=key):
                     continue
                 if changed is None:
                     changed = self._changed_by_cell(namespace, loop, loop_id)
                     if changed is None:
                         return []
-                if _own_items(loop, listed, changed - {listed}):
+                if _own_items(loop, listed, changed - {listed}, key=key):
                     found.append((listed, statement, call))
         return found
 
@@ -2257,13 +2252,17 @@ class Cutter:
             return False
 
     def _collected_only(self, listed: str, cut_nodes: list[ast.stmt], made: set[str],
-                        namespace: Mapping[str, Any], before: ast.stmt) -> bool:
+                        namespace: Mapping[str, Any], before: ast.stmt,
+                        key: str | None = None) -> bool:
         """Whether the list ``listed`` holds only what one cut loop of the cell (a
         statement of it, entered once, before ``before``), or the cut loops within it,
         appended, each value made from its own items (`_own_items`): the cell makes it
         empty before the loop, binds it nowhere else, and calls none of its methods outside
         the loop. The cut run's list is then some of the real run's values, the first ones
-        and the last, each the same (of each session, the first windows and the last)."""
+        and the last, each the same (of each session, the first windows and the last).
+        With ``key`` (a name the loop's header binds anew, unique to each iteration,
+        `_unique_key`), a dict made empty before the loop and filled under that key
+        (``trends[store] = ...``) counts too: no iteration's value replaces another's."""
         tree = self.cell_tree
         assert tree is not None
         position = {id(n): k for k, n in enumerate(tree.body)}
@@ -2284,7 +2283,8 @@ class Cutter:
         if not isinstance(loop, ast.For) or position[id(loop)] > position[id(before)] or \
                 _names_in(loop.iter) & made:
             return False
-        made_empty = [_emptied(n, listed) for n in tree.body[:position[id(loop)]]]
+        made_empty = [_emptied(n, listed, keyed=key is not None)
+                      for n in tree.body[:position[id(loop)]]]
         made_empty = [n for n in made_empty if n is not None]
         stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == listed
                   and isinstance(n.ctx, (ast.Store, ast.Del))]
@@ -2316,7 +2316,9 @@ class Cutter:
         receivers = {name for name, chain, value in _calls_in(scope, namespace)
                      if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
                      and not _predicts(chain, value)}
-        return _own_items(loop, listed, made | (receivers - {listed}))
+        if key is not None and not any(loop is node for node in cut_nodes):
+            return False  # an inner loop's keys may repeat, one loop around it to the next
+        return _own_items(loop, listed, made | (receivers - {listed}), key=key)
 
     def stacks_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
@@ -2455,6 +2457,9 @@ _MISFIT_SHAPES = ("all input arrays must have the same shape",
                   "Sizes of tensors must match except in dimension",
                   "Tensors must have same number of dimensions",
                   "expected sequence of length")
+#: What pandas says of series or frames joined side by side, one with a label twice.
+_MISFIT_LABELS = ("cannot reindex on an axis with duplicate labels",
+                  "Reindexing only valid with uniquely valued Index objects")
 #: Joins of a list's frames or arrays, rows after rows (`Cutter.rows_kept`).
 _ROW_JOINS = frozenset({"concat", "concatenate", "vstack", "row_stack"})
 
@@ -2609,9 +2614,9 @@ def _names_in_free(nodes: Iterable[ast.AST]) -> set[str]:
     return read - bound
 
 
-def _emptied(statement: ast.stmt, name: str) -> ast.Name | None:
+def _emptied(statement: ast.stmt, name: str, keyed: bool = False) -> ast.Name | None:
     """The target ``name`` that ``statement`` binds to a new empty list (``parts = []``,
-    ``windows, feats = [], []``), else None."""
+    ``windows, feats = [], []``), or, ``keyed``, dict (``trends = {}``), else None."""
     if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
         return None
     target, value = statement.targets[0], statement.value
@@ -2619,8 +2624,9 @@ def _emptied(statement: ast.stmt, name: str) -> ast.Name | None:
     if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
             and len(target.elts) == len(value.elts):
         pairs = list(zip(target.elts, value.elts))
-    return next((t for t, v in pairs if isinstance(t, ast.Name) and t.id == name
-                 and isinstance(v, ast.List) and not v.elts), None)
+    return next((t for t, v in pairs if isinstance(t, ast.Name) and t.id == name and (
+        isinstance(v, ast.List) and not v.elts or keyed and isinstance(v, ast.Dict) and
+        not v.keys)), None)
 
 
 def _within(node: ast.AST, outer: ast.AST) -> bool:
@@ -2659,11 +2665,93 @@ def _array_shape(value: Any) -> tuple[int, ...] | None:
 _PAIR = "__crashpredict_pair__"
 
 
+def _collecting(call: ast.Call, namespace: Mapping[str, Any]) -> str | None:
+    """What ``call`` does with the one list it is given, by name (`Cutter.stack_misfit`):
+    ``"stack"``, numpy's or torch's stacks (`_STACKS`: ``np.stack(features)``);
+    ``"columns"``, pandas' join side by side (``pd.concat(trends, axis=1)``, which
+    aligns each series or frame on the labels of them all); else None. Its keywords are
+    constants; a side-by-side join takes no other than ``axis``, ``sort`` and an outer
+    ``join``."""
+    if len(call.args) != 1 or not isinstance(call.args[0], ast.Name) or \
+            not all(isinstance(k.value, ast.Constant) for k in call.keywords) or \
+            not isinstance(call.func, ast.Attribute) or \
+            not isinstance(call.func.value, ast.Name):
+        return None
+    library = namespace.get(call.func.value.id)
+    if not isinstance(library, types.ModuleType):
+        return None
+    if library.__name__ in ("numpy", "torch") and call.func.attr in _STACKS:
+        return "stack"
+    keywords = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)}
+    if library.__name__ == "pandas" and call.func.attr == "concat" and \
+            keywords.get("axis") in (1, "columns") and \
+            set(keywords) <= {"axis", "sort", "join"} and keywords.get("join", "outer") == "outer":
+        return "columns"
+    return None
+
+
+def _unique_key(loop: ast.For, namespace: Mapping[str, Any]) -> str | None:
+    """The name ``loop``'s header binds to a value no other of its iterations has: the
+    group's key of a ``groupby`` (``for store, g in df.groupby('store')``), the count of
+    an ``enumerate``, the number of a ``range``, a dict's key (``for name, frame in
+    frames.items()``); else None."""
+    target, source = loop.target, loop.iter
+    first = target.elts[0] if isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+        else None
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute):
+        receiver = namespace.get(source.func.value.id) \
+            if isinstance(source.func.value, ast.Name) else None
+        if source.func.attr == "groupby" or source.func.attr == "items" and \
+                type(receiver) is dict and not source.args:
+            return first.id if isinstance(first, ast.Name) else None
+        if source.func.attr == "keys" and type(receiver) is dict and \
+                isinstance(target, ast.Name):
+            return target.id
+        return None
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and \
+            source.func.id in ("enumerate", "range") and \
+            namespace.get(source.func.id, getattr(builtins, source.func.id)) is \
+            getattr(builtins, source.func.id):
+        if source.func.id == "range":
+            return target.id if isinstance(target, ast.Name) else None
+        return first.id if isinstance(first, ast.Name) else None
+    if isinstance(source, ast.Name) and type(namespace.get(source.id)) is dict and \
+            isinstance(target, ast.Name):
+        return target.id
+    return None
+
+
+def _keyed_store(target: ast.expr, listed: str, key: str) -> bool:
+    """Whether ``target`` is ``listed[key]``."""
+    return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+        target.value.id == listed and isinstance(target.slice, ast.Name) and \
+        target.slice.id == key
+
+
+def _may_misfit(first: Any, item: Any) -> bool:
+    """Whether a stack or a side-by-side join of ``first`` and ``item`` may fail
+    (`_misfit` tells): arrays or tensors of two shapes; series or frames of which one has
+    a label twice (pandas then cannot align it on the labels of both)."""
+    shape = _array_shape(first)
+    if shape is not None:
+        other = _array_shape(item)
+        return other is not None and other != shape
+    try:
+        if type(first).__module__.partition(".")[0] != "pandas" or \
+                type(item).__module__.partition(".")[0] != "pandas":
+            return False
+        return not (first.index.is_unique and item.index.is_unique)
+    except Exception:  # noqa: BLE001 - a strange frame: not tried
+        return False
+
+
 def _misfit(call: ast.Call, statement: ast.stmt, pair: list[Any],
             namespace: Mapping[str, Any], filename: str) -> BaseException | None:
     """The failure of the stack ``call`` (``np.stack(features)``) on the two arrays
     ``pair`` in place of its list, raised at the statement's line of the cell, where it is
-    one of shapes that do not fit (`_MISFIT_SHAPES`); else None."""
+    one of shapes that do not fit (`_MISFIT_SHAPES`), or of a side-by-side join
+    (``pd.concat(trends, axis=1)``) on two series, where one has a label twice that the
+    join cannot align (`_MISFIT_LABELS`); else None."""
     assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
     library = call.func.value.id
     expression = ast.Expression(body=ast.Call(
@@ -2678,13 +2766,14 @@ def _misfit(call: ast.Call, statement: ast.stmt, pair: list[Any],
              {library: namespace[library], _PAIR: pair})  # cell's own stack, on two arrays
     except (ValueError, RuntimeError) as exc:
         text = str(exc)
-        return exc if any(words in text for words in _MISFIT_SHAPES) else None
+        return exc if any(words in text for words in _MISFIT_SHAPES + _MISFIT_LABELS) \
+            else None
     except Exception:  # noqa: BLE001 - another failure: not one of shapes
         return None
     return None
 
 
-def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
+def _own_items(loop: ast.For, listed: str, made: set[str], key: str | None = None) -> bool:
     """Whether ``loop`` appends to ``listed`` only values each iteration makes from its own
     item and from what no cut loop changes (``made``): its body holds only assignments,
     calls and ``listed.append(...)`` (at least one), ``if test: continue`` on such
@@ -2694,12 +2783,15 @@ def _own_items(loop: ast.For, listed: str, made: set[str]) -> bool:
     those and what no cut loop changes (``feats.append(np.concatenate([a, b]))``). An
     inner loop's item is its iteration's own, but what its body binds is not, until the
     iteration binds it again (the one before, which the cut may have skipped, bound it),
-    nor after the loop (its last iteration's, which the cut may not have run)."""
-    appended = _own_body(loop.body, set(_stored(loop.target)), listed, made)
+    nor after the loop (its last iteration's, which the cut may not have run). With
+    ``key`` (`_unique_key`), a store of such a value into ``listed`` under that key, in
+    the loop's own body (not an inner loop's), counts as an append."""
+    appended = _own_body(loop.body, set(_stored(loop.target)), listed, made, key)
     return bool(appended)
 
 
-def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str]) -> bool | None:
+def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
+              key: str | None = None) -> bool | None:
     """`_own_items` on the statements ``body``, with ``own`` the names known to be the
     iteration's own as it begins (updated as it binds them): None where a statement is
     none that `_own_items` allows, else whether ``body`` appends to ``listed``."""
@@ -2747,6 +2839,14 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str]) 
                 return None
             appended = appended or found
             own -= bound  # the last inner iteration's values, which the cut may not have run
+            continue
+        if key is not None and key in own and isinstance(statement, ast.Assign) and \
+                len(statement.targets) == 1 and _keyed_store(statement.targets[0], listed, key):
+            value = statement.value  # ``trends[store] = trend / level``
+            if listed in _names_in(value) or not (
+                    isinstance(value, ast.Name) and value.id in own or clean([value])):
+                return None
+            appended = True
             continue
         if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
