@@ -87,6 +87,64 @@ def test_a_bad_file_the_cut_skipped_is_met_newest_first(tmp_path):
     assert any("newest first" in c for c in result.cuts), result.cuts
 
 
+JOINED_AFTER = """
+parts = []
+for name in sorted(os.listdir(folder)):
+    time.sleep({step})
+    parts.append(pd.read_csv(os.path.join(folder, name){read}))
+orders = pd.concat(parts, ignore_index=True)
+{between}orders['amount'] = orders['amount'].astype(float)
+totals = orders.groupby('k')['amount'].sum()
+"""
+
+
+def test_a_bad_file_the_cut_skipped_is_met_where_the_cell_joins_the_files(tmp_path):
+    """The same 37th export, read as it is and converted only after the loop, from the
+    join of every file: each skipped iteration runs clean. Once they have run, the rest of
+    the cell runs again on the join of every file's rows (the first files first, as in the
+    real run), and its conversion fails on the separators' text wherever it stands. Its
+    fix reads the separators."""
+    cell = JOINED_AFTER.format(step=STEP_S, read="", between="")
+    assert _raised_type(cell, _exports(tmp_path / "truth")) == "ValueError"
+    result, verdict = _beside_the_cell(_exports(tmp_path / "run"), cell)
+    assert result.rejoined and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), verdict
+    assert any("run again" in line for line in verdict.evidence), verdict.evidence
+    fixed = JOINED_AFTER.format(step=STEP_S, read=", thousands=','", between="")
+    assert _raised_type(fixed, _exports(tmp_path / "truth_fixed")) is None
+    result, verdict = _beside_the_cell(_exports(tmp_path / "run_fixed"), fixed)
+    assert verdict.crash is not True and not result.rejoined, (verdict, result)
+
+
+def test_what_the_cell_changes_before_the_join_again_is_not_claimed(tmp_path):
+    """A near miss, clean for real: the cell strips the separators of every text amount
+    after the join, in place, before the conversion. Run again, the rest of the cell strips
+    them again: clean, and nothing is warned. Where the loop reads what the cell binds
+    after it (the columns to keep), what the skipped iterations appended is not the real
+    run's: not claimed (`_collected_only` with `continuing`)."""
+    between = ("orders['amount'] = orders['amount'].astype(str).str.replace(',', '')\n")
+    cell = JOINED_AFTER.format(step=STEP_S, read="", between=between)
+    assert _raised_type(cell, _exports(tmp_path / "truth")) is None
+    result, verdict = _beside_the_cell(_exports(tmp_path / "run"), cell)
+    assert verdict.crash is not True and not result.rejoined, (verdict, result)
+
+    import pandas as pd
+
+    source = ("parts = []\nfor name in names:\n    parts.append(pd.read_csv(name)[cols])\n"
+              "{rebind}orders = pd.concat(parts)\norders['amount'].astype(float)\n")
+    for rebind, claimed in (("", True), ("cols = ['k']\n", False)):
+        tree = ast.parse(source.format(rebind=rebind))
+        cutter = Cutter({0: LoopInfo(0, 2, "for name in names", "the cell", sweep=True,
+                                     names=frozenset({"name"}))},
+                        cell_tree=tree, namespace={"pd": pd, "names": ["a"], "cols": ["amount"]})
+        cutter.cut.append(0)
+        cutter.entries[0] = 1
+        cutter.continuing = 0
+        join = tree.body[-2]
+        assert cutter._collected_only("parts", cutter._cut_nodes(), set(), cutter.namespace,
+                                      before=join) is claimed, rebind
+
+
 def _machines(dead: int | None = BAD) -> dict:
     """Forty machines' sensor readings; the ``dead`` one has a sensor stuck at zero."""
     import numpy as np
@@ -732,6 +790,18 @@ def test_series_with_a_label_twice_are_joined_side_by_side_as_in_the_whole_run(i
     assert _raised_type(fixed, _store_days()) is None
     result, verdict = _beside_the_cell(_store_days(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_series_with_a_label_twice_that_the_cut_run_joined_are_the_real_runs():
+    """The 4th store's day loaded twice: the cut run makes its series and joins it side by
+    side with the others, which fails as the real run's join of every store fails."""
+    cell = STORE_TRENDS.format(init="{}", step=STEP_S, dedup="", between="",
+                               collect="trends[store] = s.rolling(7, min_periods=1).mean()")
+    assert _raised_type(cell, _store_days(3)) == "ValueError"
+    result, verdict = _beside_the_cell(_store_days(3), cell)
+    assert result.stacks_kept and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), verdict
+    assert any("joined side by side" in line for line in verdict.evidence), verdict.evidence
 
 
 #: the store loaded twice in the near misses: one the cut skips, of a region a later store has

@@ -675,7 +675,32 @@ def _swept(cutter: _fastforward.Cutter, namespace: dict[str, Any], policy: Any,
             return found
         if found["outcome"] == "inconclusive":
             return None
+        after = cutter.after_sweep_code(loop_id, filename)
+        if after is not None:  # the cell's last loop: the rest of the cell, again
+            return _continued(cutter, loop_id, after, namespace, policy, filename, deadline,
+                              budget_s)
     return None
+
+
+def _continued(cutter: _fastforward.Cutter, loop_id: int, code: Any,
+               namespace: dict[str, Any], policy: Any, filename: str, deadline: float,
+               budget_s: float) -> dict[str, Any] | None:
+    """Run ``code``, the cell's statements after its last swept loop, again, on what the
+    loop's skipped iterations added (`Cutter.after_sweep_code`); the crash of a join of
+    what the loop collected that fails on a value or a key wherever it stands, else None."""
+    def judged(exc: BaseException, line: int | None) -> dict[str, Any]:
+        for kind in ("rows_kept", "duplicates_kept", "stacks_kept"):
+            if getattr(cutter, kind)(exc, line, filename, namespace):
+                return {"cut_before_crash": True, "cut_may_cause": False, "rejoined": True,
+                        kind: True}
+        return {"cut_before_crash": True, "cut_may_cause": True}
+
+    cutter.continuing = loop_id
+    try:
+        found = _execute(code, namespace, policy, filename, deadline, budget_s, judged)
+    finally:
+        cutter.continuing = None
+    return found if found.get("rejoined") else None
 
 
 #: The share of the budget left that a quick pass of a loop's skipped iterations, its

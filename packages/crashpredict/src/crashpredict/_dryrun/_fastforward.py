@@ -769,6 +769,10 @@ class Cutter:
     sequential_loaders: dict[int, Any] = field(default_factory=dict)
     #: the cell's file name, for `sweep_failed`
     filename: str = ""
+    #: the swept loop whose skipped iterations have all run, while the rest of the cell
+    #: runs again on what they collected (`after_sweep_code`): a list it collects counts
+    #: only where each value is made from its own item alone in those iterations too
+    continuing: int | None = None
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
@@ -976,6 +980,35 @@ class Cutter:
                 yield loop_id, compile(module, filename, "exec", dont_inherit=True)
             except (SyntaxError, ValueError):
                 continue
+
+    def after_sweep_code(self, loop_id: int, filename: str) -> types.CodeType | None:
+        """The cell's statements after the swept loop ``loop_id``, to run again once its
+        skipped iterations have run (at the cell's line numbers): what they join of what
+        the loop collects now holds the values of those iterations too, each made from its
+        own item alone, as the real run's join holds them. A failure there counts only as
+        a conversion, a reshape or a stack of such a join that fails on a value or a key
+        wherever it stands (`rows_kept`, `duplicates_kept`, `stacks_kept`, read with
+        `continuing`): a late file's amounts written with thousands separators, joined
+        with the others and converted to numbers after the loop. None where the loop is
+        not the cell's last (a later loop has its own sweep) or nothing follows it."""
+        tree = self.cell_tree
+        info = self.loops.get(loop_id)
+        if tree is None or info is None:
+            return None
+        position = next((k for k, node in enumerate(tree.body)
+                         if isinstance(node, ast.For) and node.lineno == info.line), None)
+        if position is None:
+            return None
+        rest = tree.body[position + 1:]
+        if not rest or any(isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef,
+                                             ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+                           for statement in rest for node in ast.walk(statement)):
+            return None
+        module = ast.Module(body=copy.deepcopy(rest), type_ignores=[])
+        try:
+            return compile(module, filename, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return None
 
     def quick_namespace(self, loop_id: int, namespace: dict[str, Any]) -> dict[str, Any] | None:
         """Where a quick pass of the skipped iterations of ``loop_id`` may run, before the
@@ -1186,7 +1219,7 @@ class Cutter:
                 key = _unique_key(loop, namespace) if kind == "columns" else None
                 made = self._names_cut_loops_make(cut_nodes, namespace)
                 if not self._collected_only(listed, cut_nodes, made, namespace,
-                                            before=statement, key=key):
+                                            before=statement, keyed=kind == "columns"):
                     continue
                 if changed is None:
                     changed = self._changed_by_cell(namespace, loop, loop_id)
@@ -2253,16 +2286,16 @@ class Cutter:
 
     def _collected_only(self, listed: str, cut_nodes: list[ast.stmt], made: set[str],
                         namespace: Mapping[str, Any], before: ast.stmt,
-                        key: str | None = None) -> bool:
+                        keyed: bool = False) -> bool:
         """Whether the list ``listed`` holds only what one cut loop of the cell (a
         statement of it, entered once, before ``before``), or the cut loops within it,
         appended, each value made from its own items (`_own_items`): the cell makes it
         empty before the loop, binds it nowhere else, and calls none of its methods outside
         the loop. The cut run's list is then some of the real run's values, the first ones
         and the last, each the same (of each session, the first windows and the last).
-        With ``key`` (a name the loop's header binds anew, unique to each iteration,
-        `_unique_key`), a dict made empty before the loop and filled under that key
-        (``trends[store] = ...``) counts too: no iteration's value replaces another's."""
+        ``keyed``: a dict made empty before the loop and filled under a key its header
+        binds anew, unique to each iteration (`_unique_key`: ``trends[store] = ...``),
+        counts too: no iteration's value replaces another's."""
         tree = self.cell_tree
         assert tree is not None
         position = {id(n): k for k, n in enumerate(tree.body)}
@@ -2273,6 +2306,7 @@ class Cutter:
         if not cut or len(loops) != 1 or not all(_within(node, loops[0]) for node in cut):
             return False
         loop = loops[0]
+        key = _unique_key(loop, namespace) if keyed and isinstance(loop, ast.For) else None
         scope = list(cut_nodes)
         if not any(loop is node for node in cut_nodes):  # a loop whole around the cut ones:
             # what it changes is what they change (a model fitted per session, then used
@@ -2318,6 +2352,14 @@ class Cutter:
                      and not _predicts(chain, value)}
         if key is not None and not any(loop is node for node in cut_nodes):
             return False  # an inner loop's keys may repeat, one loop around it to the next
+        if self.continuing is not None:  # the skipped iterations ran after the whole cell:
+            # what they appended is their own where they read nothing the cell changes
+            info = self.loops.get(self.continuing)
+            if info is None or not isinstance(loop, ast.For) or loop.lineno != info.line:
+                return False
+            changed = self._changed_by_cell(namespace, loop, self.continuing)
+            if changed is None or not _own_items(loop, listed, changed - {listed}, key=key):
+                return False
         return _own_items(loop, listed, made | (receivers - {listed}), key=key)
 
     def stacks_kept(self, exc: BaseException, line: int | None, filename: str,
@@ -2333,36 +2375,37 @@ class Cutter:
         too, whatever the order. Only where the expression that raised (read off the
         traceback) is such a call on the list's name alone, with constant keywords, its
         message one of shapes that do not fit (not an empty list), and the list is
-        collected as `_collected_only` says."""
+        collected as `_collected_only` says. So too pandas' join side by side of series or
+        frames (``pd.concat(trends, axis=1)``, `_collecting`) that cannot align one with a
+        label twice on the labels of them all (`_MISFIT_LABELS`), of a list or of a dict
+        filled under the loop's own keys: the real run's join holds that one and labels
+        it lacks."""
         try:
             if not self.cut or not isinstance(exc, (ValueError, RuntimeError)):
                 return False
             text = str(exc)
-            if not any(words in text for words in _MISFIT_SHAPES):
+            labels = any(words in text for words in _MISFIT_LABELS)
+            if not labels and not any(words in text for words in _MISFIT_SHAPES):
                 return False
-            return self._stacks_kept(exc, line, filename, namespace)
+            return self._stacks_kept(exc, line, filename, namespace, labels)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
     def _stacks_kept(self, exc: BaseException, line: int | None, filename: str,
-                     namespace: Mapping[str, Any]) -> bool:
+                     namespace: Mapping[str, Any], labels: bool = False) -> bool:
         found = self._after_the_loops(exc, line, filename, namespace)
         if found is None:
             return False
         _tree, cut_nodes, statement, node = found
-        if not isinstance(node, ast.Call) or len(node.args) != 1 or \
-                not isinstance(node.args[0], ast.Name) or _called_name(node) not in _STACKS or \
-                not all(isinstance(k.value, ast.Constant) for k in node.keywords) or \
-                not isinstance(node.func, ast.Attribute) or \
-                not isinstance(node.func.value, ast.Name):
+        # ``np.stack``, ``torch.cat`` (not the notebook's own ``stack``); with ``labels``,
+        # pandas' join side by side (`_collecting`)
+        if not isinstance(node, ast.Call) or \
+                _collecting(node, namespace) != ("columns" if labels else "stack"):
             return False
-        library = namespace.get(node.func.value.id)
-        if not isinstance(library, types.ModuleType) or \
-                library.__name__ not in ("numpy", "torch"):
-            return False  # ``np.stack``, ``torch.cat``: not the notebook's own ``stack``
+        assert isinstance(node.args[0], ast.Name)
         return self._collected_only(node.args[0].id, cut_nodes,
                                     self._names_cut_loops_make(cut_nodes, namespace), namespace,
-                                    before=statement)
+                                    before=statement, keyed=labels)
 
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:

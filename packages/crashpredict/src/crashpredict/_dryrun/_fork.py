@@ -99,7 +99,9 @@ class DryRun:
     ``keys_kept`` (a merge after a cut loop that refuses the keys of a dataset no cut
     loop makes: `_fastforward.Cutter.keys_kept`); ``duplicates_kept`` (a reshape after
     a cut loop, of the frames it collected, that refuses a key twice:
-    `_fastforward.Cutter.duplicates_kept`);
+    `_fastforward.Cutter.duplicates_kept`); ``rejoined`` (the rest of the cell, run again
+    after the last swept loop's skipped iterations, failed on a join of what the loop
+    collected, on a value or a key wherever it stands: `_child._continued`);
     ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
     standby child before its run or in the sibling's fork: `_sibling.rules_on_the_whole`;
@@ -136,6 +138,7 @@ class DryRun:
     grads_kept: bool = False
     keys_kept: bool = False
     duplicates_kept: bool = False
+    rejoined: bool = False
     found_by_rules: bool = False
     rules_confidence: float = 0.0
 
@@ -709,7 +712,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
     "stacks_kept": bool, "items_kept": bool, "grads_kept": bool, "keys_kept": bool,
-    "duplicates_kept": bool,
+    "duplicates_kept": bool, "rejoined": bool,
     "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
     "rules_confidence": float,
     "scale": float,

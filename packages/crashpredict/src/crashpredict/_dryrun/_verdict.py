@@ -46,7 +46,8 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     if result.outcome == "crashed" and result.cut_before_crash and not (
             result.last_iteration or result.kept_iteration or result.swept_iteration or
             result.shapes_kept or result.stacks_kept or result.items_kept or
-            result.grads_kept or result.keys_kept or result.duplicates_kept) and (
+            result.grads_kept or result.keys_kept or result.duplicates_kept or
+            result.rejoined) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
         why = "reads what a loop that was cut short makes" if result.cut_may_cause else \
@@ -137,13 +138,19 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
     if result.swept_iteration and result.outcome == "crashed":
         lines.append("raised in an iteration that the cut loop skipped, run after the rest of "
                      "the cell (the skipped ones newest first), on that iteration's own values")
+    if result.rejoined and result.outcome == "crashed":
+        lines.append("raised by the rest of the cell, run again once the skipped iterations "
+                     "of its last loop cut short had run: a join of what the loop collected, "
+                     "each from its own item, that fails on a value or a key wherever it "
+                     "stands; the whole run's join holds the same ones")
     if result.shapes_kept and result.outcome == "crashed":
         lines.append("a shape error after a loop cut short, of arrays that loop only "
                      "updates in place: their shapes are the whole run's")
     if result.stacks_kept and result.outcome == "crashed":
-        lines.append("arrays of shapes that do not fit together, stacked after a loop cut "
-                     "short that collected them, each from its own item: the whole run's "
-                     "list holds the same ones")
+        lines.append("arrays of shapes that do not fit together (or series with a label "
+                     "twice, joined side by side), stacked after a loop cut short that "
+                     "collected them, each from its own item: the whole run's list holds "
+                     "the same ones")
     if result.items_kept and result.outcome == "crashed":
         lines.append("raised after a loop cut short by one of the first items of a list it "
                      "appended to, before its first cut (the whole run's own first items): "
