@@ -990,10 +990,12 @@ class Cutter:
         wherever it stands (`rows_kept`, `duplicates_kept`, `stacks_kept`, read with
         `continuing`): a late file's amounts written with thousands separators, joined
         with the others and converted to numbers after the loop. None where the loop is
-        not the cell's last (a later loop has its own sweep) or nothing follows it."""
+        not the cell's last (a later loop has its own sweep), where nothing follows it, or
+        where the cut run cut a library's fits (the values it collected, one per tree of a
+        forest cut to two, are not the real run's: the skipped iterations' fits are whole)."""
         tree = self.cell_tree
         info = self.loops.get(loop_id)
-        if tree is None or info is None:
+        if tree is None or info is None or self.library_cuts:
             return None
         position = next((k for k, node in enumerate(tree.body)
                          if isinstance(node, ast.For) and node.lineno == info.line), None)
