@@ -1556,9 +1556,14 @@ def test_only_scikit_learns_own_reading_calls_leave_their_arguments_as_they_were
     from sklearn import metrics
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.preprocessing import FunctionTransformer, StandardScaler
 
     from crashpredict._dryrun._fastforward import _reads_its_arguments
+
+    def scale_in_place(x):  # the notebook's function: it may change what it is given
+        x *= 2
+        return x
 
     class Mine(RandomForestClassifier):  # the notebook's own class: its fit may do anything
         pass
@@ -1566,7 +1571,9 @@ def test_only_scikit_learns_own_reading_calls_leave_their_arguments_as_they_were
     namespace = {"rf": RandomForestClassifier(), "mine": Mine(), "metrics": metrics,
                  "accuracy_score": metrics.accuracy_score,
                  "inplace": make_pipeline(StandardScaler(copy=False), RandomForestClassifier()),
-                 "scaled": make_pipeline(StandardScaler(), RandomForestClassifier())}
+                 "scaled": make_pipeline(StandardScaler(), RandomForestClassifier()),
+                 "vec": HashingVectorizer(), "doubled": FunctionTransformer(scale_in_place),
+                 "scaler": StandardScaler(copy=False)}
 
     def reads(call: str) -> bool:
         node = ast.parse(call, mode="eval").body
@@ -1577,7 +1584,11 @@ def test_only_scikit_learns_own_reading_calls_leave_their_arguments_as_they_were
     assert reads("accuracy_score(y, p)") and reads("metrics.f1_score(y, p)")
     assert not reads("inplace.fit(X, y)")  # StandardScaler(copy=False) scales X in place
     assert not reads("mine.fit(X, y)") and not reads("rf.set_params(x)")
-    assert not reads("scaled.transform(X)") and not reads("np.copyto(a, b)")
+    assert not reads("np.copyto(a, b)")
+    # a transform reads what it is given, but where a step works in place or runs a function
+    assert reads("scaled.transform(X)") and reads("vec.transform(batch['text'])")
+    assert reads("rf.partial_fit(X, y)")
+    assert not reads("doubled.transform(X)") and not reads("scaler.transform(X)")
 
 
 def _sales() -> dict:

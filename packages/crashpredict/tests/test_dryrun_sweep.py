@@ -145,6 +145,97 @@ def test_what_the_cell_changes_before_the_join_again_is_not_claimed(tmp_path):
                                       before=join) is claimed, rebind
 
 
+def _streamed_reviews(missing_at: int | None = BAD) -> dict:
+    """Forty batches of 50 short reviews; three of the batch ``missing_at`` have no text."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.linear_model import SGDClassifier
+
+    rng = np.random.default_rng(6)
+    words = np.array(["good", "bad", "fine", "poor", "great", "awful", "ok", "meh"])
+    labels = rng.integers(0, 2, ITEMS * 50)
+    texts = [" ".join(rng.choice(words, 6)) for _ in labels]
+    frame = pd.DataFrame({"text": texts, "label": labels})
+    if missing_at is not None:
+        frame.loc[[missing_at * 50 + 3, missing_at * 50 + 17, missing_at * 50 + 40],
+                  "text"] = np.nan
+    return {"np": np, "time": time, "stream": frame, "HashingVectorizer": HashingVectorizer,
+            "SGDClassifier": SGDClassifier}
+
+
+COUNTED_STREAM = """
+vec = HashingVectorizer(n_features=2**12, alternate_sign=False)
+clf = SGDClassifier(loss="log_loss", random_state=0)
+start, batch_size, seen = 0, 50, 0
+while start < len(stream):
+    time.sleep({step})
+    batch = stream.iloc[start:start + batch_size]
+    Xb = vec.transform(batch["text"]{fill})
+    clf.partial_fit(Xb, batch["label"], classes={classes})
+    seen += len(batch)
+    start += batch_size
+"""
+
+
+def test_a_bad_batch_of_a_counted_while_loop_is_met_newest_first():
+    """A stream fitted batch by batch in a ``while`` loop that counts through the rows:
+    three reviews of the 37th batch of 40 have no text, which the vectorizer refuses,
+    late in the real run. The loop is the ``for`` over a ``range`` it is
+    (`_counted_whiles`): cut, its skipped batches run newest first, and the 37th, read
+    only from its own rows, fails as the real run's does. Its fix fills the missing
+    texts."""
+    cell = COUNTED_STREAM.format(step=STEP_S, fill="", classes="[0, 1]")
+    assert _raised_type(cell, _streamed_reviews()) == "ValueError"
+    result, verdict = _beside_the_cell(_streamed_reviews(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 8), verdict
+    assert any("while start < len(stream)" in c for c in result.cuts), result.cuts
+    fixed = COUNTED_STREAM.format(step=STEP_S, fill='.fillna("")', classes="[0, 1]")
+    assert _raised_type(fixed, _streamed_reviews()) is None
+    result, verdict = _beside_the_cell(_streamed_reviews(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, counted", [
+    ("start, n = 0, 0\nwhile start < len(rows):\n    n += rows[start]\n    start += 2\n", True),
+    ("i = 0\nwhile i < 10:\n    out.append(i)\n    i += step\n", True),
+    # the body binds the counter, skips its step, or changes what the stop reads
+    ("i = 0\nwhile i < 10:\n    i = i * 2\n    i += 1\n", False),
+    ("i = 0\nwhile i < 10:\n    if i % 3:\n        continue\n    i += 1\n", False),
+    ("i = 0\nwhile i < len(rows):\n    rows.pop()\n    i += 1\n", False),
+    ("i = 0\nwhile i < len(rows):\n    rows = rows[1:]\n    i += 1\n", False),
+    # the counter read after the loop, a float step, a test other than ``<``, an ``else``
+    ("i = 0\nwhile i < 10:\n    out.append(i)\n    i += 1\nlast = i\n", False),
+    ("i = 0\nwhile i < 10:\n    out.append(i)\n    i += 0.5\n", False),
+    ("i = 0\nwhile i <= 10:\n    out.append(i)\n    i += 1\n", False),
+    ("i = 0\nwhile i < 10:\n    out.append(i)\n    i += 1\nelse:\n    pass\n", False),
+    # the counter's start not a literal the cell binds once, the step not above 0
+    ("i = len(rows) // 2\nwhile i < 10:\n    out.append(i)\n    i += 1\n", False),
+    ("i = 0\nwhile i < 10:\n    out.append(i)\n    i += back\n", False),
+    # a continue of an inner loop is its own
+    ("i = 0\nwhile i < 4:\n    for r in rows:\n        continue\n    i += 1\n", True),
+])
+def test_a_while_loop_is_read_as_a_for_loop_only_where_it_counts_through_a_range(source,
+                                                                                  counted):
+    """Unit: `_counted_whiles`, and the same values either way where it applies."""
+    from crashpredict._dryrun._fastforward import _counted_whiles
+
+    def namespace():
+        return {"rows": [3, 1, 4, 1, 5, 9, 2, 6], "out": [], "step": 3, "back": -1}
+
+    tree = _counted_whiles(ast.parse(source), namespace())
+    assert any(isinstance(n, ast.For) for n in tree.body) is counted, source
+    if counted:
+        as_written, as_read = namespace(), namespace()
+        exec(compile(source, "<cell>", "exec"), as_written)  # noqa: S102 - the cell
+        exec(compile(tree, "<cell>", "exec"), as_read)  # noqa: S102
+        as_written.pop("__builtins__"), as_read.pop("__builtins__")
+        counter = "start" if "start" in source else "i"
+        as_written.pop(counter), as_read.pop(counter)  # one step past, or the last number
+        assert as_written == as_read, source
+
+
 def _machines(dead: int | None = BAD) -> dict:
     """Forty machines' sensor readings; the ``dead`` one has a sensor stuck at zero."""
     import numpy as np
@@ -1385,7 +1476,7 @@ def test_a_prediction_changes_no_estimator_but_a_fit_or_an_in_place_step_may():
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
+    from sklearn.preprocessing import FunctionTransformer, StandardScaler
 
     from crashpredict._dryrun._fastforward import _calls_in, _predicts
 
@@ -1394,6 +1485,9 @@ def test_a_prediction_changes_no_estimator_but_a_fit_or_an_in_place_step_may():
     assert not _predicts(["fit"], clf) and not _predicts(["partial_fit"], clf)
     assert not _predicts(["predict"], make_pipeline(StandardScaler(copy=False), clf))
     assert not _predicts(["predict"], np.zeros(3))
+    # a transform changes no estimator, unless a step runs the notebook's function
+    assert _predicts(["transform"], StandardScaler())
+    assert not _predicts(["transform"], FunctionTransformer(np.log1p))
     # a method of what the prediction returns is not one of the estimator's
     namespace = {"clf": clf, "obj": object()}
     calls = _calls_in([ast.parse("clf.predict_proba(X)[:, 1].mean()")], namespace)

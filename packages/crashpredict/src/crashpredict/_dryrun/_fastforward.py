@@ -128,6 +128,12 @@ class LoopInfo:
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
+    if isinstance(node, ast.For) and _counter_of(node):  # a counted ``while``, as written
+        assert isinstance(node.iter, ast.Call) and isinstance(node.target, ast.Name)
+        try:
+            return f"while {node.target.id} < {ast.unparse(node.iter.args[1])[:60]}"
+        except Exception:  # noqa: BLE001 - only for the evidence
+            pass
     try:
         head = ast.unparse(node.target) + " in " + ast.unparse(node.iter) \
             if isinstance(node, ast.For) else ast.unparse(node.test)
@@ -1770,7 +1776,7 @@ class Cutter:
             # goes: the last item read when it began may not be the real run's last
             looped |= self.loops[loop_id].names | _resized_in([loop]) | \
                 _handed([loop], namespace)
-        if _names_in(loop.iter) & looped:
+        if _names_in(loop.iter) - _counter_of(loop) & looped:
             return False  # it loops over what a cut loop makes: its last item may differ
         targets = _stored(loop.target)
         if not loop_id_given or swept:
@@ -4129,8 +4135,8 @@ _SEABORN_PLOTS = frozenset({
 #: Methods of scikit-learn's estimators that change none of their arguments (the library's
 #: contract, which its estimator checks hold every estimator to), where no step of the
 #: estimator is set to work in place (``copy=False``).
-_SKLEARN_READERS = frozenset({"fit", "predict", "predict_proba", "predict_log_proba",
-                              "decision_function", "score"})
+_SKLEARN_READERS = frozenset({"fit", "partial_fit", "predict", "predict_proba",
+                              "predict_log_proba", "decision_function", "score", "transform"})
 #: The modules of XGBoost's and LightGBM's scikit-learn estimators (``XGBClassifier``,
 #: ``LGBMRegressor``), whose `_SKLEARN_READERS` methods change none of their arguments.
 _BOOSTING_ESTIMATORS = frozenset({"xgboost.sklearn", "lightgbm.sklearn"})
@@ -4163,20 +4169,29 @@ def _library_function(value: Any, namespace: Mapping[str, Any]) -> bool:
 def _predicts(chain: list[str], value: Any) -> bool:
     """Whether a call of ``value``'s method ``chain`` (`_calls_in`) is a prediction or a
     score of a fitted estimator, scikit-learn's or a boosting library's scikit-learn one
-    (``clf.predict_proba(Xb)``), which changes neither the estimator nor its arguments;
+    (``clf.predict_proba(Xb)``), or a transform (``vec.transform(batch['text'])``: what
+    it learned, fit stored), which changes neither the estimator nor its arguments;
     not ``fit``, not a pipeline with a step set to work in place (``copy=False``)."""
-    if len(chain) != 1 or chain[0] not in _SKLEARN_READERS - {"fit"}:
+    if len(chain) != 1 or chain[0] not in _SKLEARN_READERS - {"fit", "partial_fit"}:
         return False
     try:
         if type(value).__module__.partition(".")[0] not in (
                 "sklearn", "xgboost", "lightgbm", "catboost"):
             return False
-        params = value.get_params(deep=True)
-        return type(params) is dict and not any(
-            (key == "copy" or key.endswith("__copy")) and setting is False
-            for key, setting in params.items())
+        return _copies(value.get_params(deep=True))
     except Exception:  # noqa: BLE001 - a strange object: it may change itself
         return False
+
+
+def _copies(params: Any) -> bool:
+    """Whether an estimator of parameters ``params`` (``get_params(deep=True)``) leaves
+    what it is given as it was: no step set to work in place (``copy=False``), and no
+    function of the notebook's own that a step runs on the data (a `FunctionTransformer`'s
+    ``func``, which may change it)."""
+    return type(params) is dict and not any(
+        (key == "copy" or key.endswith("__copy")) and setting is False or
+        (key.endswith("func") and setting is not None)
+        for key, setting in params.items())
 
 
 #: Functions of ``sklearn.model_selection`` that read their arguments: they fit clones of
@@ -4241,10 +4256,7 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
             if func.attr not in _SKLEARN_READERS or not (
                     module.startswith("sklearn.") or module in _BOOSTING_ESTIMATORS):
                 return False
-            params = value.get_params(deep=True)
-            return type(params) is dict and not any(
-                (key == "copy" or key.endswith("__copy")) and setting is False
-                for key, setting in params.items())
+            return _copies(value.get_params(deep=True))
         if isinstance(func, ast.Name):
             value = namespace.get(func.id)
             if _torch_reader(value):
@@ -5770,6 +5782,7 @@ _SKLEARN_INPUT_CHECKS = ("sklearn/utils/validation.py", "sklearn/utils/_param_va
 _SKLEARN_CHECK_FUNCTIONS = frozenset({
     "_check_n_features", "_check_feature_names", "_validate_data", "validate_data",
     "check_array", "check_X_y", "check_is_fitted", "_check_y", "check_consistent_length",
+    "decode",  # a text vectorizer's document: a NaN is no text, whatever was fitted
 })
 
 
@@ -5820,11 +5833,17 @@ def compile_cell(cell_source: str, filename: str) -> Any:
 
 
 def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.Module | None:
-    """The cell's syntax tree when fast-forwarding can shorten it, else None."""
+    """The cell's syntax tree when fast-forwarding can shorten it, else None. Its counted
+    ``while`` loops are read as the ``for`` loops over a ``range`` they are
+    (`_counted_whiles`)."""
     try:
         tree = ast.parse(ipython_to_python(cell_source))
     except SyntaxError:
         return None
+    try:
+        tree = _counted_whiles(tree, namespace)
+    except Exception:  # noqa: BLE001 - a strange tree or namespace: the loops as written
+        pass
     if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
                               called_functions(code, namespace)):
         return tree
@@ -5832,6 +5851,140 @@ def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.
     return tree if trains and any("fit" in name or name.startswith("cross_val") or
                                   name in ("train", "cv")
                                   for name in names_read(code, namespace)) else None
+
+
+def _counted_whiles(tree: ast.Module, namespace: Mapping[str, Any]) -> ast.Module:
+    """``tree`` with each ``while`` loop of the cell's top level that counts through a
+    range (`_counted`) made the ``for`` loop over that ``range`` it is, at the same line:
+    ``while start < len(stream): ...; start += batch_size`` runs its body for ``start``
+    in ``range(start, len(stream), batch_size)``, each iteration with its own number. The
+    cut then runs its last iteration and the sweep its skipped ones (a late batch of
+    reviews with no text, in a stream fitted batch by batch)."""
+    tree.body = [(_counted(node, tree, k, namespace) or node) if isinstance(node, ast.While)
+                 else node for k, node in enumerate(tree.body)]
+    return tree
+
+
+def _counted(loop: ast.While, tree: ast.Module, position: int,
+             namespace: Mapping[str, Any]) -> ast.For | None:
+    """The ``for`` loop that ``loop`` (the ``position``-th statement of the cell) is, or
+    None. Only ``while counter < stop:`` whose body ends with ``counter += step`` and
+    binds the counter nowhere else, with no ``continue`` (it would skip the step) and no
+    ``else``; the counter and the step integers bound once, by a literal, before the loop
+    (or, never bound by the cell, integers of the namespace), the step above 0; the stop
+    such an integer or the ``len`` of a name the body neither binds nor changes; ``range``
+    the builtin; the counter named nowhere after the loop (the ``for`` leaves it at its
+    last number, the ``while`` one step past it)."""
+    test, body = loop.test, loop.body
+    if loop.orelse or len(body) < 2 or not isinstance(test, ast.Compare) or \
+            len(test.ops) != 1 or not isinstance(test.ops[0], ast.Lt) or \
+            not isinstance(test.left, ast.Name):
+        return None
+    counter, stop, last = test.left.id, test.comparators[0], body[-1]
+    if not (isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add) and
+            isinstance(last.target, ast.Name) and last.target.id == counter):
+        return None
+    inner, step = body[:-1], last.value
+    bound, _ = _bound_in(inner)
+    if counter in bound or _continues(inner) or \
+            namespace.get("range", builtins.range) is not builtins.range or \
+            "range" in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                        and isinstance(n.ctx, (ast.Store, ast.Del))}:
+        return None
+    changed = bound | _may_change(inner, namespace)
+    if not isinstance(_int_at(counter, tree, position, namespace, counted=loop), int):
+        return None
+    stepped = _int_of(step, tree, position, namespace)
+    if not isinstance(stepped, int) or stepped <= 0 or _names_in(step) & changed:
+        return None
+    if isinstance(stop, ast.Call) and isinstance(stop.func, ast.Name) and \
+            stop.func.id == "len" and len(stop.args) == 1 and not stop.keywords and \
+            isinstance(stop.args[0], ast.Name) and \
+            namespace.get("len", builtins.len) is builtins.len:
+        if stop.args[0].id in changed | {counter, "len"}:
+            return None
+    elif not isinstance(_int_of(stop, tree, position, namespace), int) or \
+            _names_in(stop) & changed:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == counter
+           for statement in tree.body[position + 1:] for n in ast.walk(statement)):
+        return None
+    header = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                      args=[ast.Name(id=counter, ctx=ast.Load()), copy.deepcopy(stop),
+                            copy.deepcopy(step)], keywords=[])
+    counted = ast.For(target=ast.Name(id=counter, ctx=ast.Store()),
+                      iter=ast.copy_location(header, test), body=inner, orelse=[],
+                      type_comment=None)
+    return ast.fix_missing_locations(ast.copy_location(counted, loop))
+
+
+def _counter_of(loop: ast.For) -> set[str]:
+    """The counter of a counted ``while`` read as a ``for`` (`_counted_whiles`): its
+    ``range`` starts from the number it held before the loop, read once."""
+    source = loop.iter
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and \
+            source.func.id == "range" and len(source.args) == 3 and \
+            isinstance(loop.target, ast.Name) and isinstance(source.args[0], ast.Name) and \
+            source.args[0].id == loop.target.id:
+        return {loop.target.id}
+    return set()
+
+
+def _continues(body: list[ast.stmt]) -> bool:
+    """Whether ``body`` holds a ``continue`` of its own loop (not of a loop within it)."""
+    def visit(node: ast.AST) -> bool:
+        if isinstance(node, ast.Continue):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            return any(visit(n) for n in node.orelse)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        return any(visit(child) for child in ast.iter_child_nodes(node))
+    return any(visit(statement) for statement in body)
+
+
+def _int_of(node: ast.expr, tree: ast.Module, position: int,
+            namespace: Mapping[str, Any]) -> int | None:
+    """The integer ``node`` holds where the cell's ``position``-th statement begins: a
+    literal, or a name `_int_at` reads; else None."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.Name):
+        return _int_at(node.id, tree, position, namespace)
+    return None
+
+
+def _int_at(name: str, tree: ast.Module, position: int, namespace: Mapping[str, Any],
+            counted: ast.While | None = None) -> int | None:
+    """The integer ``name`` holds where the cell's ``position``-th statement begins: bound
+    once in the cell (but by the ``counted`` loop's step), before it, at its top level, by
+    an integer literal (``start, seen = 0, 0``); or, bound nowhere in the cell, an integer
+    of the namespace; else None."""
+    step = counted.body[-1] if counted is not None else None
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and
+              isinstance(n.ctx, (ast.Store, ast.Del)) and
+              not (step is not None and _within(n, step))]
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
+           for n in ast.walk(tree)):
+        return None
+    if not stores:
+        value = namespace.get(name)
+        return value if type(value) is int else None
+    if len(stores) != 1:
+        return None
+    for statement in tree.body[:position]:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            continue
+        target, value = statement.targets[0], statement.value
+        pairs = [(target, value)]
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+                and len(target.elts) == len(value.elts):
+            pairs = list(zip(target.elts, value.elts))
+        for bound, literal in pairs:
+            if bound is stores[0]:
+                return literal.value if isinstance(literal, ast.Constant) and \
+                    type(literal.value) is int else None
+    return None
 
 
 #: Libraries whose fits `cap_libraries` cuts: a cell that fits is fast-forwarded even
