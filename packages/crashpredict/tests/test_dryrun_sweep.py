@@ -1474,6 +1474,7 @@ def test_only_library_functions_that_make_new_objects_leave_their_arguments(sour
 def test_a_prediction_changes_no_estimator_but_a_fit_or_an_in_place_step_may():
     """Unit: `_predicts`."""
     import numpy as np
+    from sklearn.feature_selection import SelectKBest
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import FunctionTransformer, StandardScaler
@@ -1488,6 +1489,9 @@ def test_a_prediction_changes_no_estimator_but_a_fit_or_an_in_place_step_may():
     # a transform changes no estimator, unless a step runs the notebook's function
     assert _predicts(["transform"], StandardScaler())
     assert not _predicts(["transform"], FunctionTransformer(np.log1p))
+    assert not _predicts(["predict"], make_pipeline(FunctionTransformer(np.log1p), clf))
+    # a selector's score function runs in its fit, never on what a prediction is given
+    assert _predicts(["predict"], make_pipeline(SelectKBest(k=2), clf))
     # a method of what the prediction returns is not one of the estimator's
     namespace = {"clf": clf, "obj": object()}
     calls = _calls_in([ast.parse("clf.predict_proba(X)[:, 1].mean()")], namespace)

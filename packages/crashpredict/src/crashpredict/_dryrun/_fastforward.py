@@ -4190,7 +4190,7 @@ def _copies(params: Any) -> bool:
     ``func``, which may change it)."""
     return type(params) is dict and not any(
         (key == "copy" or key.endswith("__copy")) and setting is False or
-        (key.endswith("func") and setting is not None)
+        (key.rpartition("__")[2] in ("func", "inverse_func") and setting is not None)
         for key, setting in params.items())
 
 
