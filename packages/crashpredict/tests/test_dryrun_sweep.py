@@ -236,6 +236,128 @@ def test_a_while_loop_is_read_as_a_for_loop_only_where_it_counts_through_a_range
         assert as_written == as_read, source
 
 
+def test_a_while_loop_over_a_frames_chunks_counts_through_a_range():
+    """Unit: ``events.iloc[pos:pos + n].copy()`` selects a chunk and changes no frame, so
+    a ``while`` loop whose stop is ``len(events)`` still counts through a range; a chunk
+    filled in place (``inplace=True``) may write through to the frame, and does not."""
+    import pandas as pd
+    from crashpredict._dryrun._fastforward import _counted_whiles
+
+    def namespace():
+        return {"events": pd.DataFrame({"a": range(23), "b": [1.0, None] * 11 + [2.0]}),
+                "parts": []}
+
+    source = ("pos, n = 0, 5\nwhile pos < len(events):\n"
+              "    chunk = events.iloc[pos:pos + n].copy()\n"
+              "    parts.append(chunk['a'].sum() + chunk.loc[:, 'b'].fillna(0).sum())\n"
+              "    pos += n\n")
+    tree = _counted_whiles(ast.parse(source), namespace())
+    assert isinstance(tree.body[1], ast.For), ast.unparse(tree)
+    as_written, as_read = namespace(), namespace()
+    exec(compile(source, "<cell>", "exec"), as_written)  # noqa: S102 - the cell
+    exec(compile(tree, "<cell>", "exec"), as_read)  # noqa: S102
+    assert as_written["parts"] == as_read["parts"] and len(as_read["parts"]) == 5
+    in_place = source.replace("chunk = events.iloc[pos:pos + n].copy()",
+                              "events.iloc[pos:pos + n].fillna(0, inplace=True)")
+    tree = _counted_whiles(ast.parse(in_place), namespace())
+    assert not any(isinstance(n, ast.For) for n in tree.body), ast.unparse(tree)
+
+
+def _engagement(empty_at: int | None = BAD) -> dict:
+    """Forty users' sessions; the user at ``empty_at`` has none (a filter upstream)."""
+    import random
+
+    rng = random.Random(3)
+    users = {f"u{u:03d}": [{"pages": rng.randint(1, 30), "seconds": rng.randint(5, 900)}
+                           for _ in range(rng.randint(1, 12))] for u in range(ITEMS)}
+    if empty_at is not None:
+        users[f"u{empty_at:03d}"] = []
+    return {"time": time, "users": users}
+
+
+QUEUE = """
+pending = sorted(users)
+report = {{}}
+while pending:
+    uid = pending.{take}
+    time.sleep({step})
+    sessions = users[uid]
+    pages = sum(s["pages"] for s in sessions)
+    report[uid] = {{"pages_per_session": pages / {count},
+                   "secs_per_page": sum(s["seconds"] for s in sessions) / max(pages, 1)}}
+"""
+
+
+@pytest.mark.parametrize("take", ["pop(0)", "pop()"])
+def test_a_bad_item_of_a_drained_queue_is_met_newest_first(take):
+    """A ``while`` loop that takes users off a sorted queue one by one: the 37th of 40 has
+    no sessions, and its pages per session divide by zero, late in the real run. The loop
+    is the ``for`` over the queue's items it is (`_drained`): cut, its skipped users run
+    newest first, and the empty one fails on its own values. Its fix counts at least one
+    session. Taken from the back (``pop()``), the empty user is the fourth: the run meets
+    it before any cut."""
+    cell = QUEUE.format(take=take, step=STEP_S, count="len(sessions)")
+    assert _raised_type(cell, _engagement()) == "ZeroDivisionError"
+    result, verdict = _beside_the_cell(_engagement(), cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == \
+        (True, "ZeroDivisionError", 9), (verdict, result)
+    if take == "pop(0)":
+        assert any(c.startswith("while pending (line 4 of the cell)") for c in result.cuts), \
+            result.cuts
+        assert result.swept_iteration, result
+    fixed = QUEUE.format(take=take, step=STEP_S, count="max(len(sessions), 1)")
+    assert _raised_type(fixed, _engagement()) is None
+    result, verdict = _beside_the_cell(_engagement(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, drained", [
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(r * 2)\n", True),
+    ("q = sorted(rows)\nwhile q:\n    r = q.pop()\n    out.append(r)\n", True),
+    ("q = [r + 1 for r in rows]\nwhile q:\n    r = q.pop(-1)\n    if r > 4:\n"
+     "        continue\n    out.append(r)\n", True),
+    ("q = deque(rows)\nwhile q:\n    r = q.popleft()\n    out.append(r)\n", True),
+    ("while dq:\n    r = dq.pop()\n    out.append(r)\n", True),
+    ("while rows:\n    r = rows.pop(0)\n    out.append(r)\n    if r == 4:\n        break\n",
+     True),
+    # the body names the queue, or a function of the notebook it calls does
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    if r > 3:\n        q.append(r - 3)\n",
+     False),
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(len(q))\n", False),
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    seen(r)\n", False),
+    # the queue read after the loop, taken from elsewhere, of a kind not known, an else
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(r)\nleft = q\n", False),
+    ("q = list(rows)\nwhile q:\n    r = q.pop(1)\n    out.append(r)\n", False),
+    ("q = make(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(r)\n", False),
+    ("while table:\n    r = table.pop(0)\n    out.append(r)\n", False),
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(r)\nelse:\n    pass\n",
+     False),
+    ("q = list(rows)\nq = q[1:]\nwhile q:\n    r = q.pop(0)\n    out.append(r)\n", False),
+])
+def test_a_while_loop_is_read_as_a_for_loop_over_a_queue_only_where_it_drains_it(source,
+                                                                                  drained):
+    """Unit: `_drained`, and the same values either way where it applies."""
+    import collections
+
+    from crashpredict._dryrun._fastforward import _counted_whiles
+
+    def namespace():
+        values = {"rows": [3, 1, 4, 1, 5, 9, 2, 6], "out": [], "deque": collections.deque,
+                  "dq": collections.deque([7, 8, 9]), "table": {0: "a", 1: "b"},
+                  "make": lambda rows: list(rows)}
+        exec("def seen(r):\n    q.append(r)\n", values)  # noqa: S102 - a notebook's function
+        return values
+
+    tree = _counted_whiles(ast.parse(source), namespace())
+    assert any(isinstance(n, ast.For) for n in tree.body) is drained, ast.unparse(tree)
+    if drained:
+        as_written, as_read = namespace(), namespace()
+        exec(compile(source, "<cell>", "exec"), as_written)  # noqa: S102 - the cell
+        exec(compile(tree, "<cell>", "exec"), as_read)  # noqa: S102
+        # the queue: drained, or as it was; what the body made of its items: the same
+        assert (as_written["out"], as_written["r"]) == (as_read["out"], as_read["r"]), source
+
+
 def _machines(dead: int | None = BAD) -> dict:
     """Forty machines' sensor readings; the ``dead`` one has a sensor stuck at zero."""
     import numpy as np

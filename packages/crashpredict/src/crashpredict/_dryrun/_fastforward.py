@@ -128,6 +128,8 @@ class LoopInfo:
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
+    if isinstance(node, ast.For) and (node.type_comment or "").startswith(_DRAINED):
+        return node.type_comment[len(_DRAINED):]  # a drained queue's ``while``, as written
     if isinstance(node, ast.For) and _counter_of(node):  # a counted ``while``, as written
         assert isinstance(node.iter, ast.Call) and isinstance(node.target, ast.Name)
         try:
@@ -4357,14 +4359,20 @@ def _receivers(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
     a module's only through its ``random`` state; nor an immutable value's (`_IMMUTABLE`: a
     compiled pattern's ``match``); nor a torch tensor's ``backward()``,
     which fills the gradients of the graph's leaves and leaves the tensor's data (and
-    what it was computed from) as it was."""
+    what it was computed from) as it was. A pandas object's indexer on the way is a
+    selection (``events.iloc[pos:pos + size].copy()``: a new frame)."""
     return {name for name, chain, value in _calls_in(nodes, namespace)
             if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
-            and not set(chain) <= _NEW_OBJECT_METHODS
+            and not (set(chain) - (_PANDAS_INDEXERS if _frame_or_series(value) else set())
+                     <= _NEW_OBJECT_METHODS)
             and not (chain == ["backward"] and _tensor_or_unbound(value))
             and not isinstance(value, _IMMUTABLE)  # ``LINE_RE.match(line)``
             and not _predicts(chain, value)
             and not _library_class(value, namespace)}
+
+
+#: A pandas object's indexers: what a call through one reads is a selection of it.
+_PANDAS_INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
 
 
 def _tensor_or_unbound(value: Any) -> bool:
@@ -5860,9 +5868,128 @@ def _counted_whiles(tree: ast.Module, namespace: Mapping[str, Any]) -> ast.Modul
     in ``range(start, len(stream), batch_size)``, each iteration with its own number. The
     cut then runs its last iteration and the sweep its skipped ones (a late batch of
     reviews with no text, in a stream fitted batch by batch)."""
-    tree.body = [(_counted(node, tree, k, namespace) or node) if isinstance(node, ast.While)
+    tree.body = [(_counted(node, tree, k, namespace) or _drained(node, tree, k, namespace) or
+                  node) if isinstance(node, ast.While)
                  else node for k, node in enumerate(tree.body)]
     return tree
+
+
+def _drained(loop: ast.While, tree: ast.Module, position: int,
+             namespace: Mapping[str, Any]) -> ast.For | None:
+    """The ``for`` loop that ``loop`` (the ``position``-th statement of the cell) is, where
+    it drains a queue, or None: ``while pending: uid = pending.pop(0); ...`` runs its body
+    for ``uid`` in ``list(pending)`` (``pending.pop()``: in ``list(reversed(pending))``),
+    one iteration per item, as written. Only where the queue is a list (or a
+    ``collections.deque``, ``popleft()`` and ``pop()``): bound once in the cell, before the
+    loop, at its top level, by ``list(...)``, ``sorted(...)``, ``deque(...)`` or a list's
+    display or comprehension, or, bound nowhere in the cell, such a value of the namespace;
+    the body's first statement takes an item off the queue into a name and nothing else in
+    the body, nor in any function of the notebook it calls, names the queue; no ``else``;
+    the queue named nowhere after the loop (the ``while`` leaves it empty)."""
+    test, body = loop.test, loop.body
+    if loop.orelse or len(body) < 2 or not isinstance(test, ast.Name):
+        return None
+    queue, first = test.id, body[0]
+    if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and
+            isinstance(first.targets[0], ast.Name) and first.targets[0].id != queue and
+            isinstance(first.value, ast.Call) and not first.value.keywords and
+            isinstance(first.value.func, ast.Attribute) and
+            isinstance(first.value.func.value, ast.Name) and
+            first.value.func.value.id == queue):
+        return None
+    kind = _queue_kind(queue, tree, position, namespace)
+    method, args = first.value.func.attr, [_int_literal(a) for a in first.value.args]
+    if kind == "list" and method == "pop" and args in ([0], [], [-1]):
+        backwards = args != [0]
+    elif kind == "deque" and method in ("popleft", "pop") and not args:
+        backwards = method == "pop"
+    else:
+        return None
+    rest = body[1:]
+    named = {n.id for n in ast.walk(ast.Module(body=rest, type_ignores=[]))
+             if isinstance(n, ast.Name)}
+    if queue in named or any(
+            isinstance(n, (ast.Global, ast.Nonlocal)) and queue in n.names
+            for n in ast.walk(tree)):
+        return None
+    for name in named:
+        function = namespace.get(name)
+        if isinstance(function, types.FunctionType) and _code_names(function.__code__,
+                                                                    queue):
+            return None
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+              and isinstance(n.ctx, (ast.Store, ast.Del))}
+    for builtin in ("list", "reversed"):
+        if builtin in stored or namespace.get(builtin, getattr(builtins, builtin)) is not \
+                getattr(builtins, builtin):
+            return None
+    if any(isinstance(n, ast.Name) and n.id == queue
+           for statement in tree.body[position + 1:] for n in ast.walk(statement)):
+        return None
+    items: ast.expr = ast.Name(id=queue, ctx=ast.Load())
+    if backwards:
+        items = ast.Call(func=ast.Name(id="reversed", ctx=ast.Load()), args=[items],
+                         keywords=[])
+    header = ast.Call(func=ast.Name(id="list", ctx=ast.Load()), args=[items], keywords=[])
+    # the type comment (a field copies keep; compiling ignores it) is the evidence's text
+    drained = ast.For(target=ast.Name(id=first.targets[0].id, ctx=ast.Store()),
+                      iter=ast.copy_location(header, test), body=rest, orelse=[],
+                      type_comment=_DRAINED + f"while {queue}")
+    return ast.fix_missing_locations(ast.copy_location(drained, loop))
+
+
+#: How `_drained` marks the ``for`` loop it makes of a ``while`` (`_loop_text`).
+_DRAINED = "crashpredict drained: "
+
+
+def _int_literal(node: ast.expr) -> int | None:
+    """The integer ``node`` writes (``0``, ``-1``), else None."""
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if type(value) is int else None
+
+
+def _code_names(code: types.CodeType, name: str) -> bool:
+    """Whether ``code``, or code within it, names ``name`` (a global or an attribute)."""
+    return name in code.co_names or any(
+        isinstance(c, types.CodeType) and _code_names(c, name) for c in code.co_consts)
+
+
+def _queue_kind(queue: str, tree: ast.Module, position: int,
+                namespace: Mapping[str, Any]) -> str | None:
+    """``"list"`` or ``"deque"``: what ``queue`` holds where the cell's ``position``-th
+    statement begins (see `_drained`), else None."""
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == queue and
+              isinstance(n.ctx, (ast.Store, ast.Del))]
+    if not stores:
+        value = namespace.get(queue)
+        return "list" if type(value) is list else \
+            "deque" if type(value) is collections.deque else None
+    if len(stores) != 1:
+        return None
+    for statement in tree.body[:position]:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                statement.targets[0] is stores[0]:
+            value = statement.value
+            if isinstance(value, (ast.List, ast.ListComp)):
+                return "list"
+            if not isinstance(value, ast.Call):
+                return None
+            func = value.func
+            made = namespace.get(func.id, getattr(builtins, func.id, None)) \
+                if isinstance(func, ast.Name) else \
+                getattr(namespace.get(func.value.id), func.attr, None) \
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                else None
+            if isinstance(func, ast.Name) and func.id in {
+                    n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, (ast.Store, ast.Del))}:
+                return None
+            return "list" if made is builtins.list or made is builtins.sorted else \
+                "deque" if made is collections.deque else None
+    return None
 
 
 def _counted(loop: ast.While, tree: ast.Module, position: int,
