@@ -358,6 +358,53 @@ def test_a_while_loop_is_read_as_a_for_loop_over_a_queue_only_where_it_drains_it
         assert (as_written["out"], as_written["r"]) == (as_read["out"], as_read["r"]), source
 
 
+def _sources(duplicated: bool = True) -> dict:
+    """Four tables of features by customer; the last (the CRM's) has a customer twice."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    ids = np.arange(100, 160)
+    crm = pd.DataFrame({"customer_id": ids, "segment": rng.choice(["smb", "ent"], 60)})
+    if duplicated:
+        crm = pd.concat([crm, crm.iloc[[34]].assign(segment="ent")], ignore_index=True)
+    tables = [(name, pd.DataFrame({"customer_id": rng.choice(ids, 400),
+                                   "value": rng.gamma(2.0, 40.0, 400)}), "sum")
+              for name in ("orders", "web", "support")]
+    return {"pd": pd, "time": time, "sources": [*tables, ("crm", crm, None)]}
+
+
+FEATURE_BLOCKS = """
+blocks = []
+for i, (name, table, how) in enumerate(sources):
+    time.sleep(0.25)
+    if how is None:
+        block = table{dedupe}.set_index("customer_id")
+    else:
+        block = table.groupby("customer_id").agg(how)
+    blocks.append(block.add_prefix(f"{{name}}_"))
+features = pd.concat(blocks, axis=1)
+"""
+
+
+def test_a_loop_whose_cut_would_skip_nothing_runs_whole():
+    """Four tables' feature blocks, joined by customer after the loop: the CRM's, the last,
+    holds a customer twice, and the join cannot align it. Cut after three, the loop would
+    run its last item next and skip none: it runs whole, so the join's failure is the real
+    run's. (Cut, it was not trusted: a cut may change what a join of the loop's work
+    holds.) Its fix keeps each customer's last row."""
+    cell = FEATURE_BLOCKS.format(dedupe="")
+    assert _raised_type(cell, _sources()) == "InvalidIndexError"
+    result, verdict = _beside_the_cell(_sources(), cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == \
+        (True, "InvalidIndexError", 10), (verdict, result)
+    assert not result.cut_before_crash and not result.cuts, result
+    fixed = FEATURE_BLOCKS.format(dedupe='.drop_duplicates("customer_id", keep="last")')
+    assert _raised_type(fixed, _sources()) is None
+    result, verdict = _beside_the_cell(_sources(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
 def _machines(dead: int | None = BAD) -> dict:
     """Forty machines' sensor readings; the ``dead`` one has a sensor stuck at zero."""
     import numpy as np

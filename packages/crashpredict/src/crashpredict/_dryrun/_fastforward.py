@@ -876,8 +876,11 @@ class Cutter:
         # an index past the end or a loader's last batch is cut to sooner; a plain last
         # item after as many items as a loop without one keeps
         sooner = last is not _NO_LAST and loop_id not in self.items_last
+        # where the item at the cut is the last one, the cut would skip nothing: it runs
+        whole = self.totals.get(loop_id) if last is not _NO_LAST and \
+            self.entries.get(loop_id) == 1 else None
         for item in iterator:
-            if self._may_cut(done, sooner):
+            if self._may_cut(done, sooner) and whole != done + 1:
                 self._cut(loop_id, done)
                 if loop_id in self.sources and self.entries.get(loop_id) == 1:
                     self.tails.append((loop_id, done))
