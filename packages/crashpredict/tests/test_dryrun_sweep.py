@@ -116,6 +116,54 @@ def test_a_bad_file_the_cut_skipped_is_met_where_the_cell_joins_the_files(tmp_pa
     assert verdict.crash is not True and not result.rejoined, (verdict, result)
 
 
+def _store_months() -> dict:
+    """Forty stores' daily revenue over six months; the 37th is the 31st sent again, under
+    its key written otherwise (``"S30 "``)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(17)
+    frames = {f"s{k:02d}": pd.DataFrame({"month": np.repeat(np.arange(1, 7), 30),
+                                         "revenue": rng.gamma(5.0, 200.0, 180)})
+              for k in range(ITEMS - 1)}
+    names = list(frames)
+    frames = {**{n: frames[n] for n in names[:BAD]}, "S30 ": frames["s30"].copy(),
+              **{n: frames[n] for n in names[BAD:]}}
+    return {"pd": pd, "time": time, "store_frames": frames}
+
+
+STORE_RECORDS = """
+records = []
+for raw, frame in store_frames.items():
+    time.sleep({step})
+    store = raw.strip().lower()
+    monthly = frame.groupby("month")["revenue"].sum()
+    for month, revenue in monthly.items():
+        records.append({{"store": store, "month": month, "revenue": revenue}})
+kpis = pd.DataFrame(records){dedupe}
+table = kpis.pivot(index="store", columns="month", values="revenue")
+"""
+
+
+def test_records_of_a_store_sent_twice_are_pivoted_again_after_the_sweep():
+    """A store's months, one record each, for forty stores: the 37th is the 31st again,
+    under its key written otherwise, and the pivot of the records after the loop meets
+    its months twice. Both are skipped by the cut; each runs clean in the sweep. The rest
+    of the cell then runs again on the records of them all, made into a frame one row
+    each (``pd.DataFrame(records)``, `_joined_list`), and the pivot fails as the real
+    run's does. Its fix keeps a store's last records."""
+    cell = STORE_RECORDS.format(step=STEP_S, dedupe="")
+    assert _raised_type(cell, _store_months()) == "ValueError"
+    result, verdict = _beside_the_cell(_store_months(), cell)
+    assert result.rejoined and result.duplicates_kept, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 10), verdict
+    fixed = STORE_RECORDS.format(step=STEP_S, dedupe='.drop_duplicates(["store", "month"], '
+                                                      'keep="last")')
+    assert _raised_type(fixed, _store_months()) is None
+    result, verdict = _beside_the_cell(_store_months(), fixed)
+    assert verdict.crash is not True and not result.rejoined, (verdict, result)
+
+
 def test_what_the_cell_changes_before_the_join_again_is_not_claimed(tmp_path):
     """A near miss, clean for real: the cell strips the separators of every text amount
     after the join, in place, before the conversion. Run again, the rest of the cell strips

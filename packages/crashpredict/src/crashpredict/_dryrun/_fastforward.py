@@ -2614,11 +2614,14 @@ def _reshaped_keys(node: ast.expr) -> tuple[str, list[Any]] | None:
 
 def _joined_list(node: ast.expr) -> str | None:
     """The list ``node`` joins rows after rows (``pd.concat(frames, ignore_index=True)``,
-    ``np.concatenate(parts)``), else None."""
+    ``np.concatenate(parts)``; a frame of records, one row each: ``pd.DataFrame(rows)``),
+    else None."""
     if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
         return None
     func = node.func
     attr = func.attr if isinstance(func, ast.Attribute) else None
+    if attr in ("DataFrame", "from_records") and len(node.args) == 1 and not node.keywords:
+        return node.args[0].id
     if attr not in _ROW_JOINS or len(node.args) > 1:
         return None
     for keyword in node.keywords:
