@@ -453,6 +453,67 @@ def test_a_loop_whose_cut_would_skip_nothing_runs_whole():
     assert verdict.crash is not True, (verdict, result)
 
 
+def _weekly_orders() -> dict:
+    """A year of past orders by channel, and forty weekly batches to score; the 37th week
+    sells through a channel the past never had (a kiosk)."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    rng = np.random.default_rng(8)
+    channels = ["web", "store", "phone"]
+    hist = pd.DataFrame({"channel": rng.choice(channels, 3000),
+                         "basket": rng.gamma(2.0, 30.0, 3000)})
+    hist["returned"] = (rng.random(3000) < 0.1).astype(int)
+    weekly = [pd.DataFrame({"channel": rng.choice(channels + ["kiosk"] * (w == BAD), 60),
+                            "basket": rng.gamma(2.0, 30.0, 60)}) for w in range(ITEMS)]
+    return {"pd": pd, "time": time, "hist": hist, "weekly": weekly,
+            "make_pipeline": make_pipeline, "OneHotEncoder": OneHotEncoder,
+            "LogisticRegression": LogisticRegression}
+
+
+WEEKLY_SCORING = """
+model = make_pipeline(OneHotEncoder(handle_unknown="{unknown}"),
+                      LogisticRegression(max_iter=1000))
+model.fit(hist[["channel"]], hist["returned"])
+risk = []
+for week, batch in enumerate(weekly):
+    time.sleep({step})
+    risk.append(model.predict_proba(batch[["channel"]])[:, 1].mean())
+{after}"""
+
+
+def test_a_late_unknown_category_for_a_model_fitted_before_the_loop_is_met():
+    """A pipeline fitted once, before the loop, scores forty weekly batches; the 37th holds
+    a channel its encoder never saw, which it refuses, late in the real run. The cut run
+    skips that week; the sweep meets it. The model is changed only by the statements
+    before the loop (`_prepared_before`), so the skipped week meets it as the real run
+    did; the fit's iterations were cut, but an encoder's unknown category is an input
+    check that fewer iterations do not change. Its fix ignores unknown channels."""
+    cell = WEEKLY_SCORING.format(unknown="error", step=STEP_S, after="")
+    assert _raised_type(cell, _weekly_orders()) == "ValueError"
+    result, verdict = _beside_the_cell(_weekly_orders(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 8), verdict
+    fixed = WEEKLY_SCORING.format(unknown="ignore", step=STEP_S, after="")
+    assert _raised_type(fixed, _weekly_orders()) is None
+    result, verdict = _beside_the_cell(_weekly_orders(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_model_the_cell_changes_after_the_loop_is_not_the_swept_iterations():
+    """A near miss, clean for real: the loop scores with unknown channels ignored, and only
+    after it does the cell make the encoder refuse them. After the whole cell, the 37th
+    week fails; the real run's did not. The model is changed after the loop: not claimed."""
+    after = 'model.set_params(onehotencoder__handle_unknown="error")\n'
+    cell = WEEKLY_SCORING.format(unknown="ignore", step=STEP_S, after=after)
+    assert _raised_type(cell, _weekly_orders()) is None
+    result, verdict = _beside_the_cell(_weekly_orders(), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
 def _machines(dead: int | None = BAD) -> dict:
     """Forty machines' sensor readings; the ``dead`` one has a sensor stuck at zero."""
     import numpy as np

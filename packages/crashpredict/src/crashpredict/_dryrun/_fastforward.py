@@ -1243,7 +1243,7 @@ class Cutter:
         return found
 
     def _changed_by_cell(self, namespace: Mapping[str, Any], loop: ast.For,
-                         loop_id: int) -> set[str] | None:
+                         loop_id: int, exc: BaseException | None = None) -> set[str] | None:
         """What the whole cell may change (it ran before the skipped iterations): every
         name it binds, grows, stores into, resizes, calls a method of or hands to a call,
         and what it binds from those; not what it defines once, before the loop, and
@@ -1254,7 +1254,9 @@ class Cutter:
         option, a warnings filter); where the cell names what the loop runs over (but a
         module or a function) anywhere but in its header (a later loop may change its
         items in place); or where the item of the iteration is what a name the cell
-        changes holds."""
+        changes holds. Given the failure ``exc``: not what only the cell's statements
+        before the loop change (`_prepared_before`: a pipeline fitted once, then used to
+        score each batch), which the skipped iteration meets as the real one did."""
         tree = self.cell_tree
         if tree is None:
             return None
@@ -1325,7 +1327,41 @@ class Cutter:
         if any(namespace.get(name, _NO_LAST) is part for name in changed - targets
                for part in _mutable_parts(self.sweep_items.get(loop_id))):
             return None
+        if exc is not None:
+            changed -= self._prepared_before(tree, position, nodes, loop, opened, exc,
+                                             namespace)
         return changed
+
+    def _prepared_before(self, tree: ast.Module, position: int, nodes: list[ast.stmt],
+                         loop: ast.For, opened: ast.With | None, exc: BaseException,
+                         namespace: Mapping[str, Any]) -> set[str]:
+        """The names only the cell's statements before the swept ``loop`` (its
+        ``position``-th) bind or change, with no loop among them, where every cut loop is
+        ``loop`` or within it: what they hold after the whole cell they held as the loop
+        began, for the real run's iterations and the skipped ones alike (``model.fit(hist)``,
+        then ``model.predict_proba(batch)`` for each week). Not what the loop's body or a
+        later statement binds or may change, nor what is made from that or shares its
+        memory (`_propagate`, `_viewed_by`). Where the cut run cut a library's fits, the
+        fits before the loop were cut too: only what a library's input checks raise (an
+        unknown category, a column count, a NaN) counts, which fewer iterations do not
+        change."""
+        if self.library_cuts and not raised_by_input_checks(exc):
+            return set()
+        before = tree.body[:position]
+        if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for node in before
+               for n in ast.walk(node)) or not all(
+                self.loops[i].where == "the cell" and
+                loop.lineno <= self.loops[i].line <= (loop.end_lineno or loop.lineno)
+                for i in self.cut if i in self.loops):
+            return set()
+        later = [n for n in nodes if n is not loop and n is not opened and
+                 not any(n is b for b in before)] + loop.body + loop.orelse
+        touched = set(_bound_in(later)[0]) | {
+            name for node in later for n in ast.walk(node) for name in _defines(n)} | _viewed_by(
+            tree, _stored_into(later) | _resized_in(later) | _handed(later, namespace) |
+            _receivers(later, namespace), namespace)
+        touched = _propagate(tree, touched | _names_in(loop.target))
+        return {name for node in before for name in _names_in(node)} - touched
 
     def tick(self, loop_id: int) -> bool:
         done = self.counts.get(loop_id, 0)
@@ -1769,7 +1805,7 @@ class Cutter:
             _resized_in([n for n in cut_nodes if n is not loop]))
         looped = self._made_before(loop, cut_nodes, namespace, loop_id) if not swept else None
         if swept:  # the whole cell ran first: whatever it changes is no iteration's own
-            changed = self._changed_by_cell(namespace, loop, loop_id)
+            changed = self._changed_by_cell(namespace, loop, loop_id, exc)
             if changed is None or self.cell_tree is None or _draws_before(loop, statement):
                 return False
             made = (made | changed) - _comprehension_only(self.cell_tree)
@@ -5799,6 +5835,11 @@ _SKLEARN_CHECK_FUNCTIONS = frozenset({
     "decode",  # a text vectorizer's document: a NaN is no text, whatever was fitted
 })
 
+#: Where scikit-learn's encoders refuse a category their fit did not see (an encoder
+#: learns every category of what it is given, whatever a fit's iterations).
+_SKLEARN_CATEGORIES = (("sklearn/preprocessing/_encoders.py", "_transform"),
+                       ("sklearn/utils/_encode.py", "_encode"))
+
 
 #: Where the gradient boosting libraries check data against what they were given or fitted
 #: on: their data conversion, their feature checks, their prediction calls (what a
@@ -5833,7 +5874,8 @@ def raised_by_input_checks(exc: BaseException) -> bool:
         return False
     path = last.co_filename.replace("\\", "/")
     return path.endswith(_SKLEARN_INPUT_CHECKS) or (
-        "/sklearn/" in path and last.co_name in _SKLEARN_CHECK_FUNCTIONS)
+        "/sklearn/" in path and last.co_name in _SKLEARN_CHECK_FUNCTIONS) or any(
+        path.endswith(where) and last.co_name == name for where, name in _SKLEARN_CATEGORIES)
 
 
 # ---- the cell's code, as the dry run's parent and child both read it -------------------
