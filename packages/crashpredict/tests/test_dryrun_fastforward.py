@@ -1658,3 +1658,50 @@ def test_a_reshape_of_keys_changed_after_the_join_is_not_claimed(keys, between, 
     assert _raised_type(cell, _sales()) is None
     result, verdict = _predict(cell, _sales())
     assert not result.duplicates_kept and verdict.crash is not True, (verdict, result)
+
+
+def _tasks() -> dict:
+    """Three classification tasks of 300 rows; the last one's labels came from a join
+    whose gaps were filled with 0, so they are floats (float64)."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    tasks = {}
+    for name, classes in (("churn", 2), ("tier", 4), ("fraud", 2)):
+        X = torch.randn(300, 8)
+        y = X[:, :classes].argmax(dim=1)
+        tasks[name] = (X, y.double() if name == "fraud" else y)
+    return {"torch": torch, "nn": torch.nn, "time": time, "tasks": tasks}
+
+
+MULTITASK = """
+heads = {{}}
+for name, (X, y) in tasks.items():
+    model = nn.Linear(8, int(y.max()) + 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(40):
+        for i in range(0, len(X), 30):
+            time.sleep(0.001)
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(X[i:i + 30]), y[i:i + 30]{cast})
+            loss.backward()
+            opt.step()
+    heads[name] = model
+"""
+
+
+def test_a_tensors_element_type_refused_after_cut_loops_is_the_real_runs():
+    """Each task trains its own head; the third task's float labels meet the loss in its
+    first batch, after the first two tasks' epochs were cut. Fewer iterations run the
+    same statements on tensors of the same element types, so the refusal of a float64
+    target is the real run's (`_about_dtypes`), though the statement reads what the cut
+    loops bind. Its fix casts the labels to class indices."""
+    cell = MULTITASK.format(cast="")
+    assert _raised_type(cell, _tasks()) == "RuntimeError"
+    result, verdict = _predict(cell, _tasks())
+    assert result.cut_before_crash and not result.cut_may_cause, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 10), \
+        verdict
+    fixed = MULTITASK.format(cast=".long()")
+    assert _raised_type(fixed, _tasks()) is None
+    result, verdict = _predict(fixed, _tasks())
+    assert (result.outcome, verdict.crash) == ("completed", False), result

@@ -61,7 +61,7 @@ from typing import Any
 from nbdeps import ipython_to_python
 
 from .._model import crash_type_of
-from ._kinds import shrinking_cannot_cause
+from ._kinds import _DTYPE_WORDS, shrinking_cannot_cause
 
 __all__ = ["CUT_AFTER_S", "CUT_LAST_AFTER_S", "HELPER", "KEEP_ITERATIONS", "Cutter", "LoopInfo", "called_functions", "reached_code",
            "BOOSTING_ROUNDS", "cap_libraries", "find_library_modules", "has_loops", "has_loops_in", "rewrite_cell", "rewrite_functions"]
@@ -2193,6 +2193,8 @@ class Cutter:
                 code.co_filename != filename or code.co_name in cell_functions)
                for code in _codes_of(exc)):
             return True
+        if _about_dtypes(exc):  # fewer iterations run the same statements on the same kinds
+            return False  # of tensors: a float64 target meets the loss in the first batch
         statement = _statement_at(self.cell_tree, line)
         if statement is None:
             return True
@@ -4415,6 +4417,18 @@ def _receivers(nodes: list[ast.stmt], namespace: Mapping[str, Any]) -> set[str]:
 
 #: A pandas object's indexers: what a call through one reads is a selection of it.
 _PANDAS_INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
+
+
+def _about_dtypes(exc: BaseException) -> bool:
+    """Whether ``exc`` is torch's or TensorFlow's refusal of a tensor's element type (a
+    float64 target for a loss that takes class indices, float64 inputs for float32
+    weights): `_kinds._DTYPE_WORDS`."""
+    try:
+        text = str(exc).lower()
+    except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
+        return False
+    return isinstance(exc, (RuntimeError, TypeError, ValueError)) and \
+        any(word in text for word in _DTYPE_WORDS)
 
 
 def _tensor_or_unbound(value: Any) -> bool:

@@ -38,7 +38,7 @@ _VALUE_WORDS = ("nan", "infinity", "non-finite", "could not convert", "invalid l
 #: cut keep each array's and tensor's dtype, so neither makes a float64 meet a float32.
 _DTYPE_WORDS = ("must have the same dtype", "to have the same dtype", "expected scalar type",
                 "but got scalar type", "found dtype", "and weight type",
-                "does not match type", "was expected to be a")
+                "does not match type", "was expected to be a", "expected target dtype")
 #: Words of torch's autograd state: whether a tensor requires grad, whether a graph was
 #: freed by a backward. Rows cut keep a tensor's flag (a slice of one that requires grad
 #: requires grad); iterations cut run the same statements fewer times (a name a cut loop
