@@ -12,6 +12,7 @@ sees would warn.
 from __future__ import annotations
 
 import ast
+import collections
 import linecache
 import time
 
@@ -320,11 +321,11 @@ def _engagement(empty_at: int | None = BAD) -> dict:
                            for _ in range(rng.randint(1, 12))] for u in range(ITEMS)}
     if empty_at is not None:
         users[f"u{empty_at:03d}"] = []
-    return {"time": time, "users": users}
+    return {"time": time, "users": users, "deque": collections.deque}
 
 
 QUEUE = """
-pending = sorted(users)
+pending = {queue}(sorted(users))
 report = {{}}
 while pending:
     uid = pending.{take}
@@ -336,24 +337,25 @@ while pending:
 """
 
 
-@pytest.mark.parametrize("take", ["pop(0)", "pop()"])
-def test_a_bad_item_of_a_drained_queue_is_met_newest_first(take):
+@pytest.mark.parametrize("queue, take", [("list", "pop(0)"), ("list", "pop()"),
+                                         ("deque", "popleft()")])
+def test_a_bad_item_of_a_drained_queue_is_met_newest_first(queue, take):
     """A ``while`` loop that takes users off a sorted queue one by one: the 37th of 40 has
     no sessions, and its pages per session divide by zero, late in the real run. The loop
     is the ``for`` over the queue's items it is (`_drained`): cut, its skipped users run
     newest first, and the empty one fails on its own values. Its fix counts at least one
     session. Taken from the back (``pop()``), the empty user is the fourth: the run meets
-    it before any cut."""
-    cell = QUEUE.format(take=take, step=STEP_S, count="len(sessions)")
+    it before any cut. A ``collections.deque`` of the ids drains the same way."""
+    cell = QUEUE.format(queue=queue, take=take, step=STEP_S, count="len(sessions)")
     assert _raised_type(cell, _engagement()) == "ZeroDivisionError"
     result, verdict = _beside_the_cell(_engagement(), cell)
     assert (verdict.crash, verdict.exception, verdict.line) == \
         (True, "ZeroDivisionError", 9), (verdict, result)
-    if take == "pop(0)":
+    if take != "pop()":
         assert any(c.startswith("while pending (line 4 of the cell)") for c in result.cuts), \
             result.cuts
         assert result.swept_iteration, result
-    fixed = QUEUE.format(take=take, step=STEP_S, count="max(len(sessions), 1)")
+    fixed = QUEUE.format(queue=queue, take=take, step=STEP_S, count="max(len(sessions), 1)")
     assert _raised_type(fixed, _engagement()) is None
     result, verdict = _beside_the_cell(_engagement(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
@@ -385,8 +387,6 @@ def test_a_bad_item_of_a_drained_queue_is_met_newest_first(take):
 def test_a_while_loop_is_read_as_a_for_loop_over_a_queue_only_where_it_drains_it(source,
                                                                                   drained):
     """Unit: `_drained`, and the same values either way where it applies."""
-    import collections
-
     from crashpredict._dryrun._fastforward import _counted_whiles
 
     def namespace():

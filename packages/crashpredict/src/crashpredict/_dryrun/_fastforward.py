@@ -3356,10 +3356,11 @@ def _arrays_of(value: Any, numpy: Any) -> list[Any]:
 
 
 def _constant_items(value: Any) -> bool:
-    """A list or tuple (of at most `_MOST_CONSTANT_ITEMS`) of numbers and texts: what
-    nothing can change in place, so a loop over it meets the items the list was made
-    with."""
-    return type(value) in (list, tuple) and len(value) <= _MOST_CONSTANT_ITEMS and \
+    """A list, tuple or deque (of at most `_MOST_CONSTANT_ITEMS`) of numbers and texts:
+    what nothing can change in place, so a loop over it meets the items the list was made
+    with (a queue of ids a ``while`` loop drains, `_drained`)."""
+    return type(value) in (list, tuple, collections.deque) and \
+        len(value) <= _MOST_CONSTANT_ITEMS and \
         all(type(item) in (str, int, float, bool) for item in value)
 
 
