@@ -375,6 +375,8 @@ def test_a_bad_item_of_a_drained_queue_is_met_newest_first(queue, take):
      False),
     ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(len(q))\n", False),
     ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    seen(r)\n", False),
+    ("def more(r):\n    q.append(r)\nq = list(rows)\nwhile q:\n    r = q.pop(0)\n"
+     "    if r > 3:\n        more(r - 3)\n", False),
     # the queue read after the loop, taken from elsewhere, of a kind not known, an else
     ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(r)\nleft = q\n", False),
     ("q = list(rows)\nwhile q:\n    r = q.pop(1)\n    out.append(r)\n", False),

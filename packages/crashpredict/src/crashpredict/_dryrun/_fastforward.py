@@ -5947,7 +5947,8 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
     loop, at its top level, by ``list(...)``, ``sorted(...)``, ``deque(...)`` or a list's
     display or comprehension, or, bound nowhere in the cell, such a value of the namespace;
     the body's first statement takes an item off the queue into a name and nothing else in
-    the body, nor in any function of the notebook it calls, names the queue; no ``else``;
+    the body, nor any function of the notebook it calls or the cell defines, names the
+    queue; no ``else``;
     the queue named nowhere after the loop (the ``while`` leaves it empty)."""
     test, body = loop.test, loop.body
     if loop.orelse or len(body) < 2 or not isinstance(test, ast.Name):
@@ -5973,7 +5974,9 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
              if isinstance(n, ast.Name)}
     if queue in named or any(
             isinstance(n, (ast.Global, ast.Nonlocal)) and queue in n.names
-            for n in ast.walk(tree)):
+            for n in ast.walk(tree)) or any(  # a function the cell defines may name it
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+            and queue in _names_in(n) for n in ast.walk(tree)):
         return None
     for name in named:
         function = namespace.get(name)
