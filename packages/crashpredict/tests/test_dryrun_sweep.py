@@ -375,6 +375,7 @@ def test_a_bad_item_of_a_drained_queue_is_met_newest_first(queue, take):
      False),
     ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(len(q))\n", False),
     ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    seen(r)\n", False),
+    ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    note(r)\n", False),
     ("def more(r):\n    q.append(r)\nq = list(rows)\nwhile q:\n    r = q.pop(0)\n"
      "    if r > 3:\n        more(r - 3)\n", False),
     # the queue read after the loop, taken from elsewhere, of a kind not known, an else
@@ -395,7 +396,8 @@ def test_a_while_loop_is_read_as_a_for_loop_over_a_queue_only_where_it_drains_it
         values = {"rows": [3, 1, 4, 1, 5, 9, 2, 6], "out": [], "deque": collections.deque,
                   "dq": collections.deque([7, 8, 9]), "table": {0: "a", 1: "b"},
                   "make": lambda rows: list(rows)}
-        exec("def seen(r):\n    q.append(r)\n", values)  # noqa: S102 - a notebook's function
+        exec("def seen(r):\n    q.append(r)\n\n\ndef note(r):\n    seen(r)\n",  # noqa: S102
+             values)  # the notebook's functions: one names the queue, one calls it
         return values
 
     tree = _counted_whiles(ast.parse(source), namespace())

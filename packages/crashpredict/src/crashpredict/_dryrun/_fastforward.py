@@ -5980,8 +5980,8 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
         return None
     for name in named:
         function = namespace.get(name)
-        if isinstance(function, types.FunctionType) and _code_names(function.__code__,
-                                                                    queue):
+        if isinstance(function, types.FunctionType) and any(  # or what it calls, in turn
+                queue in code.co_names for code, _ in reached_code(function.__code__, namespace)):
             return None
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
               and isinstance(n.ctx, (ast.Store, ast.Del))}
@@ -6015,12 +6015,6 @@ def _int_literal(node: ast.expr) -> int | None:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
     return value if type(value) is int else None
-
-
-def _code_names(code: types.CodeType, name: str) -> bool:
-    """Whether ``code``, or code within it, names ``name`` (a global or an attribute)."""
-    return name in code.co_names or any(
-        isinstance(c, types.CodeType) and _code_names(c, name) for c in code.co_consts)
 
 
 def _queue_kind(queue: str, tree: ast.Module, position: int,
