@@ -2188,6 +2188,93 @@ def test_a_csv_files_chunks_are_read_again_as_the_reader_yields_them(tmp_path, o
     reader.close()
 
 
+def _transactions_text(bad_chunk: int | None = 21) -> dict:
+    """`_transactions`' export as a text in memory (``csv_text``), as a notebook builds one
+    or receives one from an API, with ``io``."""
+    import io
+
+    import pandas as pd
+
+    namespace = _transactions(_text_dir(), bad_chunk)
+    with open(namespace.pop("path"), encoding="utf-8") as file:
+        namespace["csv_text"] = file.read()
+    namespace.update(io=io, pd=pd)
+    return namespace
+
+
+def _text_dir():
+    import pathlib
+    import tempfile
+
+    return pathlib.Path(tempfile.mkdtemp(prefix="crashpredict-text-"))
+
+
+BUFFERED = """
+parts = []
+for i, chunk in enumerate(pd.read_csv(io.StringIO(csv_text), chunksize=500)):
+    time.sleep({step})
+    chunk['units'] = chunk['units']{fill}.astype(int)
+    parts.append(chunk.groupby('store')['units'].sum())
+"""
+
+
+def test_a_bad_chunk_of_a_text_in_memory_is_met_from_its_end():
+    """The chunked reader reads an ``io.StringIO`` of the export, not a file: the sweep
+    reads the buffer's text again from its end, as it reads a file (`_csv_chunks`), and
+    meets the 22nd chunk's blank units third. Its fix fills the blanks: no warning."""
+    cell = BUFFERED.format(step=STEP_S * 2, fill="")
+    assert _raised_type(cell, _transactions_text()) == "IntCastingNaNError"
+    result, verdict = _beside_the_cell(_transactions_text(), cell)
+    assert result.swept_iteration and result.cut_before_crash, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (
+        True, "IntCastingNaNError", 5), verdict
+    fixed = BUFFERED.format(step=STEP_S * 2, fill=".fillna(0)")
+    assert _raised_type(fixed, _transactions_text()) is None
+    result, verdict = _beside_the_cell(_transactions_text(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    assert any("newest first" in c for c in result.cuts), result.cuts
+
+
+def test_a_text_buffers_chunks_are_read_again_as_the_reader_yields_them():
+    """Unit: `_csv_chunks` gives a reader of an ``io.StringIO`` its own chunks, read from
+    the text the buffer held (`_buffer_text`), not from what it holds after the loop."""
+    import io
+
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _buffer_text, _csv_chunks
+
+    text = _transactions_text()["csv_text"]
+    real = list(pd.read_csv(io.StringIO(text), chunksize=700))
+    buffer = io.StringIO(text)
+    reader = pd.read_csv(buffer, chunksize=700)
+    held = _buffer_text(reader)
+    next(reader)
+    buffer.seek(0)
+    buffer.write("store,units,note\n9,9,x\n")  # written after the loop began
+    chunks = list(_csv_chunks(reader, 3, held))
+    assert [k for k, _ in chunks] == list(range(len(real) - 1, 2, -1))
+    for k, chunk in chunks:
+        pd.testing.assert_frame_equal(chunk, real[k])
+
+
+def test_a_buffer_the_reader_did_not_read_from_its_start_is_not_read_again():
+    """Unit: a buffer whose first line was read before the reader began (a title line
+    skipped by hand) starts elsewhere than the reader did: its chunks would be counted
+    from another row. Its first line names other columns than the reader's: nothing."""
+    import io
+
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _buffer_text, _csv_chunks
+
+    buffer = io.StringIO("POS export, week 12\nstore,units\n" + "1,2\n" * 50)
+    buffer.readline()
+    reader = pd.read_csv(buffer, chunksize=10)
+    assert _csv_chunks(reader, 1, _buffer_text(reader)) is None
+    assert _buffer_text(pd.read_csv(io.BytesIO(b"a\n1\n"), chunksize=1)) is None
+
+
 @pytest.mark.parametrize("options, text", [
     ({"skiprows": [3]}, None), ({"comment": "#"}, None), ({"nrows": 900}, None),
     ({"index_col": 0}, None), ({"converters": {"units": float}}, None),

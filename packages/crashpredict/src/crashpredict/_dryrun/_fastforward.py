@@ -745,6 +745,9 @@ class Cutter:
     #: ...the loops whose skipped items are made anew, each its own object (the chunks of
     #: a CSV file, each parsed alone: `_csv_chunks`), which no two iterations share...
     fresh_items: set[int] = field(default_factory=set)
+    #: ...the text of the ``io.StringIO`` each loop's chunked CSV reader reads, as the
+    #: loop began (`_buffer_text`), for `_csv_chunks` to read its skipped chunks again...
+    chunk_texts: dict[int, str] = field(default_factory=dict)
     #: ...and how many skipped iterations of each loop ran after the cell (`sweep_codes`)...
     swept_counts: dict[int, int] = field(default_factory=dict)
     #: ...and how many of those failed in a way that does not count (`sweep_failed`)
@@ -828,6 +831,9 @@ class Cutter:
                 if folds is not None:  # a splitter's folds, asked of it again now
                     self.sources[loop_id] = (folds, start_at)
                     self.fresh_items.add(loop_id)
+                text = _buffer_text(given)
+                if text is not None:  # a chunked reader of a text in memory
+                    self.chunk_texts[loop_id] = text
         if loop_id in self.in_last:  # entered again: that last iteration ended
             self.in_last.remove(loop_id)
         if loop_id in self.in_kept:  # ...or that kept one (left by a ``break``)
@@ -1082,7 +1088,8 @@ class Cutter:
         index lacks): their iteration may have changed them in place."""
         done = next((d for i, d in self.tails if i == loop_id), None)
         source, start = self.sources.get(loop_id, (None, None))
-        items = _positions(source, done) if done is not None else None
+        items = _positions(source, done, self.chunk_texts.get(loop_id)) \
+            if done is not None else None
         if items is None:
             return
         skip_top = loop_id in self.ran_last
@@ -3494,11 +3501,13 @@ def _groups(groupby: Any, done: int) -> Iterator[tuple[int, Any]] | None:
             for position in range(total - 1, max(done, first) - 1, -1))
 
 
-def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
+def _positions(value: Any, done: int, text: str | None = None
+               ) -> Iterator[tuple[int, Any]] | None:
     """The items iterating ``value`` yields at positions ``done`` and after, from the last
     back, with their positions, where its type gives them without iterating it (the
     builtins' sequences, a dict or its views, a numpy array's rows, a pandas index's
-    labels, a series' values, a frame's columns, a groupby's groups: `_groups`); else
+    labels, a series' values, a frame's columns, a groupby's groups: `_groups`; a chunked
+    CSV reader's chunks: `_csv_chunks`, of ``text`` where it reads one in memory); else
     None."""
     try:
         kind = type(value)
@@ -3526,7 +3535,7 @@ def _positions(value: Any, done: int) -> Iterator[tuple[int, Any]] | None:
         elif module in ("_io", "io") and name == "TextIOWrapper":
             return _file_lines(value, done)
         elif module == "pandas" and name == "TextFileReader":
-            return _csv_chunks(value, done)
+            return _csv_chunks(value, done, text)
         else:
             return None
         total = len(value)
@@ -3637,7 +3646,26 @@ _CHUNK_OPTIONS = frozenset({
 _MOST_CHUNKED_BYTES = 1 << 31
 
 
-def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
+def _buffer_text(reader: Any) -> str | None:
+    """What the ``io.StringIO`` a chunked CSV reader reads holds, where it reads one
+    (``pd.read_csv(io.StringIO(text), chunksize=n)``), of at most `_MOST_CHUNKED_BYTES`
+    characters; else None. Taken as the loop begins: a buffer the cell writes to later
+    does not change what the loop read."""
+    try:
+        if type(reader).__name__ != "TextFileReader" or \
+                not str(type(reader).__module__).startswith("pandas."):
+            return None
+        handle = reader.handles.handle
+        if type(handle) is not io.StringIO:
+            return None
+        text = handle.getvalue()
+        return text if type(text) is str and len(text) <= _MOST_CHUNKED_BYTES else None
+    except Exception:  # noqa: BLE001 - a strange reader: nothing read again
+        return None
+
+
+def _csv_chunks(reader: Any, done: int, text: str | None = None
+                ) -> Iterator[tuple[int, Any]] | None:
     """The chunks a chunked ``pd.read_csv(path, chunksize=n)`` yields at positions
     ``done`` and after, from the last back: the file read again from its end in blocks,
     each chunk parsed alone from the header line and its own ``n`` lines, with the same
@@ -3647,7 +3675,9 @@ def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
     return, no blank line, and an even count of quote characters on every line (no field
     spans lines); with the header on its first line, and no option but `_CHUNK_OPTIONS`
     changed (no ``skiprows``, ``comment``, ``nrows``, ``index_col``, ``converters``, nor a
-    callable ``usecols``); else None."""
+    callable ``usecols``); else None. A reader of an ``io.StringIO`` is read so from
+    ``text``, what the buffer held as its loop began (`_buffer_text`), where its first
+    line names the reader's columns (a buffer read from its start)."""
     try:
         import numpy as np
         import pandas as pd
@@ -3655,21 +3685,31 @@ def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
         options = dict(reader.orig_options)
         size_n = reader.chunksize
         handle = reader.handles.handle
-        path = getattr(handle, "name", None)
+        path = getattr(handle, "name", None) if text is None else None
         defaults = pd.read_csv(io.StringIO("a\n1\n"), chunksize=1).orig_options
         if reader.engine != "c" or type(size_n) is not int or size_n < 1 or \
-                not isinstance(path, str) or reader.handles.compression.get("method") or \
+                not isinstance(path if text is None else text, str) or \
+                reader.handles.compression.get("method") or \
                 set(options) != set(defaults) or callable(options.get("usecols")) or any(
                     key not in _CHUNK_OPTIONS and options[key] is not defaults[key]
                     and not _same_option(options[key], defaults[key]) for key in options):
             return None
-        encoding = codecs.lookup(options.get("encoding") or "utf-8").name
+        # a text in memory is read as UTF-8 bytes of it, whatever ``encoding`` says
+        encoding = "utf-8" if text is not None else \
+            codecs.lookup(options.get("encoding") or "utf-8").name
         if encoding not in _LINE_ENCODINGS or encoding == "utf-8-sig":
             return None
         quote = options.get("quotechar") or '"'
+        columns = list(reader._engine.orig_names) if text is not None else None
     except Exception:  # noqa: BLE001 - a strange reader: nothing to sweep
         return None
-    raw = _open_regular(path, _MOST_CHUNKED_BYTES)
+    if text is None:
+        raw = _open_regular(path, _MOST_CHUNKED_BYTES)
+    else:
+        try:
+            raw = io.BytesIO(text.encode(encoding))
+        except Exception:  # noqa: BLE001 - a lone surrogate: nothing to sweep
+            return None
     if raw is None:
         return None
     try:
@@ -3708,6 +3748,14 @@ def _csv_chunks(reader: Any, done: int) -> Iterator[tuple[int, Any]] | None:
     given = {key: options[key] for key in _CHUNK_OPTIONS - {  # the text decoded here
                  "chunksize", "engine_specified", "encoding", "encoding_errors"}
              if key in options and not _same_option(options[key], defaults[key])}
+    if columns is not None:  # a buffer the reader read from its start: the same header
+        try:
+            named = list(pd.read_csv(io.StringIO(header_text), **given).columns)
+        except Exception:  # noqa: BLE001 - no header there: nothing to sweep
+            named = None
+        if named != columns:
+            raw.close()
+            return None
     return _chunks_back(raw, size, total, rows, size_n, done, header_text, given,
                         encoding, options.get("encoding_errors") or "strict")
 
