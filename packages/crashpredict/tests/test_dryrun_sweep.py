@@ -2479,6 +2479,23 @@ def test_what_a_change_in_place_reaches_through_views():
     assert "frame" not in _changed_after(cell, cell.body[0], namespace)
 
 
+def test_a_comprehensions_own_targets_are_not_read_from_the_cell():
+    """Unit: `_free_reads` leaves out the targets of a comprehension in its own parts
+    (``[t for t, _ in events]`` reads ``events``), not a name read beside it nor its
+    first iterable, and a lambda's parameters in its body."""
+    from crashpredict._dryrun._fastforward import _free_reads
+
+    def reads(source: str) -> set[str]:
+        return _free_reads(ast.parse(source, mode="eval").body)
+
+    assert reads("[t for t, _ in events]") == {"events"}
+    assert reads("[t for t in times] + [t]") == {"times", "t"}
+    assert reads("[x for x in x]") == {"x"}
+    assert reads("{k: v * w for k, v in d.items() if v > lo}") == {"d", "w", "lo"}
+    assert reads("[y for x in rows for y in x if y]") == {"rows"}
+    assert reads("sorted(ps, key=lambda p, n=n0: p[n] + m)") == {"sorted", "ps", "n0", "m"}
+
+
 def _regions(one_class: int | None = BAD) -> dict:
     """Forty regions' customers; in the one at ``one_class`` nobody has churned yet."""
     import numpy as np

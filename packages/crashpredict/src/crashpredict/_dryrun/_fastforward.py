@@ -4935,8 +4935,7 @@ def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
     """``node`` reads nothing a cut loop makes (but what is ``known`` to be the real run's),
     nor does the notebook's own code it may run: its functions, and the methods of its
     classes (a torch module's ``forward``) of the objects it names."""
-    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and not isinstance(n.ctx, ast.Store)} | (
+    read = _free_reads(node) | (
         _names_in(node.target) if isinstance(node, ast.AugAssign) else set())
     if (read - known) & made or \
             any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(node)):
@@ -4949,6 +4948,37 @@ def _clean_statement(node: ast.stmt, known: set[str], made: set[str],
         for reached, _calls in reached_code(code, namespace):
             names.update(global_names(reached))
     return not names & made
+
+
+def _free_reads(node: ast.AST, bound: frozenset[str] = frozenset()) -> set[str]:
+    """The names ``node`` reads (or deletes) from its scope: not the targets of its
+    comprehensions where they are their own (``times = [t for t, _ in events]`` reads
+    ``events`` alone; a comprehension's first iterable is read outside it), nor a
+    lambda's parameters in its body."""
+    if isinstance(node, ast.Name):
+        return {node.id} if not isinstance(node.ctx, ast.Store) and node.id not in bound \
+            else set()
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        read: set[str] = set()
+        inner = bound
+        for k, generator in enumerate(node.generators):
+            read |= _free_reads(generator.iter, bound if k == 0 else inner)
+            inner = inner | _stored(generator.target)
+            for test in generator.ifs:
+                read |= _free_reads(test, inner)
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for part in parts:
+            read |= _free_reads(part, inner)
+        return read
+    if isinstance(node, ast.Lambda):
+        arguments = node.args
+        read = set().union(*(_free_reads(d, bound) for d in [
+            *arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]))
+        names = {a.arg for a in [*arguments.posonlyargs, *arguments.args,
+                                 *arguments.kwonlyargs]}
+        names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+        return read | _free_reads(node.body, bound | names)
+    return set().union(*(_free_reads(child, bound) for child in ast.iter_child_nodes(node)))
 
 
 def _notebook_code(values: Iterable[Any], namespace: Mapping[str, Any]
