@@ -2479,6 +2479,40 @@ def test_what_a_change_in_place_reaches_through_views():
     assert "frame" not in _changed_after(cell, cell.body[0], namespace)
 
 
+def test_growing_a_list_changes_none_of_what_it_holds():
+    """Unit: `_viewed_by` with the containers a cell only grows (`_grown_containers`):
+    ``current = [events[0]]`` then ``current.append(ev)`` changes no event, nor the log
+    ``events`` was sorted from; what is appended is held as it was. A list grown through
+    another name for it (``rows = log``), an item changed in place (``current[0].append``,
+    ``for s in sessions: s.append``), or a list handed to another call, is changed, with
+    what it holds."""
+    from crashpredict._dryrun._fastforward import (_grown_containers, _handed, _receivers,
+                                                   _resized_in, _stored_into, _viewed_by)
+
+    def changed(source: str, namespace: dict) -> set[str]:
+        """As `Cutter._changed_by_cell` seeds and reads it."""
+        body = ast.parse(source).body
+        seeds = _stored_into(body) | _resized_in(body) | _receivers(body, namespace) | \
+            _handed(body, namespace, grown=True)
+        return _viewed_by(ast.Module(body=body, type_ignores=[]), seeds, namespace,
+                          _grown_containers(body, namespace, seeds))
+
+    namespace = {"log": [[(1, "a")]], "events": [(1, "a")], "ev": [2, "b"], "current": [],
+                 "sessions": [], "rows": [], "other": [], "s": []}
+    grown = ("events = sorted(log[0])\nsessions, current = [], [events[0]]\n"
+             "current.append(ev)\nsessions.append(current)\n")
+    assert changed(grown, namespace) == {"current", "sessions"}
+    for more, reached in [("rows = log\nrows.append(ev)\n", {"log", "rows"}),
+                          ("current[0].append(1)\n", {"log", "events"}),
+                          ("for s in sessions:\n    s.append(1)\n", {"log", "events"}),
+                          ("other.append(current)\nother[0].sort()\n", {"log", "events"}),
+                          ("shuffle(current)\n", {"log", "events"})]:
+        found = changed(grown + more, namespace)
+        assert reached <= found, (more, found)
+    assert "ev" not in _handed(ast.parse(grown).body, namespace, grown=True)
+    assert "ev" in _handed(ast.parse(grown).body, namespace)
+
+
 def test_a_comprehensions_own_targets_are_not_read_from_the_cell():
     """Unit: `_free_reads` leaves out the targets of a comprehension in its own parts
     (``[t for t, _ in events]`` reads ``events``), not a name read beside it nor its
@@ -2494,6 +2528,60 @@ def test_a_comprehensions_own_targets_are_not_read_from_the_cell():
     assert reads("{k: v * w for k, v in d.items() if v > lo}") == {"d", "w", "lo"}
     assert reads("[y for x in rows for y in x if y]") == {"rows"}
     assert reads("sorted(ps, key=lambda p, n=n0: p[n] + m)") == {"sorted", "ps", "n0", "m"}
+
+
+USERS_GAPS = """
+queue = deque(sorted(event_log))
+profiles = {{}}
+while queue:
+    uid = queue.popleft()
+    time.sleep({step})
+    events = sorted(event_log[uid])
+    times = [t for t, _ in events]
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    sessions, current = [], [events[0]]
+    for (t_prev, _), ev in zip(events, events[1:]):
+        if ev[0] - t_prev > 1800:
+            sessions.append(current)
+            current = []
+        current.append(ev)
+    sessions.append(current)
+    profiles[uid] = {{"sessions": len(sessions), "avg_gap": sum(gaps) / {count}}}
+"""
+
+
+def _event_log(single_at: int | None = BAD) -> dict:
+    """Forty users' click times; the user at ``single_at`` has one event so far."""
+    import random
+
+    rng = random.Random(8)
+    log = {}
+    for uid in range(ITEMS):
+        t, events = rng.randint(0, 86_400), []
+        for _ in range(1 if uid == single_at else rng.randint(5, 40)):
+            t += rng.randint(1, 4000)
+            events.append((t, rng.choice(["view", "cart", "buy"])))
+        log[uid] = events
+    return {"time": time, "event_log": log, "deque": collections.deque}
+
+
+def test_a_users_gaps_divide_by_zero_in_a_drained_queue_that_grows_sessions():
+    """The 37th user of 40 has a single event: no gaps, and the average gap divides by
+    zero, late. The iteration splits the user's events into sessions: ``current`` starts
+    as a list of the first event and grows, ``sessions`` grows with it. Growing them
+    changes no event of the log (`_grown_containers`), and the gaps' comprehension reads
+    the iteration's own events (`_free_reads`): the skipped user's failure counts. Its fix
+    divides by at least one."""
+    cell = USERS_GAPS.format(step=STEP_S, count="len(gaps)")
+    assert _raised_type(cell, _event_log()) == "ZeroDivisionError"
+    result, verdict = _beside_the_cell(_event_log(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == \
+        (True, "ZeroDivisionError", 17), (verdict, result)
+    fixed = USERS_GAPS.format(step=STEP_S, count="max(len(gaps), 1)")
+    assert _raised_type(fixed, _event_log()) is None
+    result, verdict = _beside_the_cell(_event_log(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
 def _regions(one_class: int | None = BAD) -> dict:

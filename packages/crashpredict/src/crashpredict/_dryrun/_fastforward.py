@@ -1320,9 +1320,13 @@ class Cutter:
         outside = [n for n in nodes if n is not loop and n is not opened] + loop.body + \
             loop.orelse + ([item.context_expr for item in opened.items] if opened else [])
         receivers = _receivers(outside, namespace) | _resized_in(outside)
+        # a list the cell only grows (``current.append(ev)``) changes none of its items,
+        # nor what it is given (`_grown_containers`)
+        seeds = _stored_into(nodes) | _resized_in(nodes) | \
+            _handed(nodes, namespace, grown=True) | receivers
         changed = _propagate(tree, set(bound) | defined | _viewed_by(
-            tree, _stored_into(nodes) | _resized_in(nodes) | _handed(nodes, namespace) |
-            receivers, namespace)) - local - constants
+            tree, seeds, namespace, _grown_containers(list(tree.body), namespace, seeds))) - \
+            local - constants
         if opened is not None:  # the file the ``with`` opens, bound there alone: the loop
             # reads its lines again from its path (`_file_lines`)
             changed -= {name for name in _names_in(loop.iter) if sum(
@@ -3205,25 +3209,33 @@ def _stored_into(roots: Iterable[ast.AST]) -> set[str]:
 _MOST_SHARED_PAIRS = 20_000
 
 
-def _viewed_by(tree: ast.Module | None, changed: set[str], namespace: Mapping[str, Any]
-               ) -> set[str]:
+def _viewed_by(tree: ast.Module | None, changed: set[str], namespace: Mapping[str, Any],
+               grown: Iterable[str] = ()) -> set[str]:
     """``changed`` (names whose objects the cell changes in place) plus the names whose
     objects may be changed through them: those a changed name was made from in the cell
     (``v = X.values`` or ``v = X[:100]``, then ``v[0] = np.nan``: a view may share ``X``'s
-    memory; read to a fixpoint, statement order ignored), and those of the namespace
-    whose arrays may share memory with a changed name's (a view an earlier cell made:
-    numpy arrays and pandas frames and series, by their memory's bounds)."""
+    memory; an item of a container a loop runs over; what a container holds: read to a
+    fixpoint, statement order ignored, `_flows`), and those of the namespace whose arrays
+    may share memory with a changed name's (a view an earlier cell made: numpy arrays and
+    pandas frames and series, by their memory's bounds). The ``grown`` names of
+    ``changed`` hold builtin containers the cell only grows (`_grown_containers`): what
+    they hold is as it was (``current = [events[0]]``, then ``current.append(ev)``
+    changes no event), what they are a part of is changed."""
     result = set(changed)
+    grown = set(grown) & result
+    general = result - grown
     if tree is not None and result:
-        flows = [(set().union(*(_stored(t) for t in node.targets)), {
-            name for name in _view_sources(node.value, namespace)
-            if _may_hold_memory(name, namespace)})
-            for node in ast.walk(tree) if isinstance(node, ast.Assign)]
-        result = _reached(flows, result)
+        flows = [(trigger, {name for name in reached if _may_hold_memory(name, namespace)},
+                  held) for trigger, reached, held in _flows(tree, namespace)]
+        for trigger, reached, held in flows:
+            if trigger & grown:
+                general |= reached - held
+        general = _reached([(trigger, reached) for trigger, reached, _ in flows], general)
+        result |= general
     numpy = sys.modules.get("numpy")
     if numpy is None:
         return result
-    mine = [array for name in result for array in _arrays_of(namespace.get(name), numpy)]
+    mine = [array for name in general for array in _arrays_of(namespace.get(name), numpy)]
     if not mine:
         return result
     held = [(name, _arrays_of(value, numpy)) for name, value in list(namespace.items())
@@ -3254,6 +3266,85 @@ _VIEW_MAKERS = frozenset({
 #: Builtins that make a container of the very objects they are given (``list(frames)``).
 _HOLDERS = frozenset({"list", "tuple", "dict", "set", "sorted", "reversed", "zip",
                       "enumerate", "iter", "next", "map", "filter", "vars", "getattr"})
+
+
+def _flows(tree: ast.Module, namespace: Mapping[str, Any]
+           ) -> list[tuple[set[str], set[str], set[str]]]:
+    """How a change of an object reaches others in the cell (`_viewed_by`): for each
+    assignment, each ``for`` or comprehension target, and each call growing a builtin
+    container (`_growing_call`), ``(trigger, reached, held)``: changing what a
+    ``trigger`` name holds may change what the ``reached`` names hold (``v = X[:100]``:
+    ``X``; ``for s in sessions``: ``sessions``; ``rows.append(r)``: ``r``), and ``held``
+    are those of them the trigger's container only holds (``[events[0]]``, ``sorted(log)``,
+    what is appended), which growing it leaves as they were. A tuple assigned to a tuple
+    of as many names flows item by item."""
+    flows: list[tuple[set[str], set[str], set[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                value = node.value
+                if isinstance(target, (ast.Tuple, ast.List)) and \
+                        isinstance(value, (ast.Tuple, ast.List)) and \
+                        len(target.elts) == len(value.elts) and not any(
+                            isinstance(e, ast.Starred) for e in [*target.elts, *value.elts]):
+                    pairs = list(zip(target.elts, value.elts))
+                else:
+                    pairs = [(target, value)]
+                for one, made in pairs:
+                    flows.append((_stored(one), _view_sources(made, namespace),
+                                  _held_sources(made, namespace)))
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            flows.append((_stored(node.target), _view_sources(node.iter, namespace), set()))
+        elif isinstance(node, ast.Call) and _growing_call(node, namespace) is not None:
+            reached = set().union(*(_view_sources(a, namespace) for a in [
+                *node.args, *(k.value for k in node.keywords)]))
+            flows.append(({node.func.value.id}, reached, reached))
+    return flows
+
+
+#: The builtins that make a new container of the objects they are given: growing it
+#: changes none of them (`_held_sources`).
+_NEW_CONTAINERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted"})
+#: The builtin containers, and their methods that add items and change none
+#: (`_growing_call`): what they are given is held as it was.
+_GROWN_TYPES = (list, set, dict, collections.deque, collections.Counter,
+                collections.defaultdict, collections.OrderedDict)
+_ADDERS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add",
+                     "update", "setdefault"})
+
+
+def _held_sources(node: ast.expr, namespace: Mapping[str, Any]) -> set[str]:
+    """The names of `_view_sources` of ``node`` that a new container ``node`` makes only
+    holds (a list, tuple or set display; ``sorted(log[uid])``, ``list(frames)``)."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return _view_sources(node, namespace)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in _NEW_CONTAINERS and \
+            namespace.get(node.func.id, getattr(builtins, node.func.id)) is \
+            getattr(builtins, node.func.id):
+        return set().union(*(_view_sources(a, namespace) for a in node.args))
+    return set()
+
+
+def _growing_call(call: ast.Call, namespace: Mapping[str, Any]) -> str | None:
+    """The name of the builtin container (`_GROWN_TYPES`, what it holds now) that
+    ``call`` grows (``sessions.append(current)``), else None."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _ADDERS and \
+            isinstance(func.value, ast.Name) and \
+            type(namespace.get(func.value.id)) in _GROWN_TYPES:
+        return func.value.id
+    return None
+
+
+def _grown_containers(nodes: list[ast.stmt], namespace: Mapping[str, Any],
+                      names: Iterable[str]) -> set[str]:
+    """Those of ``names`` holding builtin containers (`_GROWN_TYPES`) that ``nodes`` only
+    grow or store at keys of their own (`_grown_only`), and neither resize nor hand to a
+    call but to grow another (`_handed`, ``grown``)."""
+    handed = _handed(nodes, namespace, grown=True) | _resized_in(nodes)
+    return {name for name in names if type(namespace.get(name)) in _GROWN_TYPES
+            and name not in handed and _grown_only(nodes, name)}
 
 
 def _view_sources(node: ast.expr, namespace: Mapping[str, Any]) -> set[str]:
@@ -4028,7 +4119,8 @@ _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, range, ty
               re.Pattern)
 
 
-def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
+def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
+            grown: bool = False) -> set[str]:
     """The names ``nodes`` hand to a call that may change them: any but `_PURE_BUILTINS`
     (``heapq.heappush(heap, x)``, ``operator.setitem(index, k, v)``, ``np.copyto(out, x)``),
     unless the name holds a value no call changes (``x.view(BATCH, -1)``), is a builtin
@@ -4036,13 +4128,16 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
     not its ``random`` state), or is the parameters a boosting library's training copies
     (`_copied_params`), or is a function (``df.apply(classify_route, axis=1)``); nor what a
     library function that makes a new object from its arguments is handed (`_makes_new`:
-    ``pd.get_dummies(batch[cols], columns=cat_cols)``)."""
+    ``pd.get_dummies(batch[cols], columns=cat_cols)``). With ``grown``: nor what a call
+    growing a builtin container is given (`_growing_call`: ``sessions.append(current)``),
+    which the container holds as it was (`_viewed_by` follows what it holds)."""
     names: set[str] = set()
     for node in nodes:
         for call in ast.walk(node):
             if not isinstance(call, ast.Call) or (
                     isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS) or \
-                    _reads_its_arguments(call, namespace) or _makes_new(call, namespace):
+                    _reads_its_arguments(call, namespace) or _makes_new(call, namespace) or \
+                    (grown and _growing_call(call, namespace) is not None):
                 continue
             copied = _copied_params(call, namespace)
             for arg in [*call.args, *(k.value for k in call.keywords)]:
