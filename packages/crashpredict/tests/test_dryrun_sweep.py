@@ -2803,6 +2803,34 @@ def test_a_merge_that_refuses_a_left_dataset_no_cut_loop_makes_is_the_real_runs(
     assert (verdict.crash is True) is bool(claimed), verdict
 
 
+FOOTER = """
+lines = iter(report.splitlines())
+header = next(lines)
+totals = []
+for line in lines:
+    time.sleep({step})
+    if line == "END":
+        break
+    totals.append(sum(int(x) for x in line.split(",")))
+checksum = int(next(lines))
+"""
+
+
+def test_an_iterator_the_cut_loop_reads_is_not_the_real_runs_after_it():
+    """The loop reads a report's lines from an iterator up to its END line; after it, the
+    next line is the checksum. Cut, the loop left the iterator at a row of numbers: the
+    cut run's ``int`` fails on it, the real run's reads the checksum. The iterator the
+    cut loop read is changed by it (`_iterators_named`): the failure may be the cut's
+    (`Cutter.judge`). Before, a text that is no number counted as a failure no cut can
+    cause: a false warning."""
+    rows = "\n".join(",".join(str(k + j) for j in range(3)) for k in range(ITEMS))
+    namespace = {"time": time, "report": f"a,b,c\n{rows}\nEND\n12345\n"}
+    cell = FOOTER.format(step=STEP_S)
+    assert _raised_type(cell, dict(namespace)) is None
+    result, verdict = _beside_the_cell(dict(namespace), cell)
+    assert verdict.crash is not True, (verdict, result)
+
+
 def test_a_function_that_only_reads_a_table_of_constants_is_pure():
     """Unit: a notebook function that tests membership in a global set of constants, or
     reads a dict of them, is pure where the cell does not change the table; one that

@@ -2210,6 +2210,8 @@ class Cutter:
         if statement is None:
             return True
         tainted |= _bound_by_calls(self.cell_tree, cut_functions)
+        cut_nodes = self._cut_nodes()  # an iterator they read is left where they were cut
+        tainted |= _iterators_named(cut_nodes or [], self.namespace or {})
         tainted = _propagate(self.cell_tree, tainted)
         read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
         return bool(read & tainted) or bool(read & cut_functions)
@@ -3105,6 +3107,19 @@ def _draws_before(loop: ast.For, statement: ast.stmt) -> bool:
         _called_name(n) in _RANDOM_DRAWS or any(
             isinstance(a, ast.Attribute) and a.attr == "random" for a in ast.walk(n.func)))
         for root in loop.body for n in ast.walk(root))
+
+
+def _iterators_named(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
+    """The names ``nodes`` read that hold iterators (a generator, a file, a chunked
+    reader): what reads them consumes them."""
+    found = set()
+    for name in {n.id for root in nodes for n in ast.walk(root) if isinstance(n, ast.Name)}:
+        try:
+            if hasattr(type(namespace[name]), "__next__"):
+                found.add(name)
+        except Exception:  # noqa: BLE001 - not bound, or strange: not known to be one
+            continue
+    return found
 
 
 def _bound_once_before(tree: ast.Module, position: int) -> set[str]:
