@@ -2803,6 +2803,74 @@ def test_a_merge_that_refuses_a_left_dataset_no_cut_loop_makes_is_the_real_runs(
     assert (verdict.crash is True) is bool(claimed), verdict
 
 
+def _regional_stores(late_type: str | None = "kiosk") -> dict:
+    """Forty regions' weekly sales, each a frame whose ``store_type`` is categorical with
+    the types that region has; from region 30 on a ``late_type`` opened too."""
+    import numpy as np
+    import pandas as pd
+    import xgboost as xgb
+
+    rng = np.random.default_rng(31)
+    regions = {}
+    for r in range(ITEMS):
+        types_here = ["mall", "street"] + ([late_type] if late_type and r >= 30 else [])
+        frame = pd.DataFrame({"store_type": rng.choice(types_here, 60),
+                              "area": rng.uniform(50, 500, 60), "staff": rng.integers(2, 30, 60)})
+        frame["sales"] = frame["area"] * 3 + frame["staff"] * 40 + rng.normal(0, 50, 60)
+        frame["store_type"] = frame["store_type"].astype("category")
+        regions[r] = frame
+    from sklearn.linear_model import LinearRegression
+    return {"pd": pd, "np": np, "xgb": xgb, "time": time, "regions": regions,
+            "LinearRegression": LinearRegression}
+
+
+FINAL_FIT = """
+region_r2 = {{}}
+for r, df in regions.items():
+    time.sleep({step})
+{change}    model = LinearRegression().fit(df[['area', 'staff']], df['sales'])
+    region_r2[r] = model.score(df[['area', 'staff']], df['sales'])
+full = pd.concat(regions.values(), ignore_index=True)
+{fix}final = xgb.XGBRegressor(n_estimators=40, max_depth=3, enable_categorical=True, n_jobs=1)
+final.fit(full[['store_type', 'area', 'staff']], full['sales'])
+summary = pd.Series(region_r2).describe()
+"""
+
+
+@pytest.mark.parametrize(("change", "fix", "claimed"), [
+    ("", "", True),
+    # the fix: the joined column made categorical again
+    ("", "full['store_type'] = full['store_type'].astype('category')\n", None),
+    # the loop changes each region's frame in place: the cut run changed only some
+    ("    df['store_type'] = df['store_type'].cat.set_categories(['mall', 'street', 'kiosk'])\n",
+     "", None),
+])
+def test_a_final_fit_that_reads_nothing_the_cut_loop_changes_is_the_real_runs(change, fix,
+                                                                               claimed):
+    """After a loop that scores each region's stores with a model of its own, the cell
+    joins the regions' frames and fits one XGBoost model on them all. The late regions'
+    ``store_type`` has a category more: joined, the column is plain objects, which
+    XGBoost's data checks refuse. The statement that raised reads nothing the cut loop
+    binds or changes (`Cutter.inputs_kept`): the real run's fit is refused alike, and the
+    warning comes at the cut run's end. Where the loop changes each region's frame in
+    place (through the loop's item: `_flows`), the cut run joins frames the real run
+    changed and it did not: not read so (the real run is clean)."""
+    cell = FINAL_FIT.format(step=STEP_S, change=change, fix=fix)
+    truth = _raised_type(cell, _regional_stores())
+    assert truth == (None if claimed is None else "ValueError")
+    result, verdict = _beside_the_cell(_regional_stores(), cell)
+    assert result.inputs_kept is bool(claimed), result
+    assert (verdict.crash is True) is bool(claimed), verdict
+    if claimed:
+        fit_line = next(k for k, text in enumerate(cell.splitlines(), 1)
+                        if text.startswith("final.fit("))
+        assert verdict.line == fit_line and result.cut_before_crash, verdict
+    if change:  # the cut run's join is refused: its failure is not the real run's
+        quick = {**_regional_stores(), "STEP": 0}
+        assert _raised_type(cell.replace("regions.items()", "list(regions.items())[:3]"),
+                            quick) == "ValueError"
+
+
 FOOTER = """
 lines = iter(report.splitlines())
 header = next(lines)
@@ -2821,14 +2889,29 @@ def test_an_iterator_the_cut_loop_reads_is_not_the_real_runs_after_it():
     next line is the checksum. Cut, the loop left the iterator at a row of numbers: the
     cut run's ``int`` fails on it, the real run's reads the checksum. The iterator the
     cut loop read is changed by it (`_iterators_named`): the failure may be the cut's
-    (`Cutter.judge`). Before, a text that is no number counted as a failure no cut can
-    cause: a false warning."""
+    (`Cutter.judge`), and is not read as the real run's (`Cutter.inputs_kept`). Before,
+    a text that is no number counted as a failure no cut can cause: a false warning."""
     rows = "\n".join(",".join(str(k + j) for j in range(3)) for k in range(ITEMS))
     namespace = {"time": time, "report": f"a,b,c\n{rows}\nEND\n12345\n"}
     cell = FOOTER.format(step=STEP_S)
     assert _raised_type(cell, dict(namespace)) is None
     result, verdict = _beside_the_cell(dict(namespace), cell)
-    assert verdict.crash is not True, (verdict, result)
+    assert not result.inputs_kept and verdict.crash is not True, (verdict, result)
+
+
+def test_what_draws_random_numbers_after_the_loops():
+    """Unit: `_draws_in` finds the random draws of statements (a generator's, numpy's,
+    the ``random`` module's), and none where there are none."""
+    from crashpredict._dryrun._fastforward import _draws_in
+
+    def draws(source: str) -> bool:
+        return _draws_in(ast.parse(source).body)
+
+    assert draws("pick = rng.choice(ids, 5)")
+    assert draws("x = np.random.default_rng().normal()")
+    assert draws("sample = full.sample(frac=0.1)")
+    assert draws("k = random.randint(0, 9)")
+    assert not draws("full = pd.concat(parts)\nfinal.fit(full[feats], full['y'])")
 
 
 def test_a_function_that_only_reads_a_table_of_constants_is_pure():

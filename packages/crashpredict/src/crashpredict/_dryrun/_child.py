@@ -624,6 +624,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.grads_kept(exc, line, filename, namespace):  # tensors a cut loop collected
             # that require grad: so do the real run's, made by the same layers
             return {"cut_before_crash": True, "cut_may_cause": False, "grads_kept": True}
+        if cutter.inputs_kept(exc, line, filename, namespace):  # a statement after the cut
+            # loops that reads nothing they may change: its values are the real run's
+            return {"cut_before_crash": True, "cut_may_cause": False, "inputs_kept": True}
         return {"cut_before_crash": bool(cutter.cut) or library,
                 "cut_may_cause": cutter.judge(exc, line, filename)}
     _watch_thread_pools(write_fd, deadline)

@@ -1540,6 +1540,53 @@ class Cutter:
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
+    def inputs_kept(self, exc: BaseException, line: int | None, filename: str,
+                    namespace: Mapping[str, Any]) -> bool:
+        """Whether a crash after the cut loops is the real run's because the statement that
+        raised reads nothing they may have changed: its values are the real run's, however
+        many iterations ran (a final fit on the monthly frames joined, after a loop that
+        scored each month with a model of its own). Only where:
+
+        - the cut loops are the cell's own statements, run none of the notebook's code and
+          write no file, and the statement is of the cell's top level, after them;
+        - no name the statement reads (nor the notebook's code it runs) is one the cut
+          loops bind, store into, resize, hand to a call, call a method of that may change
+          it, or consume an iterator it holds; nor what shares memory with those, or holds
+          them (`_viewed_by`); nor what the cell binds from any of those (`_propagate`);
+        - no statement from the loops' end to it draws random numbers (the cut loops drew
+          fewer: a generator's state differs), nor splits at random;
+        - where a library's fit was cut (fewer trees or epochs), it was raised by the
+          library's input checks (`raised_by_input_checks`)."""
+        try:
+            if not self.cut or (self.library_cuts and not raised_by_input_checks(exc)) or \
+                    any(self.loops[i].writes_files for i in self.cut):
+                return False
+            found = self._after_the_loops(exc, line, filename, namespace)
+            if found is None:
+                return False
+            tree, cut_nodes, statement, _node = found
+            position = next(k for k, node in enumerate(tree.body) if node is statement)
+            tops = [k for k, node in enumerate(tree.body)
+                    if any(_within(loop, node) for loop in cut_nodes)]
+            if not tops or max(tops) >= position:
+                return False
+            after = tree.body[max(tops) + 1:position + 1]
+            if _draws_in(after) or any(_called_name(n) == "train_test_split"
+                                       for node in after for n in ast.walk(node)
+                                       if isinstance(n, ast.Call)):
+                return False
+            # what they change in place reaches what shares it (``cur = frames[m]``, then
+            # ``cur['x'] = 0``); what they only bind does not
+            in_place = _stored_into(cut_nodes) | _resized_in(cut_nodes) | \
+                _handed(cut_nodes, namespace) | _receivers(cut_nodes, namespace) | \
+                _iterators_named(cut_nodes, namespace)
+            changed = _propagate(tree, self._names_cut_loops_make(cut_nodes, namespace) |
+                                 _viewed_by(tree, in_place, namespace, _grown_containers(
+                                     list(tree.body), namespace, in_place)))
+            return _clean_statement(statement, set(), changed, namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
     def grads_kept(self, exc: BaseException, line: int | None, filename: str,
                    namespace: Mapping[str, Any]) -> bool:
         """Whether a "requires grad" error after a cut loop, of tensors a loop of the cell
@@ -3101,12 +3148,17 @@ def _comprehension_only(tree: ast.AST) -> set[str]:
 
 def _draws_before(loop: ast.For, statement: ast.stmt) -> bool:
     """Whether the loop's body draws random numbers up to ``statement`` (a swept iteration
-    draws others than the real one did: `_RANDOM_DRAWS`, anything of a ``random``)."""
-    end = getattr(statement, "end_lineno", None) or statement.lineno
-    return any(isinstance(n, ast.Call) and n.lineno <= end and (
+    draws others than the real one did)."""
+    return _draws_in(loop.body, getattr(statement, "end_lineno", None) or statement.lineno)
+
+
+def _draws_in(nodes: Iterable[ast.AST], end: int | None = None) -> bool:
+    """Whether ``nodes`` (up to line ``end``) draw random numbers: `_RANDOM_DRAWS`,
+    anything of a ``random``."""
+    return any(isinstance(n, ast.Call) and (end is None or n.lineno <= end) and (
         _called_name(n) in _RANDOM_DRAWS or any(
             isinstance(a, ast.Attribute) and a.attr == "random" for a in ast.walk(n.func)))
-        for root in loop.body for n in ast.walk(root))
+        for root in nodes for n in ast.walk(root))
 
 
 def _iterators_named(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]) -> set[str]:
@@ -3172,10 +3224,13 @@ def _settled_before(tree: ast.Module, position: int, nodes: list[ast.stmt],
 _GROWING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
 
 
-def _grown_only(body: list[ast.stmt], name: str) -> bool:
+def _grown_only(body: list[ast.stmt], name: str,
+                namespace: Mapping[str, Any] | None = None) -> bool:
     """Whether ``body`` changes the container ``name`` holds only by growing it or storing
     at a key of its own (``scores.append(s)``, ``auc[region] = a``): never an item it holds
-    (``rows[-1]['x'] = 1``, ``rows[-1].update(...)``), which a shallow copy shares."""
+    (``rows[-1]['x'] = 1``, ``rows[-1].update(...)``), which a shallow copy shares. Given
+    the ``namespace``: a method of what a library makes anew of it is none of its items
+    (``pd.Series(auc).round(3)``: `_makes_new`, `_copied_into_pandas`)."""
     for root in body:
         for node in ast.walk(root):
             if isinstance(node, (ast.Subscript, ast.Attribute)) and \
@@ -3189,7 +3244,11 @@ def _grown_only(body: list[ast.stmt], name: str) -> bool:
                     if node.func.attr not in _GROWING_METHODS and \
                             node.func.attr not in _READ_ONLY_METHODS:
                         return False
-                elif name in _names_in(base) and not isinstance(base, ast.Name):
+                elif name in _names_in(base) and not isinstance(base, ast.Name) and not (
+                        namespace is not None and isinstance(base, ast.Call) and (
+                            _makes_new(base, namespace) or any(
+                                _copied_into_pandas(a, base, namespace) for a in base.args
+                                if isinstance(a, ast.Name) and a.id == name))):
                     return False  # a method of an item: ``rows[-1].update(...)``
     return True
 
@@ -3291,8 +3350,8 @@ def _flows(tree: ast.Module, namespace: Mapping[str, Any]
     ``trigger`` name holds may change what the ``reached`` names hold (``v = X[:100]``:
     ``X``; ``for s in sessions``: ``sessions``; ``rows.append(r)``: ``r``), and ``held``
     are those of them the trigger's container only holds (``[events[0]]``, ``sorted(log)``,
-    what is appended), which growing it leaves as they were. A tuple assigned to a tuple
-    of as many names flows item by item."""
+    what is appended, what is stored at a key of it), which growing it leaves as they
+    were. A tuple assigned to a tuple of as many names flows item by item."""
     flows: list[tuple[set[str], set[str], set[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
@@ -3306,8 +3365,10 @@ def _flows(tree: ast.Module, namespace: Mapping[str, Any]
                 else:
                     pairs = [(target, value)]
                 for one, made in pairs:
-                    flows.append((_stored(one), _view_sources(made, namespace),
-                                  _held_sources(made, namespace)))
+                    reached = _view_sources(made, namespace)
+                    # stored into a container (``auc[m] = score``): it holds the value
+                    flows.append((_stored(one), reached, reached if isinstance(
+                        one, (ast.Subscript, ast.Attribute)) else _held_sources(made, namespace)))
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             flows.append((_stored(node.target), _view_sources(node.iter, namespace), set()))
         elif isinstance(node, ast.Call) and _growing_call(node, namespace) is not None:
@@ -3359,7 +3420,7 @@ def _grown_containers(nodes: list[ast.stmt], namespace: Mapping[str, Any],
     call but to grow another (`_handed`, ``grown``)."""
     handed = _handed(nodes, namespace, grown=True) | _resized_in(nodes)
     return {name for name in names if type(namespace.get(name)) in _GROWN_TYPES
-            and name not in handed and _grown_only(nodes, name)}
+            and name not in handed and _grown_only(nodes, name, namespace)}
 
 
 def _view_sources(node: ast.expr, namespace: Mapping[str, Any]) -> set[str]:
@@ -3478,6 +3539,18 @@ def _constant_items(value: Any) -> bool:
 
 
 _MOST_CONSTANT_ITEMS = 100_000
+
+
+def _constant_mapping(value: Any) -> bool:
+    """A builtin dict (of at most `_MOST_CONSTANT_ITEMS`) whose keys and values are numbers
+    and texts (numpy's scalars among them): what a pandas constructor copies."""
+    try:
+        return type(value) in _DICTS and len(value) <= _MOST_CONSTANT_ITEMS and all(
+            isinstance(item, (str, int, float)) and
+            type(item).__module__ in ("builtins", "numpy")
+            for pair in value.items() for item in pair)
+    except Exception:  # noqa: BLE001 - a strange dict: it may be shared
+        return False
 
 
 def _constant(value: Any, depth: int = 0) -> bool:
@@ -4195,11 +4268,14 @@ def _unpacked_constants(arg: ast.expr, call: ast.Call, namespace: Mapping[str, A
 
 
 def _copied_into_pandas(arg: ast.expr, call: ast.Call, namespace: Mapping[str, Any]) -> bool:
-    """Whether ``arg`` is a list or tuple of numbers and texts (`_constant_items`) given to
-    a pandas constructor (``pd.Series(scores, index=cutoffs)``), which copies it into an
+    """Whether ``arg`` is a list or tuple of numbers and texts (`_constant_items`), or a
+    dict of such by such (`_constant_mapping`: ``pd.Series(monthly_auc)``), given to a
+    pandas constructor (``pd.Series(scores, index=cutoffs)``), which copies it into an
     array of its own: nothing it makes shares it, and nothing changes it."""
     func = call.func
-    if not isinstance(arg, ast.Name) or not _constant_items(namespace.get(arg.id)) or \
+    if not isinstance(arg, ast.Name) or not (
+            _constant_items(namespace.get(arg.id)) or
+            _constant_mapping(namespace.get(arg.id))) or \
             not isinstance(func, ast.Attribute) or \
             func.attr not in ("Series", "DataFrame", "Index") or \
             not isinstance(func.value, ast.Name):
@@ -4419,7 +4495,9 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     method of one of the library's own estimators (``rf.fit(X_tr, y_tr)``: not a class of
     the notebook's), or of XGBoost's or LightGBM's scikit-learn estimators
     (`_BOOSTING_ESTIMATORS`: they train on a copy of what they are given), none of whose
-    parameters is ``copy=False``; or a splitter's ``split`` (``kf.split(X, y)``); or one of
+    parameters is ``copy=False``, or of one made there with literal parameters, no
+    ``copy`` among them (``LinearRegression().fit(X, y)``); or a splitter's ``split``
+    (``kf.split(X, y)``); or one of
     `_MODEL_SELECTION_READERS` (``cross_val_score(model, X, y)``, by its name); or a
     plot of Matplotlib's
     (`_PLOTS`) on its ``pyplot`` or an ``Axes`` (``axes[0].hist(df[col])``), or one of
@@ -4462,6 +4540,14 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
                     module.startswith("sklearn.") or module in _BOOSTING_ESTIMATORS):
                 return False
             return _copies(value.get_params(deep=True))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and \
+                isinstance(func.value.func, ast.Name):  # ``LinearRegression().fit(X, y)``
+            made, kind = func.value, namespace.get(func.value.func.id)
+            module = str(getattr(kind, "__module__", ""))
+            return isinstance(kind, type) and func.attr in _SKLEARN_READERS and (
+                module.startswith("sklearn.") or module in _BOOSTING_ESTIMATORS) and \
+                all(k.arg is not None and k.arg != "copy" for k in made.keywords) and \
+                all(_literal(a) for a in [*made.args, *(k.value for k in made.keywords)])
         if isinstance(func, ast.Name):
             value = namespace.get(func.id)
             if _torch_reader(value):
@@ -4473,6 +4559,15 @@ def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     except Exception:  # noqa: BLE001 - a strange object: it may change what it is given
         return False
     return False
+
+
+def _literal(node: ast.expr) -> bool:
+    """Whether ``node`` is a literal (``0.5``, ``"rbf"``, ``(64, 32)``, ``-1``, ``None``)."""
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _torch_reader(value: Any) -> bool:

@@ -99,7 +99,9 @@ class DryRun:
     ``keys_kept`` (a merge after a cut loop that refuses the keys of a dataset no cut
     loop makes: `_fastforward.Cutter.keys_kept`); ``duplicates_kept`` (a reshape after
     a cut loop, of the frames it collected, that refuses a key twice:
-    `_fastforward.Cutter.duplicates_kept`); ``rejoined`` (the rest of the cell, run again
+    `_fastforward.Cutter.duplicates_kept`); ``inputs_kept`` (a statement after a cut loop
+    that reads nothing the cut loops may change: `_fastforward.Cutter.inputs_kept`);
+    ``rejoined`` (the rest of the cell, run again
     after the last swept loop's skipped iterations, failed on a join of what the loop
     collected, on a value or a key wherever it stands: `_child._continued`);
     ``found_by_rules``
@@ -138,6 +140,7 @@ class DryRun:
     grads_kept: bool = False
     keys_kept: bool = False
     duplicates_kept: bool = False
+    inputs_kept: bool = False
     rejoined: bool = False
     found_by_rules: bool = False
     rules_confidence: float = 0.0
@@ -712,7 +715,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
     "stacks_kept": bool, "items_kept": bool, "grads_kept": bool, "keys_kept": bool,
-    "duplicates_kept": bool, "rejoined": bool,
+    "duplicates_kept": bool, "inputs_kept": bool, "rejoined": bool,
     "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
     "rules_confidence": float,
     "scale": float,

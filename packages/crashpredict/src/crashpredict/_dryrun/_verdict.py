@@ -47,6 +47,7 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
             result.last_iteration or result.kept_iteration or result.swept_iteration or
             result.shapes_kept or result.stacks_kept or result.items_kept or
             result.grads_kept or result.keys_kept or result.duplicates_kept or
+            result.inputs_kept or
             result.rejoined) and (
             result.cut_may_cause or not result.cut_only_library
             and not shrinking_cannot_cause(crash_type, result.message)):
@@ -163,6 +164,11 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append("a merge that refuses the keys of a dataset, after a loop cut short "
                      "that does not make that dataset: its keys are checked whatever the "
                      "other holds")
+    if result.inputs_kept and result.outcome == "crashed":
+        lines.append("raised after a loop cut short by a statement that reads nothing the "
+                     "loop binds, changes or hands on (nor what shares memory with it, or is "
+                     "made from it), and draws no random numbers: its values are the whole "
+                     "run's")
     if result.grads_kept and result.outcome == "crashed":
         lines.append("tensors that require grad, collected by a loop cut short and given "
                      "after it to what takes none: made by the same layers, under the same "
