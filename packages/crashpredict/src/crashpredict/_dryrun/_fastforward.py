@@ -1547,8 +1547,9 @@ class Cutter:
         many iterations ran (a final fit on the monthly frames joined, after a loop that
         scored each month with a model of its own). Only where:
 
-        - the cut loops are the cell's own statements, run none of the notebook's code and
-          write no file, and the statement is of the cell's top level, after them;
+        - the cut loops are the cell's own statements, run none of the notebook's code,
+          write or remove no file and set no library's global state (`_GLOBAL_SETTERS`),
+          and the statement is of the cell's top level, after them;
         - no name the statement reads (nor the notebook's code it runs) is one the cut
           loops bind, store into, resize, hand to a call, call a method of that may change
           it, or consume an iterator it holds; nor what shares memory with those, or holds
@@ -1565,6 +1566,9 @@ class Cutter:
             if found is None:
                 return False
             tree, cut_nodes, statement, _node = found
+            if {_called_name(n) for root in cut_nodes for n in ast.walk(root)
+                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS):
+                return False  # a file removed, an option set in an iteration the cut skipped
             position = next(k for k, node in enumerate(tree.body) if node is statement)
             tops = [k for k, node in enumerate(tree.body)
                     if any(_within(loop, node) for loop in cut_nodes)]
