@@ -1548,8 +1548,9 @@ class Cutter:
         scored each month with a model of its own). Only where:
 
         - the cut loops are the cell's own statements, run none of the notebook's code,
-          write or remove no file and set no library's global state (`_GLOBAL_SETTERS`),
-          and the statement is of the cell's top level, after them;
+          write or remove no file, set no library's global state (`_GLOBAL_SETTERS`), nor
+          whether tensors require grad, and train no weights through an optimizer
+          (`_TRAINS`); the statement is of the cell's top level, after them;
         - no name the statement reads (nor the notebook's code it runs) is one the cut
           loops bind, store into, resize, hand to a call, call a method of that may change
           it, or consume an iterator it holds; nor what shares memory with those, or holds
@@ -1560,15 +1561,17 @@ class Cutter:
           library's input checks (`raised_by_input_checks`)."""
         try:
             if not self.cut or (self.library_cuts and not raised_by_input_checks(exc)) or \
-                    any(self.loops[i].writes_files for i in self.cut):
+                    any(self.loops[i].writes_files or self.loops[i].autograd
+                        for i in self.cut) or _about_autograd(exc):
                 return False
             found = self._after_the_loops(exc, line, filename, namespace)
             if found is None:
                 return False
             tree, cut_nodes, statement, _node = found
             if {_called_name(n) for root in cut_nodes for n in ast.walk(root)
-                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS):
-                return False  # a file removed, an option set in an iteration the cut skipped
+                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS | _TRAINS):
+                return False  # a file removed, an option set in an iteration the cut
+                # skipped; an optimizer's step changes weights no name of the cell holds
             position = next(k for k, node in enumerate(tree.body) if node is statement)
             tops = [k for k, node in enumerate(tree.body)
                     if any(_within(loop, node) for loop in cut_nodes)]
@@ -1586,7 +1589,7 @@ class Cutter:
                 _iterators_named(cut_nodes, namespace)
             changed = _propagate(tree, self._names_cut_loops_make(cut_nodes, namespace) |
                                  _viewed_by(tree, in_place, namespace, _grown_containers(
-                                     list(tree.body), namespace, in_place)))
+                                     list(tree.body), namespace, in_place), items=True))
             return _clean_statement(statement, set(), changed, namespace)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
@@ -3288,12 +3291,13 @@ _MOST_SHARED_PAIRS = 20_000
 
 
 def _viewed_by(tree: ast.Module | None, changed: set[str], namespace: Mapping[str, Any],
-               grown: Iterable[str] = ()) -> set[str]:
+               grown: Iterable[str] = (), items: bool = False) -> set[str]:
     """``changed`` (names whose objects the cell changes in place) plus the names whose
     objects may be changed through them: those a changed name was made from in the cell
     (``v = X.values`` or ``v = X[:100]``, then ``v[0] = np.nan``: a view may share ``X``'s
-    memory; an item of a container a loop runs over; what a container holds: read to a
-    fixpoint, statement order ignored, `_flows`), and those of the namespace whose arrays
+    memory; what a container holds; with ``items``, what a loop runs over, whose items it
+    changes: read to a fixpoint, statement order ignored, `_flows`), and those of the
+    namespace whose arrays
     may share memory with a changed name's (a view an earlier cell made: numpy arrays and
     pandas frames and series, by their memory's bounds). The ``grown`` names of
     ``changed`` hold builtin containers the cell only grows (`_grown_containers`): what
@@ -3304,7 +3308,7 @@ def _viewed_by(tree: ast.Module | None, changed: set[str], namespace: Mapping[st
     general = result - grown
     if tree is not None and result:
         flows = [(trigger, {name for name in reached if _may_hold_memory(name, namespace)},
-                  held) for trigger, reached, held in _flows(tree, namespace)]
+                  held) for trigger, reached, held in _flows(tree, namespace, items)]
         for trigger, reached, held in flows:
             if trigger & grown:
                 general |= reached - held
@@ -3346,13 +3350,15 @@ _HOLDERS = frozenset({"list", "tuple", "dict", "set", "sorted", "reversed", "zip
                       "enumerate", "iter", "next", "map", "filter", "vars", "getattr"})
 
 
-def _flows(tree: ast.Module, namespace: Mapping[str, Any]
+def _flows(tree: ast.Module, namespace: Mapping[str, Any], items: bool = False
            ) -> list[tuple[set[str], set[str], set[str]]]:
     """How a change of an object reaches others in the cell (`_viewed_by`): for each
-    assignment, each ``for`` or comprehension target, and each call growing a builtin
-    container (`_growing_call`), ``(trigger, reached, held)``: changing what a
-    ``trigger`` name holds may change what the ``reached`` names hold (``v = X[:100]``:
-    ``X``; ``for s in sessions``: ``sessions``; ``rows.append(r)``: ``r``), and ``held``
+    assignment, each call growing a builtin container (`_growing_call`), and, with
+    ``items``, each ``for`` or comprehension target, ``(trigger, reached, held)``:
+    changing what a ``trigger`` name holds may change what the ``reached`` names hold
+    (``v = X[:100]``: ``X``; ``rows.append(r)``: ``r``; ``for s in sessions``:
+    ``sessions``; a skipped iteration's own item is changed by none of the iterations
+    before it, so a sweep's judgement goes without), and ``held``
     are those of them the trigger's container only holds (``[events[0]]``, ``sorted(log)``,
     what is appended, what is stored at a key of it), which growing it leaves as they
     were. A tuple assigned to a tuple of as many names flows item by item."""
@@ -3373,7 +3379,7 @@ def _flows(tree: ast.Module, namespace: Mapping[str, Any]
                     # stored into a container (``auc[m] = score``): it holds the value
                     flows.append((_stored(one), reached, reached if isinstance(
                         one, (ast.Subscript, ast.Attribute)) else _held_sources(made, namespace)))
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        elif items and isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             flows.append((_stored(node.target), _view_sources(node.iter, namespace), set()))
         elif isinstance(node, ast.Call) and _growing_call(node, namespace) is not None:
             reached = set().union(*(_view_sources(a, namespace) for a in [
@@ -3382,6 +3388,10 @@ def _flows(tree: ast.Module, namespace: Mapping[str, Any]
     return flows
 
 
+#: Calls that train weights in place through what no name of the cell shows (an
+#: optimizer's ``step`` updates the parameters it was given: `Cutter.inputs_kept`).
+_TRAINS = frozenset({"step", "backward", "zero_grad", "apply_gradients", "minimize",
+                     "train_on_batch", "train_step"})
 #: The builtins that make a new container of the objects they are given: growing it
 #: changes none of them (`_held_sources`).
 _NEW_CONTAINERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted"})
@@ -3421,10 +3431,48 @@ def _grown_containers(nodes: list[ast.stmt], namespace: Mapping[str, Any],
                       names: Iterable[str]) -> set[str]:
     """Those of ``names`` holding builtin containers (`_GROWN_TYPES`) that ``nodes`` only
     grow or store at keys of their own (`_grown_only`), and neither resize nor hand to a
-    call but to grow another (`_handed`, ``grown``)."""
+    call but to grow another (`_handed`, ``grown``), nor change an item of through a loop
+    over them (`_items_read_only`)."""
     handed = _handed(nodes, namespace, grown=True) | _resized_in(nodes)
     return {name for name in names if type(namespace.get(name)) in _GROWN_TYPES
-            and name not in handed and _grown_only(nodes, name, namespace)}
+            and name not in handed and _grown_only(nodes, name, namespace)
+            and _items_read_only(nodes, name)}
+
+
+def _items_read_only(nodes: list[ast.stmt], name: str) -> bool:
+    """Whether each loop or comprehension of ``nodes`` over what ``name`` holds (``for s in
+    sessions``, ``enumerate(rows)``) only reads its targets: calls no method of one but
+    `_READ_ONLY_METHODS`, stores into none, and hands one to no call but a builtin of
+    `_PURE_BUILTINS` (``enumerate(s)``, ``len(s)``)."""
+    for root in nodes:
+        for node in ast.walk(root):
+            if not isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) or \
+                    name not in _names_in(node.iter):
+                continue
+            targets = _stored(node.target)
+            parts = [*node.body, *node.orelse] if not isinstance(node, ast.comprehension) \
+                else [*node.ifs]
+            if isinstance(node, ast.comprehension):  # its element: the whole display's
+                parts += [n for n in ast.walk(root) if isinstance(
+                    n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp))
+                          and any(g is node for g in n.generators)]
+            for part in parts:
+                for n in ast.walk(part):
+                    if isinstance(n, (ast.Subscript, ast.Attribute)) and \
+                            isinstance(n.ctx, (ast.Store, ast.Del)) and \
+                            _names_in(n.value) & targets:
+                        return False
+                    if not isinstance(n, ast.Call):
+                        continue
+                    func = n.func
+                    if isinstance(func, ast.Attribute) and _names_in(func.value) & targets \
+                            and func.attr not in _READ_ONLY_METHODS:
+                        return False
+                    if not (isinstance(func, ast.Name) and func.id in _PURE_BUILTINS) and \
+                            any(_names_in(a) & targets for a in [
+                                *n.args, *(k.value for k in n.keywords)]):
+                        return False
+    return True
 
 
 def _view_sources(node: ast.expr, namespace: Mapping[str, Any]) -> set[str]:
