@@ -264,6 +264,20 @@ def test_a_bad_batch_of_a_counted_while_loop_is_met_newest_first():
     ("i = 0\nwhile i < 10:\n    out.append(i)\n    i += back\n", False),
     # a continue of an inner loop is its own
     ("i = 0\nwhile i < 4:\n    for r in rows:\n        continue\n    i += 1\n", True),
+    # a step clipped to the stop (`_clipped_step`): the last batch shorter
+    ("done = 0\nwhile done < len(rows):\n    b = min(step, len(rows) - done)\n"
+     "    out.append(sum(rows[done:done + b]))\n    done += b\n", True),
+    ("start = 0\nwhile start < 7:\n    end = min(start + step, 7)\n"
+     "    out.append(rows[start:end])\n    start = end\n", True),
+    ("start = 0\nwhile start < 7:\n    end = min(7, start + 2)\n"
+     "    out.append(end - start)\n    start = end\n", True),
+    # clipped to another stop, its size bound again, or the step not the one clipped
+    ("done = 0\nwhile done < len(rows):\n    b = min(step, 5 - done)\n"
+     "    out.append(b)\n    done += b\n", False),
+    ("done = 0\nwhile done < 8:\n    b = min(step, 8 - done)\n"
+     "    b = b // 2 or 1\n    out.append(b)\n    done += b\n", False),
+    ("start = 0\nwhile start < 7:\n    end = min(start + step, 7)\n"
+     "    out.append(end)\n    start = end + 1\n", False),
 ])
 def test_a_while_loop_is_read_as_a_for_loop_only_where_it_counts_through_a_range(source,
                                                                                   counted):
@@ -280,7 +294,8 @@ def test_a_while_loop_is_read_as_a_for_loop_only_where_it_counts_through_a_range
         exec(compile(source, "<cell>", "exec"), as_written)  # noqa: S102 - the cell
         exec(compile(tree, "<cell>", "exec"), as_read)  # noqa: S102
         as_written.pop("__builtins__"), as_read.pop("__builtins__")
-        counter = "start" if "start" in source else "i"
+        counter = next(n.test.left.id for n in ast.parse(source).body
+                       if isinstance(n, ast.While))
         as_written.pop(counter), as_read.pop(counter)  # one step past, or the last number
         assert as_written == as_read, source
 

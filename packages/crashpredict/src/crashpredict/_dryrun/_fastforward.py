@@ -6390,7 +6390,8 @@ def _queue_kind(queue: str, tree: ast.Module, position: int,
 def _counted(loop: ast.While, tree: ast.Module, position: int,
              namespace: Mapping[str, Any]) -> ast.For | None:
     """The ``for`` loop that ``loop`` (the ``position``-th statement of the cell) is, or
-    None. Only ``while counter < stop:`` whose body ends with ``counter += step`` and
+    None. Only ``while counter < stop:`` whose body ends with ``counter += step`` (or
+    steps by a step clipped to the stop: `_clipped_step`) and
     binds the counter nowhere else, with no ``continue`` (it would skip the step) and no
     ``else``; the counter and the step integers bound once, by a literal, before the loop
     (or, never bound by the cell, integers of the namespace), the step above 0; the stop
@@ -6403,10 +6404,11 @@ def _counted(loop: ast.While, tree: ast.Module, position: int,
             not isinstance(test.left, ast.Name):
         return None
     counter, stop, last = test.left.id, test.comparators[0], body[-1]
-    if not (isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add) and
-            isinstance(last.target, ast.Name) and last.target.id == counter):
+    step = _clipped_step(body, counter, stop)
+    if step is None and not (isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add)
+                             and isinstance(last.target, ast.Name) and last.target.id == counter):
         return None
-    inner, step = body[:-1], last.value
+    inner, step = body[:-1], step or last.value  # type: ignore[union-attr]
     bound, _ = _bound_in(inner)
     if counter in bound or _continues(inner) or \
             namespace.get("range", builtins.range) is not builtins.range or \
@@ -6438,6 +6440,46 @@ def _counted(loop: ast.While, tree: ast.Module, position: int,
                       iter=ast.copy_location(header, test), body=inner, orelse=[],
                       type_comment=None)
     return ast.fix_missing_locations(ast.copy_location(counted, loop))
+
+
+def _clipped_step(body: list[ast.stmt], counter: str, stop: ast.expr) -> ast.expr | None:
+    """The step of a ``while counter < stop`` loop that clips its last step to the stop,
+    where its body does so: ``b = min(step, stop - counter)`` first and ``counter += b``
+    last, or ``end = min(counter + step, stop)`` first and ``counter = end`` last, the
+    name bound nowhere else in the body (its batches are ``range(counter, stop, step)``'s,
+    the last one shorter); else None."""
+    first, last = body[0], body[-1]
+    if len(body) < 3 or not (isinstance(first, ast.Assign) and len(first.targets) == 1 and
+                             isinstance(first.targets[0], ast.Name)):
+        return None
+    name, value = first.targets[0].id, first.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and
+            value.func.id == "min" and len(value.args) == 2 and not value.keywords):
+        return None
+    if isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add) and \
+            isinstance(last.target, ast.Name) and last.target.id == counter and \
+            isinstance(last.value, ast.Name) and last.value.id == name:
+        rest = ast.BinOp(left=stop, op=ast.Sub(), right=ast.Name(id=counter, ctx=ast.Load()))
+    elif isinstance(last, ast.Assign) and len(last.targets) == 1 and \
+            isinstance(last.targets[0], ast.Name) and last.targets[0].id == counter and \
+            isinstance(last.value, ast.Name) and last.value.id == name:
+        rest = stop
+    else:
+        return None
+    for k, part in enumerate(value.args):
+        other = value.args[1 - k]
+        if ast.dump(other) != ast.dump(rest):
+            continue
+        step = part
+        if isinstance(last, ast.Assign):  # ``min(counter + step, stop)``
+            if not (isinstance(part, ast.BinOp) and isinstance(part.op, ast.Add) and
+                    isinstance(part.left, ast.Name) and part.left.id == counter):
+                continue
+            step = part.right
+        if name in _bound_in(body[1:-1])[0]:
+            return None
+        return step
+    return None
 
 
 def _counter_of(loop: ast.For) -> set[str]:
