@@ -2886,6 +2886,20 @@ def test_a_final_fit_that_reads_nothing_the_cut_loop_changes_is_the_real_runs(ch
                             quick) == "ValueError"
 
 
+def test_a_final_fit_after_a_notebook_function_that_may_draw_is_not_read_as_kept():
+    """After the loop the cell adds noise to the joined frame with a notebook function of
+    its own, which draws from numpy's global generator (the cut loops may have drawn
+    fewer from it): what the fit reads is not known to be the real run's, so the failure
+    is not read as kept (`Cutter.inputs_kept`), whether or not it is the real run's."""
+    namespace = {**_regional_stores(), "__name__": "__main__"}
+    exec("def jitter(frame):\n    out = frame.copy()\n"  # noqa: S102 - an earlier cell
+         "    out['area'] = out['area'] + np.random.normal(0, 1, len(out))\n"
+         "    return out\n", namespace)
+    cell = FINAL_FIT.format(step=STEP_S, change="", fix="full = jitter(full)\n")
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert result.outcome == "crashed" and not result.inputs_kept, result
+
+
 FOOTER = """
 lines = iter(report.splitlines())
 header = next(lines)

@@ -1556,7 +1556,8 @@ class Cutter:
           it, or consume an iterator it holds; nor what shares memory with those, or holds
           them (`_viewed_by`); nor what the cell binds from any of those (`_propagate`);
         - no statement from the loops' end to it draws random numbers (the cut loops drew
-          fewer: a generator's state differs), nor splits at random;
+          fewer: a generator's state differs), nor splits at random, nor runs the
+          notebook's code but its pure functions (`_pure_function`: they draw none);
         - where a library's fit was cut (fewer trees or epochs), it was raised by the
           library's input checks (`raised_by_input_checks`)."""
         try:
@@ -1580,8 +1581,9 @@ class Cutter:
             after = tree.body[max(tops) + 1:position + 1]
             if _draws_in(after) or any(_called_name(n) == "train_test_split"
                                        for node in after for n in ast.walk(node)
-                                       if isinstance(n, ast.Call)):
-                return False
+                                       if isinstance(n, ast.Call)) or \
+                    _runs_notebook_code(after, namespace, pure_ok=True):
+                return False  # (a notebook function may draw, unseen: but a pure one)
             # what they change in place reaches what shares it (``cur = frames[m]``, then
             # ``cur['x'] = 0``); what they only bind does not
             in_place = _stored_into(cut_nodes) | _resized_in(cut_nodes) | \
