@@ -2545,57 +2545,58 @@ def test_a_comprehensions_own_targets_are_not_read_from_the_cell():
     assert reads("sorted(ps, key=lambda p, n=n0: p[n] + m)") == {"sorted", "ps", "n0", "m"}
 
 
-USERS_GAPS = """
-queue = deque(sorted(event_log))
-profiles = {{}}
+DEVICE_STEPS = """
+queue = deque(sorted(readings))
+report = {{}}
 while queue:
-    uid = queue.popleft()
+    device = queue.popleft()
     time.sleep({step})
-    events = sorted(event_log[uid])
-    times = [t for t, _ in events]
-    gaps = [b - a for a, b in zip(times, times[1:])]
-    sessions, current = [], [events[0]]
-    for (t_prev, _), ev in zip(events, events[1:]):
-        if ev[0] - t_prev > 1800:
-            sessions.append(current)
-            current = []
-        current.append(ev)
-    sessions.append(current)
-    profiles[uid] = {{"sessions": len(sessions), "avg_gap": sum(gaps) / {count}}}
+    log = sorted(readings[device])
+    stamps = [t for t, _ in log]
+    steps = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
+    runs, run = [], [log[0]]
+    for t, value in log[1:]:
+        if value < run[-1][1]:
+            runs.append(run)
+            run = []
+        run.append((t, value))
+    runs.append(run)
+    report[device] = {{"runs": len(runs), "mean_step": sum(steps) / {count}}}
 """
 
 
-def _event_log(single_at: int | None = BAD) -> dict:
-    """Forty users' click times; the user at ``single_at`` has one event so far."""
+def _device_readings(single_at: int | None = BAD) -> dict:
+    """Forty devices' timed readings; the device at ``single_at`` has sent one so far."""
     import random
 
     rng = random.Random(8)
-    log = {}
-    for uid in range(ITEMS):
-        t, events = rng.randint(0, 86_400), []
-        for _ in range(1 if uid == single_at else rng.randint(5, 40)):
+    readings = {}
+    for device in range(ITEMS):
+        t, log = rng.randint(0, 86_400), []
+        for _ in range(1 if device == single_at else rng.randint(5, 40)):
             t += rng.randint(1, 4000)
-            events.append((t, rng.choice(["view", "cart", "buy"])))
-        log[uid] = events
-    return {"time": time, "event_log": log, "deque": collections.deque}
+            log.append((t, rng.random()))
+        readings[device] = log
+    return {"time": time, "readings": readings, "deque": collections.deque}
 
 
-def test_a_users_gaps_divide_by_zero_in_a_drained_queue_that_grows_sessions():
-    """The 37th user of 40 has a single event: no gaps, and the average gap divides by
-    zero, late. The iteration splits the user's events into sessions: ``current`` starts
-    as a list of the first event and grows, ``sessions`` grows with it. Growing them
-    changes no event of the log (`_grown_containers`), and the gaps' comprehension reads
-    the iteration's own events (`_free_reads`): the skipped user's failure counts. Its fix
-    divides by at least one."""
-    cell = USERS_GAPS.format(step=STEP_S, count="len(gaps)")
-    assert _raised_type(cell, _event_log()) == "ZeroDivisionError"
-    result, verdict = _beside_the_cell(_event_log(), cell)
+def test_a_devices_steps_divide_by_zero_in_a_drained_queue_that_grows_runs():
+    """The 37th device of 40 has sent a single reading: no steps between readings, and
+    the mean step divides by zero, late. The iteration splits the device's readings into
+    rising runs: ``run`` starts as a list of the first reading and grows, ``runs`` grows
+    with it. Growing them changes no reading of the log (`_grown_containers`), and the
+    stamps' comprehension reads the iteration's own readings, whatever else the cell binds
+    to ``t`` (`_free_reads`): the skipped device's failure counts. Its fix divides by at
+    least one."""
+    cell = DEVICE_STEPS.format(step=STEP_S, count="len(steps)")
+    assert _raised_type(cell, _device_readings()) == "ZeroDivisionError"
+    result, verdict = _beside_the_cell(_device_readings(), cell)
     assert result.swept_iteration, result
     assert (verdict.crash, verdict.exception, verdict.line) == \
         (True, "ZeroDivisionError", 17), (verdict, result)
-    fixed = USERS_GAPS.format(step=STEP_S, count="max(len(gaps), 1)")
-    assert _raised_type(fixed, _event_log()) is None
-    result, verdict = _beside_the_cell(_event_log(), fixed)
+    fixed = DEVICE_STEPS.format(step=STEP_S, count="max(len(steps), 1)")
+    assert _raised_type(fixed, _device_readings()) is None
+    result, verdict = _beside_the_cell(_device_readings(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
