@@ -278,6 +278,9 @@ def test_a_bad_batch_of_a_counted_while_loop_is_met_newest_first():
      "    b = b // 2 or 1\n    out.append(b)\n    done += b\n", False),
     ("start = 0\nwhile start < 7:\n    end = min(start + step, 7)\n"
      "    out.append(end)\n    start = end + 1\n", False),
+    # ``min`` the cell's own
+    ("min = max\ndone = 0\nwhile done < 8:\n    b = min(step, 8 - done)\n"
+     "    out.append(b)\n    done += b\n", False),
 ])
 def test_a_while_loop_is_read_as_a_for_loop_only_where_it_counts_through_a_range(source,
                                                                                   counted):

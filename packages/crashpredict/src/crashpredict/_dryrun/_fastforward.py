@@ -6406,7 +6406,8 @@ def _counted(loop: ast.While, tree: ast.Module, position: int,
             not isinstance(test.left, ast.Name):
         return None
     counter, stop, last = test.left.id, test.comparators[0], body[-1]
-    step = _clipped_step(body, counter, stop)
+    step = _clipped_step(body, counter, stop) if namespace.get("min", builtins.min) is \
+        builtins.min and "min" not in _names_stored(tree) else None
     if step is None and not (isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add)
                              and isinstance(last.target, ast.Name) and last.target.id == counter):
         return None
