@@ -1913,7 +1913,7 @@ class Cutter:
              if item.optional_vars is not None for n in ast.walk(item.optional_vars)}
         rebound = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(
             n.ctx, (ast.Store, ast.Del)) and n.id in bound and id(n) not in headers]
-        if rebound and not swept:
+        if rebound and not swept and not _rebound_first_in_body(loop, path, statement, rebound):
             return False  # ``i += 2`` in the body: the index is not the header's
 
         def clean(node: ast.AST, known: set[str] | frozenset[str] = frozenset()) -> bool:
@@ -1948,8 +1948,10 @@ class Cutter:
             # only in place keeps its shape and dtype (``profile_sum += clean``)
             made = made - _kept_in_place(made, self.cell_tree, loop, namespace)
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace, start)
-        if rebound:  # a swept iteration: a target rebound before the statement must have
-            # been rebound from its own values on the way there (``g = g.set_index('date')``)
+        if rebound:  # a target rebound before the statement (in a swept iteration, or
+            # on the body's way to it: `_rebound_first_in_body`) must have been rebound from
+            # its own values on the way there (``g = g.set_index('date')``, ``df =
+            # df.copy()``): the real run's same iteration rebinds it to the same value
             before = {n.id for n in rebound if n.lineno < statement.lineno}
             if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
                                                  namespace, keep_targets=True):
@@ -5149,6 +5151,23 @@ def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
                     return found
         return None
     return search(list(loop.body), []) or []
+
+
+def _rebound_first_in_body(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
+                           rebound: list[ast.Name]) -> bool:
+    """Whether every rebinding of a target in ``rebound`` is a plain assignment of the
+    loop's own body, before the statement that holds ``statement`` there (``df =
+    df.copy()`` first thing in the iteration): each iteration then rebinds it once, on
+    its way to the statement, from what its header bound, never carried from one
+    iteration to the next (an ``i += 2`` inside an inner loop or a test is not so)."""
+    top = path[0] if path else statement
+    at = next((k for k, node in enumerate(loop.body) if node is top), None)
+    if at is None:
+        return False
+    earlier = {id(n) for node in loop.body[:at]
+               if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+               for n in ast.walk(node)}
+    return all(id(n) in earlier for n in rebound)
 
 
 def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
