@@ -165,6 +165,96 @@ def test_records_of_a_store_sent_twice_are_pivoted_again_after_the_sweep():
     assert verdict.crash is not True and not result.rejoined, (verdict, result)
 
 
+def _line_batches(stalled_at: int | None = BAD) -> dict:
+    """Forty batches of a bottling line's readings, eight units each; in the batch
+    ``stalled_at`` one unit's intake counter stalled at zero (its output per intake is
+    infinite)."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(29)
+    batches = []
+    for b in range(ITEMS):
+        readings = pd.DataFrame({"unit": np.repeat(np.arange(8), 40),
+                                 "intake": rng.uniform(50, 80, 320),
+                                 "output": rng.uniform(40, 70, 320),
+                                 "temp": rng.normal(70, 3, 320)})
+        if b == stalled_at:
+            readings.loc[readings["unit"] == 3, "intake"] = 0.0
+        batches.append((readings, pd.Series(rng.random(8) < 0.3, name="jam")))
+    return {"np": np, "pd": pd, "time": time, "LogisticRegression": LogisticRegression,
+            "batches": batches}
+
+
+LINE_FEATURES = """
+rows, flags = [], []
+for readings, jams in batches:
+    time.sleep({step})
+    g = readings.groupby("unit")
+    feats = g[["intake", "output", "temp"]].mean()
+    feats["yield"] = g["output"].sum() / g["intake"].sum()
+    rows.append(feats)
+    flags.append(jams)
+X = pd.concat(rows){clean}
+y = pd.concat(flags).astype(int)
+model = LogisticRegression(max_iter=500)
+model.fit(X, y)
+"""
+
+
+def test_a_final_fit_refusing_the_join_of_what_the_loop_collected_is_met_after_the_sweep():
+    """The 37th batch of 40 holds a unit whose intake stalled at zero: its yield is
+    infinite, and the fit after the loop, on the join of every batch's features, refuses
+    it. The cut run skips that batch and cuts the final fit (``max_iter`` to 2); the fit
+    cut after the loop does not stop the rest of the cell from running again once the
+    skipped batches have run (`Cutter.after_sweep_code`), and there the whole fit's input
+    checks refuse the join, which holds every batch's rows as the real run's does
+    (`Cutter.inputs_joined`). Its fix clears the infinite values."""
+    cell = LINE_FEATURES.format(step=STEP_S, clean="")
+    assert _raised_type(cell, _line_batches()) == "ValueError"
+    result, verdict = _beside_the_cell(_line_batches(), cell)
+    assert result.rejoined and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 13), verdict
+    fixed = LINE_FEATURES.format(step=STEP_S,
+                                 clean=".replace([np.inf, -np.inf], np.nan).fillna(0)")
+    assert _raised_type(fixed, _line_batches()) is None
+    result, verdict = _beside_the_cell(_line_batches(), fixed)
+    assert verdict.crash is not True and not result.rejoined, (verdict, result)
+
+
+def test_the_rest_runs_again_only_where_no_fit_was_cut_before_the_loop_ended():
+    """Unit: a library fit cut in the loop (or where the cell's line is not known) keeps
+    the rest of the cell from running again after the sweep; fits cut only after the loop
+    do not (`Cutter.after_sweep_code`)."""
+    tree = ast.parse("rows = []\nfor item in items:\n    rows.append(item)\n"
+                     "X = pd.concat(rows)\nmodel.fit(X, y)\n")
+    for lines, runs in (([], True), ([5], True), ([4, 5], True), ([2], False),
+                        ([5, 3], False), ([None], False)):
+        cutter = Cutter({0: LoopInfo(0, 2, "for item in items", "the cell", sweep=True)},
+                        cell_tree=tree)
+        if lines:
+            cutter.library_cuts.append("a fit cut")
+        cutter.cut_lines.extend(lines)
+        assert (cutter.after_sweep_code(0, "<cell>") is not None) is runs, lines
+
+
+def test_the_order_free_methods_of_a_join_are_read_through():
+    """Unit: `_order_free_core` reads through methods that keep the rows (``.astype``,
+    ``.values``), with arguments of no name a cut loop makes, and stops at any other."""
+    from crashpredict._dryrun._fastforward import _joined_list, _order_free_core
+
+    cases = {"pd.concat(parts).astype(int)": "parts",
+             "pd.concat(parts, ignore_index=True).fillna(0).values": "parts",
+             "np.concatenate(parts).astype(dtype)": "parts",
+             "pd.concat(parts).head(100)": None,  # the first rows: the order counts
+             "pd.concat(parts).fillna(last)": None,  # a value the loop made
+             "pd.concat(parts).sample(50)": None}
+    for source, listed in cases.items():
+        node = ast.parse(source, mode="eval").body
+        assert _joined_list(_order_free_core(node, set(), {"last", "parts"})) == listed, source
+
+
 def test_what_the_cell_changes_before_the_join_again_is_not_claimed(tmp_path):
     """A near miss, clean for real: the cell strips the separators of every text amount
     after the join, in place, before the conversion. Run again, the rest of the cell strips

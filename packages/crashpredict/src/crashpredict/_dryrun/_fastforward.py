@@ -699,6 +699,9 @@ class Cutter:
     totals: dict[int, int | None] = field(default_factory=dict)
     cut: list[int] = field(default_factory=list)
     library_cuts: list[str] = field(default_factory=list)
+    #: the line of the cell's top-level statement that ran each library cut (None: not
+    #: the cell's own code), not counting a quick pass's (`note_library_cut`)
+    cut_lines: list[int | None] = field(default_factory=list)
     #: the lengths, at the first cut, of the lists the cell's loops append to: their
     #: first items are the real run's own (`Cutter.prefix_kept`)
     prefix: dict[str, int] | None = None
@@ -784,6 +787,14 @@ class Cutter:
     #: runs again on what they collected (`after_sweep_code`): a list it collects counts
     #: only where each value is made from its own item alone in those iterations too
     continuing: int | None = None
+
+    def note_library_cut(self, note: str, once: bool = True) -> None:
+        """Count a library fit cut (``note`` says how; ``once``: a note already made is
+        not made again) and the line of the cell's statement that ran it (`cut_lines`)."""
+        if not once or note not in self.library_cuts:
+            self.library_cuts.append(note)
+        if not self.quick:
+            self.cut_lines.append(_cell_top_line(self.filename))
 
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
@@ -1008,17 +1019,23 @@ class Cutter:
         `continuing`): a late file's amounts written with thousands separators, joined
         with the others and converted to numbers after the loop. None where the loop is
         not the cell's last (a later loop has its own sweep), where nothing follows it, or
-        where the cut run cut a library's fits (the values it collected, one per tree of a
-        forest cut to two, are not the real run's: the skipped iterations' fits are whole)."""
+        where the cut run cut a library's fits before the loop ended (the values it
+        collected, one per tree of a forest cut to two, are not the real run's: the skipped
+        iterations' fits are whole). A fit cut after the loop (a final fit on what it
+        collected) runs again here, whole: its input checks are the real run's
+        (`inputs_joined`)."""
         tree = self.cell_tree
         info = self.loops.get(loop_id)
-        if tree is None or info is None or self.library_cuts:
+        if tree is None or info is None:
             return None
         position = next((k for k, node in enumerate(tree.body)
                          if isinstance(node, ast.For) and node.lineno == info.line), None)
         if position is None:
             return None
         rest = tree.body[position + 1:]
+        if rest and self.library_cuts and not all(
+                line is not None and line >= rest[0].lineno for line in self.cut_lines):
+            return None
         if not rest or any(isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef,
                                              ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
                            for statement in rest for node in ast.walk(statement)):
@@ -1539,6 +1556,63 @@ class Cutter:
             return False
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
+
+    def inputs_joined(self, exc: BaseException, line: int | None, filename: str,
+                      namespace: Mapping[str, Any]) -> bool:
+        """Whether a library's input check that fails in the rest of the cell, run again
+        after the last swept loop's skipped iterations (`continuing`), is the real run's:
+        the call that raised reads only what no cut loop makes and names the cell binds
+        after the loop to a join of a list the loop collected (`_collected_only`: each
+        value made from its own item alone, the skipped ones' too), or from such names
+        alone (`_joined_names`). Its arguments then hold every row the real run's hold,
+        in another order, and scikit-learn's or a boosting library's checks of them (a NaN
+        in the features, a text among numbers, labels of one class) do not read the order
+        (weekly sensor features joined after the loop and fitted, one week's pressure all
+        NaN). The fits the cut run cut after the loop run whole here."""
+        try:
+            if self.continuing is None or not raised_by_input_checks(exc):
+                return False
+            found = self._after_the_loops(exc, line, filename, namespace)
+            if found is None:
+                return False
+            tree, cut_nodes, statement, node = found
+            made = self._names_cut_loops_make(cut_nodes, namespace)
+            known = self._joined_names(statement, cut_nodes, made, namespace)
+            judged = ast.Expr(value=node) if node is not None else statement
+            return _clean_statement(judged, known, _propagate(tree, set(made)), namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _joined_names(self, statement: ast.stmt, cut_nodes: list[ast.stmt], made: set[str],
+                      namespace: Mapping[str, Any]) -> set[str]:
+        """The names the cell's statements between the swept loop (`continuing`) and
+        ``statement`` bind, once in the cell, to a join of a list the loop collected
+        (``X = pd.concat(rows)``, then order-free methods: ``.astype(int)``,
+        ``.to_numpy()``), or from such names and what no cut loop makes alone."""
+        tree = self.cell_tree
+        info = self.loops.get(self.continuing) if self.continuing is not None else None
+        if tree is None or info is None:
+            return set()
+        tainted = _propagate(tree, set(made))
+        known: set[str] = set()
+        after = False
+        for node in tree.body:
+            if node is statement:
+                break
+            if not after:
+                after = isinstance(node, ast.For) and node.lineno == info.line
+                continue
+            target = node.targets[0] if isinstance(node, ast.Assign) and \
+                len(node.targets) == 1 else None
+            if isinstance(target, ast.Name) and len(_bindings_of(tree, target.id)) == 1:
+                listed = _joined_list(_order_free_core(node.value, known, tainted))
+                if listed is not None and self._collected_only(
+                        listed, cut_nodes, made, namespace, before=node) or \
+                        _clean_statement(node, known, tainted, namespace):
+                    known.add(target.id)
+                    continue
+            known -= set(_bound_in([node])[0]) | _may_change([node], namespace)
+        return known
 
     def inputs_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
@@ -2719,6 +2793,48 @@ def _reshaped_keys(node: ast.expr) -> tuple[str, list[Any]] | None:
         keys = written(receiver.args[0])
         return (receiver.func.value.id, keys) if keys is not None and len(keys) > 1 else None
     return None
+
+
+#: The methods of a joined frame or array that keep its rows, whatever their order
+#: (`_order_free_core`).
+_ORDER_FREE = frozenset({"astype", "to_numpy", "reset_index", "fillna", "dropna", "drop",
+                         "rename", "sort_values", "sort_index", "replace", "copy"})
+
+
+def _order_free_core(node: ast.expr, known: set[str], tainted: set[str]) -> ast.expr:
+    """``node`` less the calls of `_ORDER_FREE` methods chained on it (``pd.concat(labels)
+    .astype(int)``, ``.values``), each with arguments that read nothing ``tainted`` but
+    what is ``known``."""
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr == "values":
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _ORDER_FREE and not (set().union(*(
+                    _names_in(a) for a in [*node.args, *(k.value for k in node.keywords)]))
+                    - known) & tainted:
+            node = node.func.value
+        else:
+            return node
+
+
+def _bindings_of(tree: ast.Module, name: str) -> list[ast.Name]:
+    """Every place the cell binds or deletes ``name``."""
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
+            and isinstance(n.ctx, (ast.Store, ast.Del))]
+
+
+def _cell_top_line(filename: str) -> int | None:
+    """The line of the cell's top-level statement running now (None: no cell's code runs,
+    or its file name is not known)."""
+    if not filename:
+        return None
+    frame: types.FrameType | None = sys._getframe(1)
+    line = None
+    while frame is not None:
+        if frame.f_code.co_filename == filename and frame.f_code.co_name == "<module>":
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
 
 
 def _joined_list(node: ast.expr) -> str | None:
@@ -5973,7 +6089,8 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
             extra = arguments.get("kwargs") if isinstance(arguments.get("kwargs"), dict) else arguments
             epochs = arguments.get("epochs", extra.get("epochs", 1))
             if isinstance(epochs, int) and epochs > 1:
-                cutter.library_cuts.append(f"Keras fit: ran 1 of {epochs:,} epochs, 2 steps")
+                cutter.note_library_cut(f"Keras fit: ran 1 of {epochs:,} epochs, 2 steps",
+                                        once=False)
                 cutter.library_scale = max(cutter.library_scale, float(epochs))
                 (arguments if "epochs" in arguments else extra)["epochs"] = 1
                 steps = arguments.get("steps_per_epoch", extra.get("steps_per_epoch"))
@@ -6034,9 +6151,8 @@ def _cap_estimator(model: Any, cutter: Cutter) -> None:
         if type(value) is not int or value <= cap:
             continue
         setattr(model, name, cap)
-        note = f"{type(model).__name__} fit: {name} cut to {cap} of {value:,}"
-        if note not in cutter.library_cuts:  # the scale stays: a whole run may still fit
-            cutter.library_cuts.append(note)
+        # the scale stays: a whole run may still fit
+        cutter.note_library_cut(f"{type(model).__name__} fit: {name} cut to {cap} of {value:,}")
 
 
 #: Rounds (trees) a fast-forwarded gradient boosting fit keeps.
@@ -6138,9 +6254,7 @@ def _capped_rounds(cutter: Cutter, what: str, argument: str, rounds: int | None,
     data (`raised_by_input_checks` knows this frame)."""
     if rounds is None:
         return call(*args, **kwargs)
-    note = f"{what}: {argument} cut to {BOOSTING_ROUNDS} of {rounds:,}"
-    if note not in cutter.library_cuts:
-        cutter.library_cuts.append(note)
+    cutter.note_library_cut(f"{what}: {argument} cut to {BOOSTING_ROUNDS} of {rounds:,}")
     began = time.perf_counter()
     result = call(*args, **kwargs)
     took = time.perf_counter() - began
