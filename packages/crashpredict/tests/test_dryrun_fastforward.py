@@ -788,6 +788,9 @@ OWN_VALUES = [
     # a loop over a frame's column runs its last value too
     "names = []\nfor name in people['name']:\n    time.sleep(0.0001)\n"
     "    names.append(name.strip().title())",
+    # a store keyed by the records changes the dict, not the records (`_stored`)
+    "totals = {}\nfor i in range(n):\n    time.sleep(0.0001)\n    rec = records[i]\n"
+    "    amount = float(rec['amount'])\n    totals[records[i]['key']] = amount * 2",
 ]
 
 
@@ -1741,3 +1744,22 @@ def test_a_tensors_element_type_refused_after_cut_loops_is_the_real_runs():
     assert _raised_type(fixed, _tasks()) is None
     result, verdict = _predict(fixed, _tasks())
     assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+def test_a_store_changes_what_it_stores_into_and_its_keys_reach_it():
+    """Unit: a store into ``d[k]`` or ``o.attr`` binds or changes the base alone
+    (`_stored`); the names of its key still reach the base (`_propagate`: ``seen[key] =
+    1`` with a key a cut loop makes holds what that loop made)."""
+    import ast
+
+    from crashpredict._dryrun._fastforward import _propagate, _stored
+
+    cases = {"scores[months[i]] = auc": {"scores"}, "a, (b, *c) = t": {"a", "b", "c"},
+             "df.loc[mask, col] = 0": {"df"}, "model.coef_[j] = w[j]": {"model"},
+             "x = 1": {"x"}}
+    for source, stored in cases.items():
+        statement = ast.parse(source).body[0]
+        assert set().union(*(_stored(t) for t in statement.targets)) == stored, source
+    tree = ast.parse("for k in keys:\n    seen[k] = 1\nfirst = min(seen)\nlabel = names[0]\n")
+    assert _propagate(tree, {"k"}) == {"k", "seen", "first"}
+    assert "names" not in _propagate(tree, {"seen"})

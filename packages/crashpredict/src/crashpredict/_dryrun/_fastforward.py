@@ -5934,12 +5934,20 @@ def _names_in(node: ast.AST | None) -> set[str]:
 
 
 def _stored(target: ast.AST) -> set[str]:
-    """The names a store binds or changes: ``x``, ``a, b``, the base of ``d[k]``, ``o.attr``."""
-    names = set()
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-    return names
+    """The names a store binds or changes: ``x``, ``a, b``, the base of ``d[k]``, ``o.attr``
+    (not the key's names: ``scores[months[i]] = auc`` changes ``scores`` alone)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(_stored(e) for e in target.elts))
+    if isinstance(target, ast.Starred):
+        return _stored(target.value)
+    if isinstance(target, (ast.Subscript, ast.Attribute)):
+        base = target.value
+        while isinstance(base, (ast.Subscript, ast.Attribute)):
+            base = base.value
+        return _stored(base) if isinstance(base, ast.Name) else _names_in(base)
+    return _names_in(target)
 
 
 def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
@@ -5950,12 +5958,14 @@ def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
         return tainted
     flows: list[tuple[set[str], set[str]]] = []
     for node in ast.walk(tree):
+        # a store's keys reach what it stores into (``seen[key] = 1``)
         if isinstance(node, ast.Assign):
-            flows.append((_names_in(node.value), set().union(*(_stored(t) for t in node.targets))))
+            flows.append((_names_in(node.value) | set().union(*(
+                _names_in(t) for t in node.targets)), set().union(*(_stored(t) for t in node.targets))))
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
             flows.append((_names_in(node.value) | _names_in(node.target), _stored(node.target)))
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            flows.append((_names_in(node.iter), _stored(node.target)))
+            flows.append((_names_in(node.iter) | _names_in(node.target), _stored(node.target)))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in _GROWERS:
             base = node.func.value
