@@ -3216,6 +3216,55 @@ def test_a_skipped_station_missing_a_sensor_meets_the_keras_models_width():
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
+#: the notebook's earlier cell: a shop's products, four categories coded 1 to 4 in the
+#: catalogue, a Keras classifier of four classes trained on codes made 0 to 3
+CATEGORIES_SETUP = """
+import time
+import numpy as np
+import keras
+keras.utils.set_random_seed(3)
+rng = np.random.default_rng(3)
+X_tr = rng.normal(size=(1280, 8)).astype("float32")
+y_tr = (X_tr[:, :4].argmax(1)).astype("int64")
+X_val = rng.normal(size=(200, 8)).astype("float32")
+catalogue_codes = X_val[:, :4].argmax(1) + 1
+model = keras.Sequential([keras.Input(shape=(8,)), keras.layers.Dense(16, activation="relu"),
+                          keras.layers.Dense(4, activation="softmax")])
+model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+"""
+
+
+CATEGORIES = """
+for epoch in range(2):
+    for start in range(0, len(X_tr), 32):
+        time.sleep({step})
+        model.train_on_batch(X_tr[start:start + 32], y_tr[start:start + 32])
+val_loss = model.evaluate(X_val, catalogue_codes{fix}, verbose=0)
+"""
+
+
+def test_labels_past_a_trained_models_classes_after_its_cut_training_are_the_cells_crash():
+    """A Keras classifier of four classes trained batch by batch, cut, then evaluated on
+    the catalogue's codes, 1 to 4: code 4 is past its classes. The training changed its
+    weights, not its output's width (`_shaped_modules`), so the label the evaluation
+    refuses is refused by the real run's model too (`Cutter.inputs_kept`, with
+    `_about_a_models_shapes`). The fix makes the codes 0 to 3."""
+    pytest.importorskip("keras")
+    cell = CATEGORIES.format(step=STEP_S, fix="")
+    assert raised_in_a_new_process(CATEGORIES_SETUP, cell) == "InvalidArgumentError"
+    namespace: dict = {"__name__": "__main__"}
+    exec(CATEGORIES_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert result.inputs_kept and result.cut_before_crash, result
+    assert (verdict.crash, verdict.line) == (True, 6), verdict
+    fixed = CATEGORIES.format(step=STEP_S, fix=" - 1")
+    assert raised_in_a_new_process(CATEGORIES_SETUP, fixed) is None
+    namespace = {"__name__": "__main__"}
+    exec(CATEGORIES_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, fixed)
+    assert verdict.crash is not True and not result.inputs_kept, (verdict, result)
+
+
 @pytest.mark.parametrize("use, kept", [
     ("clf.partial_fit(X, y, classes=[0, 1])\np = clf.predict_proba(X)", True),
     ("s = clf.score(X, y)\nt = clf.decision_function(X)", True),

@@ -1633,7 +1633,12 @@ class Cutter:
           fewer: a generator's state differs), nor splits at random, nor runs the
           notebook's code but its pure functions (`_pure_function`: they draw none);
         - where a library's fit was cut (fewer trees or epochs), it was raised by the
-          library's input checks (`raised_by_input_checks`)."""
+          library's input checks (`raised_by_input_checks`).
+
+        A failure that a model's shapes decide with the values given to it
+        (`_about_a_models_shapes`: a label past its classes, a width it does not take) may
+        read a model the cut loops trained (`_shaped_modules`): however many steps trained
+        it, its layers have the shapes they had."""
         try:
             if not self.cut or (self.library_cuts and not raised_by_input_checks(exc)) or \
                     any(self.loops[i].writes_files or self.loops[i].autograd
@@ -1643,8 +1648,10 @@ class Cutter:
             if found is None:
                 return False
             tree, cut_nodes, statement, _node = found
+            shaped = _about_a_models_shapes(exc)  # (training changes no layer's shape)
             if {_called_name(n) for root in cut_nodes for n in ast.walk(root)
-                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS | _TRAINS):
+                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS | (
+                        frozenset() if shaped else _TRAINS)):
                 return False  # a file removed, an option set in an iteration the cut
                 # skipped; an optimizer's step changes weights no name of the cell holds
             position = next(k for k, node in enumerate(tree.body) if node is statement)
@@ -1666,6 +1673,9 @@ class Cutter:
             changed = _propagate(tree, self._names_cut_loops_make(cut_nodes, namespace) |
                                  _viewed_by(tree, in_place, namespace, _grown_containers(
                                      list(tree.body), namespace, in_place), items=True))
+            if shaped:  # a model the loops trained keeps its layers' shapes: what they
+                # decide with the values given to it (the classes it has) is the real run's
+                changed -= _shaped_modules(changed, tree, namespace)
             return _clean_statement(statement, set(), changed, namespace)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
@@ -5486,17 +5496,19 @@ def _about_shapes_only(exc: BaseException) -> bool:
 
 def _about_a_models_shapes(exc: BaseException) -> bool:
     """A crash that a model's shapes decide with the values given to it: sizes
-    (`_about_shapes_only`, TensorFlow's ``Matrix size-incompatible``), a scikit-learn
-    estimator's count or names of features (``X has 14 features, but SGDClassifier is
-    expecting 13 features as input``; ``The feature names should match those that were
-    passed during fit``)."""
+    (`_about_shapes_only`, TensorFlow's ``Matrix size-incompatible``), a label past the
+    classes of its output (TensorFlow's ``Received a label value of 5 which is outside
+    the valid range of [0, 5)``), a scikit-learn estimator's count or names of features
+    (``X has 14 features, but SGDClassifier is expecting 13 features as input``; ``The
+    feature names should match those that were passed during fit``)."""
     if _about_shapes_only(exc):
         return True
     try:
         text = str(exc)
         if any(kind.__name__ == "InvalidArgumentError" and
                kind.__module__.startswith("tensorflow") for kind in type(exc).__mro__):
-            return any(word in text.lower() for word in _SIZE_WORDS)
+            return any(word in text.lower() for word in _SIZE_WORDS) or (
+                "Received a label value of" in text and "outside the valid range" in text)
         return isinstance(exc, ValueError) and (
             "features as input" in text or "feature names should match" in text)
     except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
