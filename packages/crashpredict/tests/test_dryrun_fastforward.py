@@ -1763,3 +1763,72 @@ def test_a_store_changes_what_it_stores_into_and_its_keys_reach_it():
     tree = ast.parse("for k in keys:\n    seen[k] = 1\nfirst = min(seen)\nlabel = names[0]\n")
     assert _propagate(tree, {"k"}) == {"k", "seen", "first"}
     assert "names" not in _propagate(tree, {"seen"})
+
+
+QUEUED = """
+parsed = []
+while queue:
+    chunk = queue.popleft()
+    time.sleep(0.02)
+    chunk['ts'] = pd.to_datetime(chunk['ts']{fix}, format='%Y-%m-%d %H:%M')
+    chunk = chunk.sort_values('ts')
+    parsed.append(chunk)
+"""
+
+
+def _queued_logs() -> dict:
+    """A queue of forty hourly log frames; the last one's clock writes ISO 8601 times."""
+    import collections
+
+    import pandas as pd
+
+    frames = []
+    for hour in range(40):
+        stamps = pd.date_range("2024-05-01", periods=50, freq="min") + pd.Timedelta(hours=hour)
+        frames.append(pd.DataFrame({"ts": stamps.strftime(
+            "%Y-%m-%dT%H:%M:%S" if hour == 39 else "%Y-%m-%d %H:%M"), "n": range(50)}))
+    return {"pd": pd, "time": time, "queue": collections.deque(frames)}
+
+
+def test_a_queues_last_frame_changed_in_place_fails_on_its_own_values():
+    """Each hour's frame of a queue is parsed in place (``chunk['ts'] = ...``), then
+    rebound sorted: the last frame, a buffer of its own that no other frame shares
+    (`Cutter._item_alone`), meets the parser with the real run's values. Its fix parses
+    either format."""
+    cell = QUEUED.format(fix="")
+    assert _raised_type(cell, _queued_logs()) == "ValueError"
+    result = _beside_the_cell(_queued_logs(), cell)
+    verdict = dryrun_verdict(result, cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    fixed = QUEUED.format(fix=".str.replace('T', ' ').str.slice(0, 16)")
+    assert _raised_type(fixed, _queued_logs()) is None
+    result = _beside_the_cell(_queued_logs(), fixed)
+    verdict = dryrun_verdict(result, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+def test_an_item_alone_shares_no_buffer_with_another():
+    """Unit: `Cutter._item_alone`: frames and arrays of their own (and a zip's tuples of
+    them) are alone; windows of one array, one frame twice, or dicts are not."""
+    import numpy as np
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import Cutter, LoopInfo
+
+    base = np.arange(100.0)
+    frames = [pd.DataFrame({"a": np.arange(5.0) + k}) for k in range(4)]
+    cases = [(frames, frames[-1], True),
+             ([np.arange(3.0) for _ in range(4)], None, True),
+             (list(zip(range(4), frames)), None, True),
+             ([base[k:k + 20] for k in range(0, 80, 10)], None, False),  # overlapping windows
+             ([frames[0], frames[1], frames[0]], frames[0], False),  # the same frame twice
+             ([{"a": [1]}, {"a": [2]}], None, False)]
+    for items, last, alone in cases:
+        cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)})
+        cutter.sources[0] = (items, None)
+        last = items[-1] if last is None else last
+        assert cutter._item_alone(0, last) is alone, (items, alone)
+    cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)})
+    cutter.sources[0] = (frames, 0)
+    assert cutter._item_alone(0, (3, frames[-1]))  # an ``enumerate``'s (count, item)

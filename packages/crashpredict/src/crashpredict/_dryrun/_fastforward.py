@@ -1977,7 +1977,8 @@ class Cutter:
             if (item is _NO_LAST or _mutable_parts(item)) and \
                     not (swept and loop_id in self.fresh_items) and any(
                     not _rebound_first(loop.body, name)
-                    for name in targets & _changed_in_place(loop.body)):
+                    for name in targets & _changed_in_place(loop.body)) and \
+                    not (item is not _NO_LAST and self._item_alone(loop_id, item)):
                 # the items may share what an iteration changes in place (overlapping
                 # windows of one array): the iterations between, skipped, changed them
                 return False
@@ -2063,6 +2064,29 @@ class Cutter:
             return True
         return raised is not None and _own_values_failed(
             statement, raised, targets | fresh, made, cut_nodes, namespace)
+
+    def _item_alone(self, loop_id: int, item: Any) -> bool:
+        """Whether ``item``, the loop's last item (or the skipped one a sweep runs now),
+        shares no memory with any other item of what the loop runs over (a list,
+        tuple or deque of at most `_MOST_ALONE_ITEMS`: `_shares_memory`), nor is one of
+        them: an iteration that changes its own item in place (``chunk['ts'] = ...`` on
+        each hour's frame of a queue) changes nothing of it."""
+        given = self.sources.get(loop_id, (None, None))[0]
+        if type(given) not in (list, tuple, collections.deque) or \
+                not 1 < len(given) <= _MOST_ALONE_ITEMS:
+            return False
+        items = list(given)
+        own = item
+        if not any(other is own for other in items):  # an ``enumerate``'s (count, item)
+            own = item[1] if type(item) is tuple and len(item) == 2 else None
+            if own is None or not any(other is own for other in items):
+                return False
+        parts = [p for p in own if not isinstance(p, _IMMUTABLE)] if type(own) is tuple \
+            else [own]  # (a ``zip``'s items: the week, its frame, its labels)
+        if not parts or not all(_array_like(p) for p in parts):
+            return False  # (a dict or a list may hold what another one holds)
+        return sum(other is own for other in items) == 1 and not any(
+            other is not own and _shares_memory(own, other) for other in items)
 
     def _made_before(self, loop: ast.For, cut_nodes: list[ast.stmt],
                      namespace: Mapping[str, Any], loop_id: int) -> set[str] | None:
@@ -5235,6 +5259,18 @@ def _path_in(body: list[ast.stmt], line: int) -> list[ast.stmt] | None:
     return None
 
 
+#: The most items `Cutter._item_alone` compares an item with.
+_MOST_ALONE_ITEMS = 2_000
+
+
+def _array_like(value: Any) -> bool:
+    """A numpy array, a pandas frame or series, a torch tensor: what it holds that an
+    iteration may change in place is its buffers (`_shares_memory`)."""
+    module, name = type(value).__module__.partition(".")[0], type(value).__name__
+    return (module, name) in (("numpy", "ndarray"), ("pandas", "DataFrame"),
+                              ("pandas", "Series"), ("torch", "Tensor"))
+
+
 def _shares_memory(first: Any, second: Any) -> bool:
     """Whether two values may hold the same memory: numpy arrays, pandas frames' blocks
     and series' values, torch tensors on the CPU (`np.may_share_memory`); for a tuple or
@@ -5282,18 +5318,19 @@ def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
 def _rebound_first_in_body(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
                            rebound: list[ast.Name]) -> bool:
     """Whether every rebinding of a target in ``rebound`` is a plain assignment of the
-    loop's own body, before the statement that holds ``statement`` there (``df =
-    df.copy()`` first thing in the iteration): each iteration then rebinds it once, on
-    its way to the statement, from what its header bound, never carried from one
-    iteration to the next (an ``i += 2`` inside an inner loop or a test is not so)."""
+    loop's own body, not the statement that holds ``statement`` there (``df =
+    df.copy()`` first thing in the iteration, ``chunk = chunk.sort_values(...)`` after
+    it): each iteration then rebinds it once, after the header bound it, never carried
+    from one iteration to the next (an ``i += 2`` inside an inner loop or a test is not
+    so). Those before the statement must rebind it from the iteration's own values
+    (checked by the caller)."""
     top = path[0] if path else statement
-    at = next((k for k, node in enumerate(loop.body) if node is top), None)
-    if at is None:
+    if not any(node is top for node in loop.body):
         return False
-    earlier = {id(n) for node in loop.body[:at]
-               if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-               for n in ast.walk(node)}
-    return all(id(n) in earlier for n in rebound)
+    plain = {id(n) for node in loop.body if node is not top
+             and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+             for n in ast.walk(node)}
+    return all(id(n) in plain for n in rebound)
 
 
 def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
