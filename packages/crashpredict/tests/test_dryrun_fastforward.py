@@ -1832,3 +1832,48 @@ def test_an_item_alone_shares_no_buffer_with_another():
     cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)})
     cutter.sources[0] = (frames, 0)
     assert cutter._item_alone(0, (3, frames[-1]))  # an ``enumerate``'s (count, item)
+
+
+STREAMED = """
+clf = SGDClassifier(loss='log_loss', random_state=0)
+classes = {classes}
+progressive = []
+for k, (Xb, yb) in enumerate(batches):
+    time.sleep(0.02)
+    if k:
+        progressive.append(clf.score(Xb, yb))
+    clf.partial_fit(Xb, yb, classes=classes)
+"""
+
+
+def _streamed_batches() -> dict:
+    """Forty batches of a support queue's tickets; the last holds a label the first
+    batches never had (a queue opened late)."""
+    import numpy as np
+    from sklearn.linear_model import SGDClassifier
+
+    rng = np.random.default_rng(12)
+    batches = []
+    for k in range(40):
+        labels = ["billing", "tech", "account"] + (["urgent"] if k == 39 else [])
+        batches.append((rng.normal(size=(60, 5)), rng.choice(labels, 60)))
+    return {"np": np, "time": time, "SGDClassifier": SGDClassifier, "batches": batches}
+
+
+def test_a_label_past_the_classes_of_a_partial_fit_in_the_last_batch_is_the_cells_crash():
+    """A classifier fitted batch by batch, its classes fixed by its first ``partial_fit``
+    from the first batch: the last batch has a label they lack. The classes are the real
+    run's, whatever the batches the cut skipped (`_shaped_modules`), so the check of the
+    weights of classes that refuses it is the real run's (`_about_a_models_shapes`). Its
+    fix takes the classes of every batch."""
+    cell = STREAMED.format(classes="np.unique(batches[0][1])")
+    assert _raised_type(cell, _streamed_batches()) == "ValueError"
+    result = _beside_the_cell(_streamed_batches(), cell)
+    verdict = dryrun_verdict(result, cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 9), verdict
+    fixed = STREAMED.format(classes="np.unique(np.concatenate([b[1] for b in batches]))")
+    assert _raised_type(fixed, _streamed_batches()) is None
+    result = _beside_the_cell(_streamed_batches(), fixed)
+    verdict = dryrun_verdict(result, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)

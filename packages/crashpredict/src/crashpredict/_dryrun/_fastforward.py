@@ -2024,11 +2024,14 @@ class Cutter:
             if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
+        shaped: set[str] = set()
         if exc is not None and _about_a_models_shapes(exc):  # a model trained in place
             # keeps its layers' shapes: what they make of the iteration's values is its own
-            # (``logits = net(xb)`` fresh in the iteration, for its shapes)
-            made = made - _shaped_modules(made, self.cell_tree, namespace,
-                                          self.built_before_sweep if swept else None)
+            # (``logits = net(xb)`` fresh in the iteration, for its shapes); so does an
+            # estimator only partially fitted, its classes (``clf.partial_fit``)
+            shaped = _shaped_modules(_names_in(self.cell_tree), self.cell_tree, namespace,
+                                     self.built_before_sweep if swept else None)
+            made = made - shaped
         if exc is not None and _about_shapes_or_casting(exc):  # an array the cell changes
             # only in place keeps its shape and dtype (``profile_sum += clean``)
             made = made - _kept_in_place(made, self.cell_tree, loop, namespace)
@@ -2043,7 +2046,7 @@ class Cutter:
                 return False
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
-                statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
+                statement, raised, targets | fresh, made, cut_nodes, namespace, swept, shaped)
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(loop_id))
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
             # judged on the expression that raised, where the traceback tells it (the
@@ -2063,7 +2066,7 @@ class Cutter:
                 judged, targets, made - fresh, sized, namespace, fresh):
             return True
         return raised is not None and _own_values_failed(
-            statement, raised, targets | fresh, made, cut_nodes, namespace)
+            statement, raised, targets | fresh, made, cut_nodes, namespace, shaped=shaped)
 
     def _item_alone(self, loop_id: int, item: Any) -> bool:
         """Whether ``item``, the loop's last item (or the skipped one a sweep runs now),
@@ -4919,7 +4922,8 @@ def _changed_after(tree: ast.Module, loop: ast.For, namespace: Mapping[str, Any]
 
 def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
                        known: set[str], made: set[str], cut_nodes: list[ast.stmt],
-                       namespace: Mapping[str, Any], swept: bool = False) -> bool:
+                       namespace: Mapping[str, Any], swept: bool = False,
+                       shaped: set[str] | frozenset[str] = frozenset()) -> bool:
     """Whether the expression of ``statement`` at ``raised`` fails on the last iteration's
     own values (see `Cutter.crashed_in_last_iteration`): it reads only ``known`` names and
     names no cut loop makes (``made``) or calls a method of (a fit, a ``transform`` that
@@ -4929,7 +4933,9 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
     ``swept``: ``cut_nodes`` is the whole cell, and ``made`` holds already the receivers
     of its methods that may change them (`Cutter._changed_by_cell`). An augmented
     assignment to a name that raised whole (``profile_sum += clean``: numpy's in-place
-    add) is judged as the operation it makes of the name and the value."""
+    add) is judged as the operation it makes of the name and the value. ``shaped``: the
+    models whose shapes (and classes) decide the failure, which the loops' calls keep
+    (`_shaped_modules`), not counted as changed by them."""
     node = _node_at(statement, raised)
     if node is None and isinstance(statement, ast.AugAssign) and \
             isinstance(statement.target, ast.Name) and (
@@ -4945,7 +4951,8 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
         name for name, chain, value in _calls_in(cut_nodes, namespace)
         if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
         and not _predicts(chain, value)}
-    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
+    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known - shaped),
+                            namespace)
 
 
 def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
@@ -5537,7 +5544,9 @@ def _about_a_models_shapes(exc: BaseException) -> bool:
     classes of its output (TensorFlow's ``Received a label value of 5 which is outside
     the valid range of [0, 5)``), a scikit-learn estimator's count or names of features
     (``X has 14 features, but SGDClassifier is expecting 13 features as input``; ``The
-    feature names should match those that were passed during fit``)."""
+    feature names should match those that were passed during fit``), or its classes
+    (``classes should include all valid labels that can be in y``: a label that the
+    classes its first ``partial_fit`` fixed lack)."""
     if _about_shapes_only(exc):
         return True
     try:
@@ -5547,7 +5556,8 @@ def _about_a_models_shapes(exc: BaseException) -> bool:
             return any(word in text.lower() for word in _SIZE_WORDS) or (
                 "Received a label value of" in text and "outside the valid range" in text)
         return isinstance(exc, ValueError) and (
-            "features as input" in text or "feature names should match" in text)
+            "features as input" in text or "feature names should match" in text or
+            "classes should include all valid labels" in text)
     except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
         return False
 
@@ -6380,9 +6390,12 @@ _SKLEARN_CHECK_FUNCTIONS = frozenset({
 })
 
 #: Where scikit-learn's encoders refuse a category their fit did not see (an encoder
-#: learns every category of what it is given, whatever a fit's iterations).
+#: learns every category of what it is given, whatever a fit's iterations), and where a
+#: classifier's weights of classes refuse a label its classes lack (``partial_fit``'s
+#: classes, fixed by its first call).
 _SKLEARN_CATEGORIES = (("sklearn/preprocessing/_encoders.py", "_transform"),
-                       ("sklearn/utils/_encode.py", "_encode"))
+                       ("sklearn/utils/_encode.py", "_encode"),
+                       ("sklearn/utils/class_weight.py", "compute_class_weight"))
 
 
 #: Where the gradient boosting libraries check data against what they were given or fitted
