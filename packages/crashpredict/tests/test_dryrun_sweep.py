@@ -3265,6 +3265,85 @@ def test_labels_past_a_trained_models_classes_after_its_cut_training_are_the_cel
     assert verdict.crash is not True and not result.inputs_kept, (verdict, result)
 
 
+#: the notebook's earlier cell: seven weeks of a line's readings, the last with a sensor
+#: more; a Keras regressor of eight inputs
+WEEKS_SETUP = """
+import time
+import numpy as np
+import pandas as pd
+import keras
+keras.utils.set_random_seed(5)
+rng = np.random.default_rng(5)
+cols = [f"r{k}" for k in range(8)]
+weeks = []
+for w in range(7):
+    df = pd.DataFrame(rng.normal(size=(256, 8)), columns=cols)
+    df["y"] = df[cols].sum(axis=1) + rng.normal(0, 0.1, 256)
+    if w == 6:
+        df.insert(3, "humidity", rng.normal(size=256))
+    weeks.append(df)
+model = keras.Sequential([keras.Input(shape=(8,)), keras.layers.Dense(8, activation="relu"),
+                          keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+"""
+
+
+WEEKS = """
+next_week = []
+for k, (this, after) in enumerate(zip(weeks[:-1], weeks[1:])):
+    time.sleep(0.25)
+    model.fit(this{select}.to_numpy('float32'), this['y'].to_numpy('float32'), epochs=3,
+              verbose=0)
+    next_week.append(model.evaluate(after{select}.to_numpy('float32'),
+                                    after['y'].to_numpy('float32'), verbose=0))
+"""
+
+
+def test_a_keras_models_width_met_by_the_last_pair_of_weeks_is_the_cells_crash():
+    """A Keras model fitted week by week and evaluated on the next, over ``enumerate(zip(
+    weeks[:-1], weeks[1:]))``: the loop runs its last pair after its cut (its items,
+    listed from what it zips, `_enumerated_zip`), whose next week has a column more. The
+    fits were cut to fewer epochs, which change the model's weights, not its width, and
+    the evaluation reads no fit's result (`Cutter._shapes_beside_cut_fits`), so its
+    refusal is the real run's. The fix selects the model's columns."""
+    cell = WEEKS.format(select=".drop(columns='y')")
+    assert raised_in_a_new_process(WEEKS_SETUP, cell) in ("ValueError", "InvalidArgumentError")
+    namespace: dict = {"__name__": "__main__"}
+    exec(WEEKS_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert result.last_iteration, result
+    assert any("and the last" in c for c in result.cuts), result.cuts
+    assert (verdict.crash, verdict.line) == (True, 7), verdict
+    fixed = WEEKS.format(select="[cols]")
+    assert raised_in_a_new_process(WEEKS_SETUP, fixed) is None
+    namespace = {"__name__": "__main__"}
+    exec(WEEKS_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+def test_an_enumerated_zip_runs_its_last_pair_and_counts_from_its_start():
+    """Unit: ``for k, (a, b) in enumerate(zip(x, y), 1)`` has a last item, from what it
+    zips (`_last_kind`: "batches"), rewritten to keep what it zips and where it counts
+    from; a zip of generators has none."""
+    from crashpredict._dryrun._fastforward import KEEP_ITERATIONS, Cutter, _last_kind, rewrite_cell
+
+    source = "for k, (a, b) in enumerate(zip(xs, ys), 1):\n    out.append((k, a, b))\n"
+    assert _last_kind(ast.parse(source).body[0]) == "batches"
+    assert _last_kind(ast.parse(source.replace("(a, b)", "pair")).body[0]) == "batches"
+    assert _last_kind(ast.parse(source.replace(", 1)", ", n)")).body[0]) == ""
+    for xs, last in (([10, 20, 30, 40, 50], (5, (50, "e"))), ((x for x in range(5)), None)):
+        loops: dict = {}
+        tree = rewrite_cell(ast.parse(source), loops)
+        cutter = Cutter(loops, cell_tree=ast.parse(source))
+        namespace = {"__crashpredict_fast_forward__": cutter, "xs": xs, "ys": "abcde", "out": []}
+        exec(compile(ast.fix_missing_locations(tree), "<cell>", "exec"), namespace)  # noqa: S102
+        if last is None:  # cut after its first items, with no last one to run
+            assert len(namespace["out"]) == KEEP_ITERATIONS, namespace["out"]
+            continue
+        assert namespace["out"][-1] == (5, 50, "e") and cutter.last_items[0] == last
+
+
 @pytest.mark.parametrize("use, kept", [
     ("clf.partial_fit(X, y, classes=[0, 1])\np = clf.predict_proba(X)", True),
     ("s = clf.score(X, y)\nt = clf.decision_function(X)", True),

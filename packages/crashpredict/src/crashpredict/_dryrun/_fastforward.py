@@ -248,6 +248,17 @@ class _Rewrite(ast.NodeTransformer):
         self.generic_visit(node)
         extra: list[ast.expr] = []
         call = node.iter
+        if last == "batches" and _enumerated_zip(call) is not None:
+            # ``enumerate(zip(a, b))``: what it zips, made once, kept as the loop begins,
+            # and from where it counts (`Cutter.zipped`, `Cutter.iterate`'s ``zip_start``)
+            assert isinstance(call, ast.Call)
+            inner, start = _enumerated_zip(call)
+            inner.args = [ast.Starred(value=self._call("zipped", [
+                ast.Constant(loop_id), *inner.args], inner), ctx=ast.Load())]
+            counted = self._call("iterate", [node.iter, ast.Constant(loop_id)], node.iter)
+            counted.keywords = [ast.keyword(arg="zip_start", value=copy.deepcopy(start))]
+            node.iter = counted
+            return node
         if last == "enumerate" or (last == "batches" and _enumerates(call)):
             # what it enumerates, and from where it counts
             assert isinstance(call, ast.Call)
@@ -345,6 +356,12 @@ def _last_kind(node: ast.For) -> str:
             isinstance(node.target, (ast.Tuple, ast.List))
             and all(isinstance(e, ast.Name) for e in node.target.elts))):
         kind = "zip"  # ``zip(axes.ravel(), features)``: its last item, from what it zips
+    elif _enumerated_zip(node.iter) is not None and isinstance(node.target, ast.Tuple) and \
+            len(node.target.elts) == 2 and isinstance(node.target.elts[0], ast.Name) and (
+                isinstance(node.target.elts[1], ast.Name) or (
+                    isinstance(node.target.elts[1], (ast.Tuple, ast.List)) and all(
+                        isinstance(e, ast.Name) for e in node.target.elts[1].elts))):
+        kind = "zip"  # ``for i, (a, b) in enumerate(zip(...))``
     else:
         return ""
     if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await))
@@ -453,6 +470,37 @@ def _listing(node: ast.AST) -> bool:
     name = func.id if isinstance(func, ast.Name) else \
         func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
     return name in _LISTING
+
+
+#: The calls that train a model, whose results a cut fit changes (a history of fewer
+#: epochs, a booster of fewer trees): `_fit_results`.
+_FIT_CALLS = frozenset({"fit", "fit_generator", "train_on_batch", "partial_fit", "train",
+                        "cv"})
+
+
+def _fit_results(tree: ast.Module) -> set[str]:
+    """The names the cell binds from a call of `_FIT_CALLS` (``hist = model.fit(...)``)."""
+    return {name for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and node.value is not None and any(
+                isinstance(n, ast.Call) and _called_name(n) in _FIT_CALLS
+                for n in ast.walk(node.value))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            for name in _stored(target)}
+
+
+def _enumerated_zip(node: ast.AST) -> tuple[ast.Call, ast.expr] | None:
+    """``enumerate(zip(a, b, ...))`` with a constant start, or none: the zip (`_zips`)
+    and the start; else None."""
+    if not (_enumerates(node) and isinstance(node, ast.Call) and node.args
+            and _zips(node.args[0]) and len(node.args) + len(node.keywords) <= 2
+            and all(k.arg == "start" for k in node.keywords)):
+        return None
+    starts = [*node.args[1:], *(k.value for k in node.keywords)]
+    if not all(isinstance(a, ast.Constant) and type(a.value) is int for a in starts):
+        return None
+    zipped = node.args[0]
+    assert isinstance(zipped, ast.Call)
+    return zipped, starts[0] if starts else ast.Constant(0)
 
 
 def _enumerates(node: ast.AST) -> bool:
@@ -815,13 +863,17 @@ class Cutter:
         return args
 
     def iterate(self, iterable: Any, loop_id: int, source: Any = _NO_LAST,
-                start: Any = 0, rows: Any = None) -> Iterator[Any]:
+                start: Any = 0, rows: Any = None, zip_start: int | None = None
+                ) -> Iterator[Any]:
         """The loop's iterator, counted and cut; ``source`` and ``start`` are what an
         ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts;
         ``rows``: the frame or series whose rows a loop over its ``iterrows()``,
-        ``itertuples()`` or ``items()`` runs over (`LoopInfo.rows`)."""
+        ``itertuples()`` or ``items()`` runs over (`LoopInfo.rows`); ``zip_start``: where
+        the ``enumerate`` of a zip counts from."""
         # a zip's items, listed where what it zips are containers: what the loop runs over
         zipped = _zipped_items(self.zips.pop(loop_id)) if loop_id in self.zips else None
+        if zipped is not None and zip_start is not None:  # its enumerate's (count, item)s
+            zipped = [(zip_start + k, item) for k, item in enumerate(zipped)]
         self.totals.setdefault(loop_id, len(zipped) if zipped is not None else
                                _total(iterable if source is _NO_LAST else source))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
@@ -1872,7 +1924,8 @@ class Cutter:
                 return False
         elif not _fails_on_values(exc):
             return False
-        if self.library_cuts and not raised_by_input_checks(exc):
+        if self.library_cuts and not raised_by_input_checks(exc) and \
+                not self._shapes_beside_cut_fits(exc, filename, namespace):
             return False  # a fit cut to fewer trees or epochs may make the values it reads
         try:
             raised = None
@@ -1900,7 +1953,8 @@ class Cutter:
         first (`_judge_last` given the loop)."""
         if not self.in_kept or self.in_last or not self.cut or not _fails_on_values(exc):
             return False
-        if self.library_cuts and not raised_by_input_checks(exc):
+        if self.library_cuts and not raised_by_input_checks(exc) and \
+                not self._shapes_beside_cut_fits(exc, filename, namespace):
             return False  # a fit cut to fewer trees or epochs may make the values it reads
         try:
             if filename is None:
@@ -1913,6 +1967,37 @@ class Cutter:
                 self._judge_last(line, namespace, exc, raised, loop_id=loop_id)
                 for loop_id in list(self.in_kept))
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
+            return False
+
+    def _shapes_beside_cut_fits(self, exc: BaseException, filename: str | None,
+                                namespace: Mapping[str, Any]) -> bool:
+        """Whether a failure after a library's fit was cut (fewer epochs, trees) is one of
+        a model's shapes (`_about_a_models_shapes`) raised by a call of a model whose
+        shapes the cell keeps (`_shaped_modules`: ``model.evaluate(X_next, y_next)`` on a
+        month with a column more), whose arguments read nothing a fit returned (a
+        history, whose length counts the epochs; `_fit_results`): fewer epochs change the
+        model's weights, not its shapes nor its arguments'."""
+        try:
+            if filename is None or self.cell_tree is None or not _about_a_models_shapes(exc):
+                return False
+            raised = _cell_position(exc, filename)
+            statement = _statement_at(self.cell_tree, _cell_line(exc, filename, None))
+            node = _node_at(statement, raised) if statement is not None and \
+                raised is not None else None
+            if not isinstance(node, ast.Call):
+                return False
+            func = node.func
+            receiver = func.value if isinstance(func, ast.Attribute) else func
+            if not isinstance(receiver, ast.Name) or (isinstance(func, ast.Attribute) and (
+                    func.attr not in _KERAS_KEEPS_SHAPES | _MODULE_KEEPS_SHAPES |
+                    _PARTIAL_FIT_KEEPS_SHAPES)):
+                return False
+            if receiver.id not in _shaped_modules({receiver.id}, self.cell_tree, namespace):
+                return False
+            fitted = _propagate(self.cell_tree, _fit_results(self.cell_tree))
+            return not set().union(*(_names_in(a) for a in [
+                *node.args, *(k.value for k in node.keywords)])) & fitted
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
     def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any],
