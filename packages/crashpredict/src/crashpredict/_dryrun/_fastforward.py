@@ -2535,7 +2535,7 @@ class Cutter:
             return False
         joined, column, others = converted
         made = self._names_cut_loops_make(cut_nodes, namespace)
-        if _names_in_free(others) & made:
+        if set().union(*(_free_reads(n) for n in others)) & made:
             return False
         return self._join_kept(joined, [column], statement, cut_nodes, made, namespace)
 
@@ -3002,24 +3002,6 @@ def _changes_column(statement: ast.stmt, name: str, column: Any) -> bool:
     return False
 
 
-def _names_in_free(nodes: Iterable[ast.AST]) -> set[str]:
-    """The names ``nodes`` read, less the parameters of the lambdas and the targets of the
-    comprehensions in them."""
-    read: set[str] = set()
-    bound: set[str] = set()
-    for top in nodes:
-        for node in ast.walk(top):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                read.add(node.id)
-            elif isinstance(node, ast.Lambda):
-                bound |= {a.arg for a in [*node.args.posonlyargs, *node.args.args,
-                                          *node.args.kwonlyargs]}
-                bound |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
-            elif isinstance(node, ast.comprehension):
-                bound |= _stored(node.target)
-    return read - bound
-
-
 def _emptied(statement: ast.stmt, name: str, keyed: bool = False) -> ast.Name | None:
     """The target ``name`` that ``statement`` binds to a new empty list (``parts = []``,
     ``windows, feats = [], []``), or, ``keyed``, dict (``trends = {}``), else None."""
@@ -3202,7 +3184,7 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
     iteration's own as it begins (updated as it binds them): None where a statement is
     none that `_own_items` allows, else whether ``body`` appends to ``listed``."""
     def clean(nodes: Iterable[ast.AST]) -> bool:
-        return not (_names_in_free(nodes) - own) & made
+        return not (set().union(*(_free_reads(n) for n in nodes)) - own) & made
 
     appended = False
     for statement in body:
