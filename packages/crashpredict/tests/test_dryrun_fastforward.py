@@ -1763,6 +1763,10 @@ def test_a_store_changes_what_it_stores_into_and_its_keys_reach_it():
     tree = ast.parse("for k in keys:\n    seen[k] = 1\nfirst = min(seen)\nlabel = names[0]\n")
     assert _propagate(tree, {"k"}) == {"k", "seen", "first"}
     assert "names" not in _propagate(tree, {"seen"})
+    # a tuple's other targets are not reached through the one tainted
+    tree = ast.parse("start, size, seen = 0, 50, 0\nfor start in range(start, n, size):\n"
+                     "    seen += 1\n")
+    assert _propagate(tree, {"start"}) == {"start"}
 
 
 QUEUED = """

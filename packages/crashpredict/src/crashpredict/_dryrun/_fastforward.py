@@ -6076,6 +6076,12 @@ def _stored(target: ast.AST) -> set[str]:
     return _names_in(target)
 
 
+def _keys_of(target: ast.AST) -> set[str]:
+    """The names a store's target reads but does not bind or change: its keys (``k`` of
+    ``seen[k] = 1``), not the other names of a tuple it unpacks into."""
+    return _names_in(target) - _stored(target)
+
+
 def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
     """``tainted`` plus every name the cell binds or grows from a tainted one (``full =
     pd.concat(frames)``, ``df['score'] = scores``, ``out.append(best)``), to a fixpoint;
@@ -6087,11 +6093,11 @@ def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
         # a store's keys reach what it stores into (``seen[key] = 1``)
         if isinstance(node, ast.Assign):
             flows.append((_names_in(node.value) | set().union(*(
-                _names_in(t) for t in node.targets)), set().union(*(_stored(t) for t in node.targets))))
+                _keys_of(t) for t in node.targets)), set().union(*(_stored(t) for t in node.targets))))
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
             flows.append((_names_in(node.value) | _names_in(node.target), _stored(node.target)))
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            flows.append((_names_in(node.iter) | _names_in(node.target), _stored(node.target)))
+            flows.append((_names_in(node.iter) | _keys_of(node.target), _stored(node.target)))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in _GROWERS:
             base = node.func.value
