@@ -788,6 +788,9 @@ OWN_VALUES = [
     # a loop over a frame's column runs its last value too
     "names = []\nfor name in people['name']:\n    time.sleep(0.0001)\n"
     "    names.append(name.strip().title())",
+    # a store keyed by the records changes the dict, not the records (`_stored`)
+    "totals = {}\nfor i in range(n):\n    time.sleep(0.0001)\n    rec = records[i]\n"
+    "    amount = float(rec['amount'])\n    totals[records[i]['key']] = amount * 2",
 ]
 
 
@@ -844,6 +847,42 @@ def test_a_failure_on_what_the_skipped_records_built_is_not_the_cells(cell):
     result, verdict = _predict(cell, _records_namespace(100_000))
     assert result.outcome == "crashed" and result.exception in (
         "KeyError", "ZeroDivisionError", "TypeError"), result
+    assert not result.last_iteration and verdict.crash is not True, (verdict, result)
+
+
+#: A target rebound first thing in the body from its own value (``r = dict(r)``, ``df =
+#: df.copy()``): the real run's last iteration rebinds it to the same value
+#: (`_rebound_first_in_body`), so a failure on it there is the real run's.
+REBOUND_FIRST = [
+    "names = {}\nfor r in records:\n    time.sleep(0.0001)\n    r = dict(r)\n"
+    "    names[r['id']] = r['name'].strip().title()",
+    "amounts = []\nfor i, r in enumerate(records):\n    time.sleep(0.0001)\n"
+    "    r = {**r, 'rank': i}\n    amounts.append(float(r['amount']) * r['rank'])",
+]
+
+
+@pytest.mark.parametrize("cell", REBOUND_FIRST)
+def test_a_failure_on_a_target_rebound_from_its_own_value_is_the_cells_crash(cell):
+    raised = _raised_on_records(cell)
+    assert raised is not None
+    result, verdict = _predict(cell, _records_namespace(100_000))
+    assert result.cut_before_crash and result.last_iteration, result
+    assert (verdict.crash, verdict.exception) == (True, raised), (verdict, result)
+
+
+@pytest.mark.parametrize("cell", [
+    # rebound from what the skipped records filled in: the real run takes the parent's
+    "index = {}\nfor r in records:\n    time.sleep(0.0001)\n    index[r['key']] = r\n"
+    "    r = index.get(r['parent'], r)\n    up = float(r['amount'])",
+    # ...or under a test, from what they filled in
+    "filled = {}\nfor r in records:\n    time.sleep(0.0001)\n    filled[r['key']] = r\n"
+    "    if r['name'] is None:\n        r = filled[r['parent']]\n"
+    "    up = r['name'].strip()",
+])
+def test_a_target_rebound_from_what_the_cut_skipped_is_not_the_cells(cell):
+    assert _raised_on_records(cell) is None
+    result, verdict = _predict(cell, _records_namespace(100_000))
+    assert result.outcome == "crashed", result
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
 
 
@@ -1705,3 +1744,140 @@ def test_a_tensors_element_type_refused_after_cut_loops_is_the_real_runs():
     assert _raised_type(fixed, _tasks()) is None
     result, verdict = _predict(fixed, _tasks())
     assert (result.outcome, verdict.crash) == ("completed", False), result
+
+
+def test_a_store_changes_what_it_stores_into_and_its_keys_reach_it():
+    """Unit: a store into ``d[k]`` or ``o.attr`` binds or changes the base alone
+    (`_stored`); the names of its key still reach the base (`_propagate`: ``seen[key] =
+    1`` with a key a cut loop makes holds what that loop made)."""
+    import ast
+
+    from crashpredict._dryrun._fastforward import _propagate, _stored
+
+    cases = {"scores[months[i]] = auc": {"scores"}, "a, (b, *c) = t": {"a", "b", "c"},
+             "df.loc[mask, col] = 0": {"df"}, "model.coef_[j] = w[j]": {"model"},
+             "x = 1": {"x"}}
+    for source, stored in cases.items():
+        statement = ast.parse(source).body[0]
+        assert set().union(*(_stored(t) for t in statement.targets)) == stored, source
+    tree = ast.parse("for k in keys:\n    seen[k] = 1\nfirst = min(seen)\nlabel = names[0]\n")
+    assert _propagate(tree, {"k"}) == {"k", "seen", "first"}
+    assert "names" not in _propagate(tree, {"seen"})
+    # a tuple's other targets are not reached through the one tainted
+    tree = ast.parse("start, size, seen = 0, 50, 0\nfor start in range(start, n, size):\n"
+                     "    seen += 1\n")
+    assert _propagate(tree, {"start"}) == {"start"}
+
+
+QUEUED = """
+parsed = []
+while queue:
+    chunk = queue.popleft()
+    time.sleep(0.02)
+    chunk['ts'] = pd.to_datetime(chunk['ts']{fix}, format='%Y-%m-%d %H:%M')
+    chunk = chunk.sort_values('ts')
+    parsed.append(chunk)
+"""
+
+
+def _queued_logs() -> dict:
+    """A queue of forty hourly log frames; the last one's clock writes ISO 8601 times."""
+    import collections
+
+    import pandas as pd
+
+    frames = []
+    for hour in range(40):
+        stamps = pd.date_range("2024-05-01", periods=50, freq="min") + pd.Timedelta(hours=hour)
+        frames.append(pd.DataFrame({"ts": stamps.strftime(
+            "%Y-%m-%dT%H:%M:%S" if hour == 39 else "%Y-%m-%d %H:%M"), "n": range(50)}))
+    return {"pd": pd, "time": time, "queue": collections.deque(frames)}
+
+
+def test_a_queues_last_frame_changed_in_place_fails_on_its_own_values():
+    """Each hour's frame of a queue is parsed in place (``chunk['ts'] = ...``), then
+    rebound sorted: the last frame, a buffer of its own that no other frame shares
+    (`Cutter._item_alone`), meets the parser with the real run's values. Its fix parses
+    either format."""
+    cell = QUEUED.format(fix="")
+    assert _raised_type(cell, _queued_logs()) == "ValueError"
+    result = _beside_the_cell(_queued_logs(), cell)
+    verdict = dryrun_verdict(result, cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    fixed = QUEUED.format(fix=".str.replace('T', ' ').str.slice(0, 16)")
+    assert _raised_type(fixed, _queued_logs()) is None
+    result = _beside_the_cell(_queued_logs(), fixed)
+    verdict = dryrun_verdict(result, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+def test_an_item_alone_shares_no_buffer_with_another():
+    """Unit: `Cutter._item_alone`: frames and arrays of their own (and a zip's tuples of
+    them) are alone; windows of one array, one frame twice, or dicts are not."""
+    import numpy as np
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import Cutter, LoopInfo
+
+    base = np.arange(100.0)
+    frames = [pd.DataFrame({"a": np.arange(5.0) + k}) for k in range(4)]
+    cases = [(frames, frames[-1], True),
+             ([np.arange(3.0) for _ in range(4)], None, True),
+             (list(zip(range(4), frames)), None, True),
+             ([base[k:k + 20] for k in range(0, 80, 10)], None, False),  # overlapping windows
+             ([frames[0], frames[1], frames[0]], frames[0], False),  # the same frame twice
+             ([{"a": [1]}, {"a": [2]}], None, False)]
+    for items, last, alone in cases:
+        cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)})
+        cutter.sources[0] = (items, None)
+        last = items[-1] if last is None else last
+        assert cutter._item_alone(0, last) is alone, (items, alone)
+    cutter = Cutter({0: LoopInfo(0, 1, "", "the cell", sweep=True)})
+    cutter.sources[0] = (frames, 0)
+    assert cutter._item_alone(0, (3, frames[-1]))  # an ``enumerate``'s (count, item)
+
+
+STREAMED = """
+clf = SGDClassifier(loss='log_loss', random_state=0)
+classes = {classes}
+progressive = []
+for k, (Xb, yb) in enumerate(batches):
+    time.sleep(0.02)
+    if k:
+        progressive.append(clf.score(Xb, yb))
+    clf.partial_fit(Xb, yb, classes=classes)
+"""
+
+
+def _streamed_batches() -> dict:
+    """Forty batches of a support queue's tickets; the last holds a label the first
+    batches never had (a queue opened late)."""
+    import numpy as np
+    from sklearn.linear_model import SGDClassifier
+
+    rng = np.random.default_rng(12)
+    batches = []
+    for k in range(40):
+        labels = ["billing", "tech", "account"] + (["urgent"] if k == 39 else [])
+        batches.append((rng.normal(size=(60, 5)), rng.choice(labels, 60)))
+    return {"np": np, "time": time, "SGDClassifier": SGDClassifier, "batches": batches}
+
+
+def test_a_label_past_the_classes_of_a_partial_fit_in_the_last_batch_is_the_cells_crash():
+    """A classifier fitted batch by batch, its classes fixed by its first ``partial_fit``
+    from the first batch: the last batch has a label they lack. The classes are the real
+    run's, whatever the batches the cut skipped (`_shaped_modules`), so the check of the
+    weights of classes that refuses it is the real run's (`_about_a_models_shapes`). Its
+    fix takes the classes of every batch."""
+    cell = STREAMED.format(classes="np.unique(batches[0][1])")
+    assert _raised_type(cell, _streamed_batches()) == "ValueError"
+    result = _beside_the_cell(_streamed_batches(), cell)
+    verdict = dryrun_verdict(result, cell)
+    assert result.last_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 9), verdict
+    fixed = STREAMED.format(classes="np.unique(np.concatenate([b[1] for b in batches]))")
+    assert _raised_type(fixed, _streamed_batches()) is None
+    result = _beside_the_cell(_streamed_batches(), fixed)
+    verdict = dryrun_verdict(result, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)

@@ -165,6 +165,96 @@ def test_records_of_a_store_sent_twice_are_pivoted_again_after_the_sweep():
     assert verdict.crash is not True and not result.rejoined, (verdict, result)
 
 
+def _line_batches(stalled_at: int | None = BAD) -> dict:
+    """Forty batches of a bottling line's readings, eight units each; in the batch
+    ``stalled_at`` one unit's intake counter stalled at zero (its output per intake is
+    infinite)."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(29)
+    batches = []
+    for b in range(ITEMS):
+        readings = pd.DataFrame({"unit": np.repeat(np.arange(8), 40),
+                                 "intake": rng.uniform(50, 80, 320),
+                                 "output": rng.uniform(40, 70, 320),
+                                 "temp": rng.normal(70, 3, 320)})
+        if b == stalled_at:
+            readings.loc[readings["unit"] == 3, "intake"] = 0.0
+        batches.append((readings, pd.Series(rng.random(8) < 0.3, name="jam")))
+    return {"np": np, "pd": pd, "time": time, "LogisticRegression": LogisticRegression,
+            "batches": batches}
+
+
+LINE_FEATURES = """
+rows, flags = [], []
+for readings, jams in batches:
+    time.sleep({step})
+    g = readings.groupby("unit")
+    feats = g[["intake", "output", "temp"]].mean()
+    feats["yield"] = g["output"].sum() / g["intake"].sum()
+    rows.append(feats)
+    flags.append(jams)
+X = pd.concat(rows){clean}
+y = pd.concat(flags).astype(int)
+model = LogisticRegression(max_iter=500)
+model.fit(X, y)
+"""
+
+
+def test_a_final_fit_refusing_the_join_of_what_the_loop_collected_is_met_after_the_sweep():
+    """The 37th batch of 40 holds a unit whose intake stalled at zero: its yield is
+    infinite, and the fit after the loop, on the join of every batch's features, refuses
+    it. The cut run skips that batch and cuts the final fit (``max_iter`` to 2); the fit
+    cut after the loop does not stop the rest of the cell from running again once the
+    skipped batches have run (`Cutter.after_sweep_code`), and there the whole fit's input
+    checks refuse the join, which holds every batch's rows as the real run's does
+    (`Cutter.inputs_joined`). Its fix clears the infinite values."""
+    cell = LINE_FEATURES.format(step=STEP_S, clean="")
+    assert _raised_type(cell, _line_batches()) == "ValueError"
+    result, verdict = _beside_the_cell(_line_batches(), cell)
+    assert result.rejoined and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 13), verdict
+    fixed = LINE_FEATURES.format(step=STEP_S,
+                                 clean=".replace([np.inf, -np.inf], np.nan).fillna(0)")
+    assert _raised_type(fixed, _line_batches()) is None
+    result, verdict = _beside_the_cell(_line_batches(), fixed)
+    assert verdict.crash is not True and not result.rejoined, (verdict, result)
+
+
+def test_the_rest_runs_again_only_where_no_fit_was_cut_before_the_loop_ended():
+    """Unit: a library fit cut in the loop (or where the cell's line is not known) keeps
+    the rest of the cell from running again after the sweep; fits cut only after the loop
+    do not (`Cutter.after_sweep_code`)."""
+    tree = ast.parse("rows = []\nfor item in items:\n    rows.append(item)\n"
+                     "X = pd.concat(rows)\nmodel.fit(X, y)\n")
+    for lines, runs in (([], True), ([5], True), ([4, 5], True), ([2], False),
+                        ([5, 3], False), ([None], False)):
+        cutter = Cutter({0: LoopInfo(0, 2, "for item in items", "the cell", sweep=True)},
+                        cell_tree=tree)
+        if lines:
+            cutter.library_cuts.append("a fit cut")
+        cutter.cut_lines.extend(lines)
+        assert (cutter.after_sweep_code(0, "<cell>") is not None) is runs, lines
+
+
+def test_the_order_free_methods_of_a_join_are_read_through():
+    """Unit: `_order_free_core` reads through methods that keep the rows (``.astype``,
+    ``.values``), with arguments of no name a cut loop makes, and stops at any other."""
+    from crashpredict._dryrun._fastforward import _joined_list, _order_free_core
+
+    cases = {"pd.concat(parts).astype(int)": "parts",
+             "pd.concat(parts, ignore_index=True).fillna(0).values": "parts",
+             "np.concatenate(parts).astype(dtype)": "parts",
+             "pd.concat(parts).head(100)": None,  # the first rows: the order counts
+             "pd.concat(parts).fillna(last)": None,  # a value the loop made
+             "pd.concat(parts).sample(50)": None}
+    for source, listed in cases.items():
+        node = ast.parse(source, mode="eval").body
+        assert _joined_list(_order_free_core(node, set(), {"last", "parts"})) == listed, source
+
+
 def test_what_the_cell_changes_before_the_join_again_is_not_claimed(tmp_path):
     """A near miss, clean for real: the cell strips the separators of every text amount
     after the join, in place, before the conversion. Run again, the rest of the cell strips
@@ -3124,6 +3214,134 @@ def test_a_skipped_station_missing_a_sensor_meets_the_keras_models_width():
     assert raised_in_a_new_process(setup, fixed) is None
     result, verdict = _beside_the_cell(_stations(), fixed)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+#: the notebook's earlier cell: a shop's products, four categories coded 1 to 4 in the
+#: catalogue, a Keras classifier of four classes trained on codes made 0 to 3
+CATEGORIES_SETUP = """
+import time
+import numpy as np
+import keras
+keras.utils.set_random_seed(3)
+rng = np.random.default_rng(3)
+X_tr = rng.normal(size=(1280, 8)).astype("float32")
+y_tr = (X_tr[:, :4].argmax(1)).astype("int64")
+X_val = rng.normal(size=(200, 8)).astype("float32")
+catalogue_codes = X_val[:, :4].argmax(1) + 1
+model = keras.Sequential([keras.Input(shape=(8,)), keras.layers.Dense(16, activation="relu"),
+                          keras.layers.Dense(4, activation="softmax")])
+model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+"""
+
+
+CATEGORIES = """
+for epoch in range(2):
+    for start in range(0, len(X_tr), 32):
+        time.sleep({step})
+        model.train_on_batch(X_tr[start:start + 32], y_tr[start:start + 32])
+val_loss = model.evaluate(X_val, catalogue_codes{fix}, verbose=0)
+"""
+
+
+def test_labels_past_a_trained_models_classes_after_its_cut_training_are_the_cells_crash():
+    """A Keras classifier of four classes trained batch by batch, cut, then evaluated on
+    the catalogue's codes, 1 to 4: code 4 is past its classes. The training changed its
+    weights, not its output's width (`_shaped_modules`), so the label the evaluation
+    refuses is refused by the real run's model too (`Cutter.inputs_kept`, with
+    `_about_a_models_shapes`). The fix makes the codes 0 to 3."""
+    pytest.importorskip("keras")
+    cell = CATEGORIES.format(step=STEP_S, fix="")
+    assert raised_in_a_new_process(CATEGORIES_SETUP, cell) == "InvalidArgumentError"
+    namespace: dict = {"__name__": "__main__"}
+    exec(CATEGORIES_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert result.inputs_kept and result.cut_before_crash, result
+    assert (verdict.crash, verdict.line) == (True, 6), verdict
+    fixed = CATEGORIES.format(step=STEP_S, fix=" - 1")
+    assert raised_in_a_new_process(CATEGORIES_SETUP, fixed) is None
+    namespace = {"__name__": "__main__"}
+    exec(CATEGORIES_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, fixed)
+    assert verdict.crash is not True and not result.inputs_kept, (verdict, result)
+
+
+#: the notebook's earlier cell: seven weeks of a line's readings, the last with a sensor
+#: more; a Keras regressor of eight inputs
+WEEKS_SETUP = """
+import time
+import numpy as np
+import pandas as pd
+import keras
+keras.utils.set_random_seed(5)
+rng = np.random.default_rng(5)
+cols = [f"r{k}" for k in range(8)]
+weeks = []
+for w in range(7):
+    df = pd.DataFrame(rng.normal(size=(256, 8)), columns=cols)
+    df["y"] = df[cols].sum(axis=1) + rng.normal(0, 0.1, 256)
+    if w == 6:
+        df.insert(3, "humidity", rng.normal(size=256))
+    weeks.append(df)
+model = keras.Sequential([keras.Input(shape=(8,)), keras.layers.Dense(8, activation="relu"),
+                          keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+"""
+
+
+WEEKS = """
+next_week = []
+for k, (this, after) in enumerate(zip(weeks[:-1], weeks[1:])):
+    time.sleep(0.25)
+    model.fit(this{select}.to_numpy('float32'), this['y'].to_numpy('float32'), epochs=3,
+              verbose=0)
+    next_week.append(model.evaluate(after{select}.to_numpy('float32'),
+                                    after['y'].to_numpy('float32'), verbose=0))
+"""
+
+
+def test_a_keras_models_width_met_by_the_last_pair_of_weeks_is_the_cells_crash():
+    """A Keras model fitted week by week and evaluated on the next, over ``enumerate(zip(
+    weeks[:-1], weeks[1:]))``: the loop runs its last pair after its cut (its items,
+    listed from what it zips, `_enumerated_zip`), whose next week has a column more. The
+    fits were cut to fewer epochs, which change the model's weights, not its width, and
+    the evaluation reads no fit's result (`Cutter._shapes_beside_cut_fits`), so its
+    refusal is the real run's. The fix selects the model's columns."""
+    cell = WEEKS.format(select=".drop(columns='y')")
+    assert raised_in_a_new_process(WEEKS_SETUP, cell) in ("ValueError", "InvalidArgumentError")
+    namespace: dict = {"__name__": "__main__"}
+    exec(WEEKS_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, cell)
+    assert result.last_iteration, result
+    assert any("and the last" in c for c in result.cuts), result.cuts
+    assert (verdict.crash, verdict.line) == (True, 7), verdict
+    fixed = WEEKS.format(select="[cols]")
+    assert raised_in_a_new_process(WEEKS_SETUP, fixed) is None
+    namespace = {"__name__": "__main__"}
+    exec(WEEKS_SETUP, namespace)  # noqa: S102
+    result, verdict = _beside_the_cell(namespace, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
+def test_an_enumerated_zip_runs_its_last_pair_and_counts_from_its_start():
+    """Unit: ``for k, (a, b) in enumerate(zip(x, y), 1)`` has a last item, from what it
+    zips (`_last_kind`: "batches"), rewritten to keep what it zips and where it counts
+    from; a zip of generators has none."""
+    from crashpredict._dryrun._fastforward import KEEP_ITERATIONS, Cutter, _last_kind, rewrite_cell
+
+    source = "for k, (a, b) in enumerate(zip(xs, ys), 1):\n    out.append((k, a, b))\n"
+    assert _last_kind(ast.parse(source).body[0]) == "batches"
+    assert _last_kind(ast.parse(source.replace("(a, b)", "pair")).body[0]) == "batches"
+    assert _last_kind(ast.parse(source.replace(", 1)", ", n)")).body[0]) == ""
+    for xs, last in (([10, 20, 30, 40, 50], (5, (50, "e"))), ((x for x in range(5)), None)):
+        loops: dict = {}
+        tree = rewrite_cell(ast.parse(source), loops)
+        cutter = Cutter(loops, cell_tree=ast.parse(source))
+        namespace = {"__crashpredict_fast_forward__": cutter, "xs": xs, "ys": "abcde", "out": []}
+        exec(compile(ast.fix_missing_locations(tree), "<cell>", "exec"), namespace)  # noqa: S102
+        if last is None:  # cut after its first items, with no last one to run
+            assert len(namespace["out"]) == KEEP_ITERATIONS, namespace["out"]
+            continue
+        assert namespace["out"][-1] == (5, 50, "e") and cutter.last_items[0] == last
 
 
 @pytest.mark.parametrize("use, kept", [

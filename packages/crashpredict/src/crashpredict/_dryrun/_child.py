@@ -696,6 +696,9 @@ def _continued(cutter: _fastforward.Cutter, loop_id: int, code: Any,
             if getattr(cutter, kind)(exc, line, filename, namespace):
                 return {"cut_before_crash": True, "cut_may_cause": False, "rejoined": True,
                         kind: True}
+        if cutter.inputs_joined(exc, line, filename, namespace):  # a fit's input checks
+            # refuse a join of what the loop collected, with every row the real run's holds
+            return {"cut_before_crash": True, "cut_may_cause": False, "rejoined": True}
         return {"cut_before_crash": True, "cut_may_cause": True}
 
     cutter.continuing = loop_id
@@ -775,7 +778,8 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: s
     rewritten = _fastforward.rewrite_cell(clone(tree), loops)
     functions = _fastforward.rewrite_functions(code, namespace, loops)
     cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree,
-                                 cut_after_s=cut_after_s, namespace=namespace)
+                                 cut_after_s=cut_after_s, namespace=namespace,
+                                 filename=filename)
     namespace[_fastforward.HELPER] = cutter
     _fastforward.import_capped(tree)
     _fastforward.cap_libraries(cutter, namespace)

@@ -248,6 +248,17 @@ class _Rewrite(ast.NodeTransformer):
         self.generic_visit(node)
         extra: list[ast.expr] = []
         call = node.iter
+        if last == "batches" and _enumerated_zip(call) is not None:
+            # ``enumerate(zip(a, b))``: what it zips, made once, kept as the loop begins,
+            # and from where it counts (`Cutter.zipped`, `Cutter.iterate`'s ``zip_start``)
+            assert isinstance(call, ast.Call)
+            inner, start = _enumerated_zip(call)
+            inner.args = [ast.Starred(value=self._call("zipped", [
+                ast.Constant(loop_id), *inner.args], inner), ctx=ast.Load())]
+            counted = self._call("iterate", [node.iter, ast.Constant(loop_id)], node.iter)
+            counted.keywords = [ast.keyword(arg="zip_start", value=copy.deepcopy(start))]
+            node.iter = counted
+            return node
         if last == "enumerate" or (last == "batches" and _enumerates(call)):
             # what it enumerates, and from where it counts
             assert isinstance(call, ast.Call)
@@ -345,6 +356,12 @@ def _last_kind(node: ast.For) -> str:
             isinstance(node.target, (ast.Tuple, ast.List))
             and all(isinstance(e, ast.Name) for e in node.target.elts))):
         kind = "zip"  # ``zip(axes.ravel(), features)``: its last item, from what it zips
+    elif _enumerated_zip(node.iter) is not None and isinstance(node.target, ast.Tuple) and \
+            len(node.target.elts) == 2 and isinstance(node.target.elts[0], ast.Name) and (
+                isinstance(node.target.elts[1], ast.Name) or (
+                    isinstance(node.target.elts[1], (ast.Tuple, ast.List)) and all(
+                        isinstance(e, ast.Name) for e in node.target.elts[1].elts))):
+        kind = "zip"  # ``for i, (a, b) in enumerate(zip(...))``
     else:
         return ""
     if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await))
@@ -453,6 +470,37 @@ def _listing(node: ast.AST) -> bool:
     name = func.id if isinstance(func, ast.Name) else \
         func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
     return name in _LISTING
+
+
+#: The calls that train a model, whose results a cut fit changes (a history of fewer
+#: epochs, a booster of fewer trees): `_fit_results`.
+_FIT_CALLS = frozenset({"fit", "fit_generator", "train_on_batch", "partial_fit", "train",
+                        "cv"})
+
+
+def _fit_results(tree: ast.Module) -> set[str]:
+    """The names the cell binds from a call of `_FIT_CALLS` (``hist = model.fit(...)``)."""
+    return {name for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and node.value is not None and any(
+                isinstance(n, ast.Call) and _called_name(n) in _FIT_CALLS
+                for n in ast.walk(node.value))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            for name in _stored(target)}
+
+
+def _enumerated_zip(node: ast.AST) -> tuple[ast.Call, ast.expr] | None:
+    """``enumerate(zip(a, b, ...))`` with a constant start, or none: the zip (`_zips`)
+    and the start; else None."""
+    if not (_enumerates(node) and isinstance(node, ast.Call) and node.args
+            and _zips(node.args[0]) and len(node.args) + len(node.keywords) <= 2
+            and all(k.arg == "start" for k in node.keywords)):
+        return None
+    starts = [*node.args[1:], *(k.value for k in node.keywords)]
+    if not all(isinstance(a, ast.Constant) and type(a.value) is int for a in starts):
+        return None
+    zipped = node.args[0]
+    assert isinstance(zipped, ast.Call)
+    return zipped, starts[0] if starts else ast.Constant(0)
 
 
 def _enumerates(node: ast.AST) -> bool:
@@ -699,6 +747,9 @@ class Cutter:
     totals: dict[int, int | None] = field(default_factory=dict)
     cut: list[int] = field(default_factory=list)
     library_cuts: list[str] = field(default_factory=list)
+    #: the line of the cell's top-level statement that ran each library cut (None: not
+    #: the cell's own code), not counting a quick pass's (`note_library_cut`)
+    cut_lines: list[int | None] = field(default_factory=list)
     #: the lengths, at the first cut, of the lists the cell's loops append to: their
     #: first items are the real run's own (`Cutter.prefix_kept`)
     prefix: dict[str, int] | None = None
@@ -785,6 +836,14 @@ class Cutter:
     #: only where each value is made from its own item alone in those iterations too
     continuing: int | None = None
 
+    def note_library_cut(self, note: str, once: bool = True) -> None:
+        """Count a library fit cut (``note`` says how; ``once``: a note already made is
+        not made again) and the line of the cell's statement that ran it (`cut_lines`)."""
+        if not once or note not in self.library_cuts:
+            self.library_cuts.append(note)
+        if not self.quick:
+            self.cut_lines.append(_cell_top_line(self.filename))
+
     def _may_cut(self, done: int, last: bool = False) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
         iteration to run after its cut, `CUT_LAST_AFTER_S`)."""
@@ -804,13 +863,17 @@ class Cutter:
         return args
 
     def iterate(self, iterable: Any, loop_id: int, source: Any = _NO_LAST,
-                start: Any = 0, rows: Any = None) -> Iterator[Any]:
+                start: Any = 0, rows: Any = None, zip_start: int | None = None
+                ) -> Iterator[Any]:
         """The loop's iterator, counted and cut; ``source`` and ``start`` are what an
         ``enumerate`` loop (`LoopInfo.last`) enumerates and from where it counts;
         ``rows``: the frame or series whose rows a loop over its ``iterrows()``,
-        ``itertuples()`` or ``items()`` runs over (`LoopInfo.rows`)."""
+        ``itertuples()`` or ``items()`` runs over (`LoopInfo.rows`); ``zip_start``: where
+        the ``enumerate`` of a zip counts from."""
         # a zip's items, listed where what it zips are containers: what the loop runs over
         zipped = _zipped_items(self.zips.pop(loop_id)) if loop_id in self.zips else None
+        if zipped is not None and zip_start is not None:  # its enumerate's (count, item)s
+            zipped = [(zip_start + k, item) for k, item in enumerate(zipped)]
         self.totals.setdefault(loop_id, len(zipped) if zipped is not None else
                                _total(iterable if source is _NO_LAST else source))
         self.entries[loop_id] = self.entries.get(loop_id, 0) + 1
@@ -1008,17 +1071,23 @@ class Cutter:
         `continuing`): a late file's amounts written with thousands separators, joined
         with the others and converted to numbers after the loop. None where the loop is
         not the cell's last (a later loop has its own sweep), where nothing follows it, or
-        where the cut run cut a library's fits (the values it collected, one per tree of a
-        forest cut to two, are not the real run's: the skipped iterations' fits are whole)."""
+        where the cut run cut a library's fits before the loop ended (the values it
+        collected, one per tree of a forest cut to two, are not the real run's: the skipped
+        iterations' fits are whole). A fit cut after the loop (a final fit on what it
+        collected) runs again here, whole: its input checks are the real run's
+        (`inputs_joined`)."""
         tree = self.cell_tree
         info = self.loops.get(loop_id)
-        if tree is None or info is None or self.library_cuts:
+        if tree is None or info is None:
             return None
         position = next((k for k, node in enumerate(tree.body)
                          if isinstance(node, ast.For) and node.lineno == info.line), None)
         if position is None:
             return None
         rest = tree.body[position + 1:]
+        if rest and self.library_cuts and not all(
+                line is not None and line >= rest[0].lineno for line in self.cut_lines):
+            return None
         if not rest or any(isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef,
                                              ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
                            for statement in rest for node in ast.walk(statement)):
@@ -1540,6 +1609,63 @@ class Cutter:
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
+    def inputs_joined(self, exc: BaseException, line: int | None, filename: str,
+                      namespace: Mapping[str, Any]) -> bool:
+        """Whether a library's input check that fails in the rest of the cell, run again
+        after the last swept loop's skipped iterations (`continuing`), is the real run's:
+        the call that raised reads only what no cut loop makes and names the cell binds
+        after the loop to a join of a list the loop collected (`_collected_only`: each
+        value made from its own item alone, the skipped ones' too), or from such names
+        alone (`_joined_names`). Its arguments then hold every row the real run's hold,
+        in another order, and scikit-learn's or a boosting library's checks of them (a NaN
+        in the features, a text among numbers, labels of one class) do not read the order
+        (weekly sensor features joined after the loop and fitted, one week's pressure all
+        NaN). The fits the cut run cut after the loop run whole here."""
+        try:
+            if self.continuing is None or not raised_by_input_checks(exc):
+                return False
+            found = self._after_the_loops(exc, line, filename, namespace)
+            if found is None:
+                return False
+            tree, cut_nodes, statement, node = found
+            made = self._names_cut_loops_make(cut_nodes, namespace)
+            known = self._joined_names(statement, cut_nodes, made, namespace)
+            judged = ast.Expr(value=node) if node is not None else statement
+            return _clean_statement(judged, known, _propagate(tree, set(made)), namespace)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _joined_names(self, statement: ast.stmt, cut_nodes: list[ast.stmt], made: set[str],
+                      namespace: Mapping[str, Any]) -> set[str]:
+        """The names the cell's statements between the swept loop (`continuing`) and
+        ``statement`` bind, once in the cell, to a join of a list the loop collected
+        (``X = pd.concat(rows)``, then order-free methods: ``.astype(int)``,
+        ``.to_numpy()``), or from such names and what no cut loop makes alone."""
+        tree = self.cell_tree
+        info = self.loops.get(self.continuing) if self.continuing is not None else None
+        if tree is None or info is None:
+            return set()
+        tainted = _propagate(tree, set(made))
+        known: set[str] = set()
+        after = False
+        for node in tree.body:
+            if node is statement:
+                break
+            if not after:
+                after = isinstance(node, ast.For) and node.lineno == info.line
+                continue
+            target = node.targets[0] if isinstance(node, ast.Assign) and \
+                len(node.targets) == 1 else None
+            if isinstance(target, ast.Name) and len(_bindings_of(tree, target.id)) == 1:
+                listed = _joined_list(_order_free_core(node.value, known, tainted))
+                if listed is not None and self._collected_only(
+                        listed, cut_nodes, made, namespace, before=node) or \
+                        _clean_statement(node, known, tainted, namespace):
+                    known.add(target.id)
+                    continue
+            known -= set(_bound_in([node])[0]) | _may_change([node], namespace)
+        return known
+
     def inputs_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
         """Whether a crash after the cut loops is the real run's because the statement that
@@ -1559,7 +1685,12 @@ class Cutter:
           fewer: a generator's state differs), nor splits at random, nor runs the
           notebook's code but its pure functions (`_pure_function`: they draw none);
         - where a library's fit was cut (fewer trees or epochs), it was raised by the
-          library's input checks (`raised_by_input_checks`)."""
+          library's input checks (`raised_by_input_checks`).
+
+        A failure that a model's shapes decide with the values given to it
+        (`_about_a_models_shapes`: a label past its classes, a width it does not take) may
+        read a model the cut loops trained (`_shaped_modules`): however many steps trained
+        it, its layers have the shapes they had."""
         try:
             if not self.cut or (self.library_cuts and not raised_by_input_checks(exc)) or \
                     any(self.loops[i].writes_files or self.loops[i].autograd
@@ -1569,8 +1700,10 @@ class Cutter:
             if found is None:
                 return False
             tree, cut_nodes, statement, _node = found
+            shaped = _about_a_models_shapes(exc)  # (training changes no layer's shape)
             if {_called_name(n) for root in cut_nodes for n in ast.walk(root)
-                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS | _TRAINS):
+                    if isinstance(n, ast.Call)} & (_REMOVERS | _GLOBAL_SETTERS | (
+                        frozenset() if shaped else _TRAINS)):
                 return False  # a file removed, an option set in an iteration the cut
                 # skipped; an optimizer's step changes weights no name of the cell holds
             position = next(k for k, node in enumerate(tree.body) if node is statement)
@@ -1592,6 +1725,9 @@ class Cutter:
             changed = _propagate(tree, self._names_cut_loops_make(cut_nodes, namespace) |
                                  _viewed_by(tree, in_place, namespace, _grown_containers(
                                      list(tree.body), namespace, in_place), items=True))
+            if shaped:  # a model the loops trained keeps its layers' shapes: what they
+                # decide with the values given to it (the classes it has) is the real run's
+                changed -= _shaped_modules(changed, tree, namespace)
             return _clean_statement(statement, set(), changed, namespace)
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
@@ -1788,7 +1924,8 @@ class Cutter:
                 return False
         elif not _fails_on_values(exc):
             return False
-        if self.library_cuts and not raised_by_input_checks(exc):
+        if self.library_cuts and not raised_by_input_checks(exc) and \
+                not self._shapes_beside_cut_fits(exc, filename, namespace):
             return False  # a fit cut to fewer trees or epochs may make the values it reads
         try:
             raised = None
@@ -1816,7 +1953,8 @@ class Cutter:
         first (`_judge_last` given the loop)."""
         if not self.in_kept or self.in_last or not self.cut or not _fails_on_values(exc):
             return False
-        if self.library_cuts and not raised_by_input_checks(exc):
+        if self.library_cuts and not raised_by_input_checks(exc) and \
+                not self._shapes_beside_cut_fits(exc, filename, namespace):
             return False  # a fit cut to fewer trees or epochs may make the values it reads
         try:
             if filename is None:
@@ -1829,6 +1967,37 @@ class Cutter:
                 self._judge_last(line, namespace, exc, raised, loop_id=loop_id)
                 for loop_id in list(self.in_kept))
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, not believed
+            return False
+
+    def _shapes_beside_cut_fits(self, exc: BaseException, filename: str | None,
+                                namespace: Mapping[str, Any]) -> bool:
+        """Whether a failure after a library's fit was cut (fewer epochs, trees) is one of
+        a model's shapes (`_about_a_models_shapes`) raised by a call of a model whose
+        shapes the cell keeps (`_shaped_modules`: ``model.evaluate(X_next, y_next)`` on a
+        month with a column more), whose arguments read nothing a fit returned (a
+        history, whose length counts the epochs; `_fit_results`): fewer epochs change the
+        model's weights, not its shapes nor its arguments'."""
+        try:
+            if filename is None or self.cell_tree is None or not _about_a_models_shapes(exc):
+                return False
+            raised = _cell_position(exc, filename)
+            statement = _statement_at(self.cell_tree, _cell_line(exc, filename, None))
+            node = _node_at(statement, raised) if statement is not None and \
+                raised is not None else None
+            if not isinstance(node, ast.Call):
+                return False
+            func = node.func
+            receiver = func.value if isinstance(func, ast.Attribute) else func
+            if not isinstance(receiver, ast.Name) or (isinstance(func, ast.Attribute) and (
+                    func.attr not in _KERAS_KEEPS_SHAPES | _MODULE_KEEPS_SHAPES |
+                    _PARTIAL_FIT_KEEPS_SHAPES)):
+                return False
+            if receiver.id not in _shaped_modules({receiver.id}, self.cell_tree, namespace):
+                return False
+            fitted = _propagate(self.cell_tree, _fit_results(self.cell_tree))
+            return not set().union(*(_names_in(a) for a in [
+                *node.args, *(k.value for k in node.keywords)])) & fitted
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
 
     def _last_iteration_failed(self, line: int | None, namespace: Mapping[str, Any],
@@ -1893,7 +2062,8 @@ class Cutter:
             if (item is _NO_LAST or _mutable_parts(item)) and \
                     not (swept and loop_id in self.fresh_items) and any(
                     not _rebound_first(loop.body, name)
-                    for name in targets & _changed_in_place(loop.body)):
+                    for name in targets & _changed_in_place(loop.body)) and \
+                    not (item is not _NO_LAST and self._item_alone(loop_id, item)):
                 # the items may share what an iteration changes in place (overlapping
                 # windows of one array): the iterations between, skipped, changed them
                 return False
@@ -1913,7 +2083,7 @@ class Cutter:
              if item.optional_vars is not None for n in ast.walk(item.optional_vars)}
         rebound = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(
             n.ctx, (ast.Store, ast.Del)) and n.id in bound and id(n) not in headers]
-        if rebound and not swept:
+        if rebound and not swept and not _rebound_first_in_body(loop, path, statement, rebound):
             return False  # ``i += 2`` in the body: the index is not the header's
 
         def clean(node: ast.AST, known: set[str] | frozenset[str] = frozenset()) -> bool:
@@ -1939,24 +2109,29 @@ class Cutter:
             if isinstance(node, ast.If) and not clean(node.test) and any(  # run may skip it
                     isinstance(n, ast.Continue) for n in _own_nodes(node.body + node.orelse, False)):
                 return False
+        shaped: set[str] = set()
         if exc is not None and _about_a_models_shapes(exc):  # a model trained in place
             # keeps its layers' shapes: what they make of the iteration's values is its own
-            # (``logits = net(xb)`` fresh in the iteration, for its shapes)
-            made = made - _shaped_modules(made, self.cell_tree, namespace,
-                                          self.built_before_sweep if swept else None)
+            # (``logits = net(xb)`` fresh in the iteration, for its shapes); so does an
+            # estimator only partially fitted, its classes (``clf.partial_fit``)
+            shaped = _shaped_modules(_names_in(self.cell_tree), self.cell_tree, namespace,
+                                     self.built_before_sweep if swept else None)
+            made = made - shaped
         if exc is not None and _about_shapes_or_casting(exc):  # an array the cell changes
             # only in place keeps its shape and dtype (``profile_sum += clean``)
             made = made - _kept_in_place(made, self.cell_tree, loop, namespace)
         fresh = _fresh_in_iteration(loop, path, statement, targets, made, namespace, start)
-        if rebound:  # a swept iteration: a target rebound before the statement must have
-            # been rebound from its own values on the way there (``g = g.set_index('date')``)
+        if rebound:  # a target rebound before the statement (in a swept iteration, or
+            # on the body's way to it: `_rebound_first_in_body`) must have been rebound from
+            # its own values on the way there (``g = g.set_index('date')``, ``df =
+            # df.copy()``): the real run's same iteration rebinds it to the same value
             before = {n.id for n in rebound if n.lineno < statement.lineno}
             if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
                                                  namespace, keep_targets=True):
                 return False
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
-                statement, raised, targets | fresh, made, cut_nodes, namespace, swept)
+                statement, raised, targets | fresh, made, cut_nodes, namespace, swept, shaped)
         sized = self._sized_as_ever(namespace, loop, made, self.ranges.get(loop_id))
         if self._in_last_batch():  # a size the last batch breaks: the real run's too
             # judged on the expression that raised, where the traceback tells it (the
@@ -1976,7 +2151,30 @@ class Cutter:
                 judged, targets, made - fresh, sized, namespace, fresh):
             return True
         return raised is not None and _own_values_failed(
-            statement, raised, targets | fresh, made, cut_nodes, namespace)
+            statement, raised, targets | fresh, made, cut_nodes, namespace, shaped=shaped)
+
+    def _item_alone(self, loop_id: int, item: Any) -> bool:
+        """Whether ``item``, the loop's last item (or the skipped one a sweep runs now),
+        shares no memory with any other item of what the loop runs over (a list,
+        tuple or deque of at most `_MOST_ALONE_ITEMS`: `_shares_memory`), nor is one of
+        them: an iteration that changes its own item in place (``chunk['ts'] = ...`` on
+        each hour's frame of a queue) changes nothing of it."""
+        given = self.sources.get(loop_id, (None, None))[0]
+        if type(given) not in (list, tuple, collections.deque) or \
+                not 1 < len(given) <= _MOST_ALONE_ITEMS:
+            return False
+        items = list(given)
+        own = item
+        if not any(other is own for other in items):  # an ``enumerate``'s (count, item)
+            own = item[1] if type(item) is tuple and len(item) == 2 else None
+            if own is None or not any(other is own for other in items):
+                return False
+        parts = [p for p in own if not isinstance(p, _IMMUTABLE)] if type(own) is tuple \
+            else [own]  # (a ``zip``'s items: the week, its frame, its labels)
+        if not parts or not all(_array_like(p) for p in parts):
+            return False  # (a dict or a list may hold what another one holds)
+        return sum(other is own for other in items) == 1 and not any(
+            other is not own and _shares_memory(own, other) for other in items)
 
     def _made_before(self, loop: ast.For, cut_nodes: list[ast.stmt],
                      namespace: Mapping[str, Any], loop_id: int) -> set[str] | None:
@@ -2337,7 +2535,7 @@ class Cutter:
             return False
         joined, column, others = converted
         made = self._names_cut_loops_make(cut_nodes, namespace)
-        if _names_in_free(others) & made:
+        if set().union(*(_free_reads(n) for n in others)) & made:
             return False
         return self._join_kept(joined, [column], statement, cut_nodes, made, namespace)
 
@@ -2719,6 +2917,48 @@ def _reshaped_keys(node: ast.expr) -> tuple[str, list[Any]] | None:
     return None
 
 
+#: The methods of a joined frame or array that keep its rows, whatever their order
+#: (`_order_free_core`).
+_ORDER_FREE = frozenset({"astype", "to_numpy", "reset_index", "fillna", "dropna", "drop",
+                         "rename", "sort_values", "sort_index", "replace", "copy"})
+
+
+def _order_free_core(node: ast.expr, known: set[str], tainted: set[str]) -> ast.expr:
+    """``node`` less the calls of `_ORDER_FREE` methods chained on it (``pd.concat(labels)
+    .astype(int)``, ``.values``), each with arguments that read nothing ``tainted`` but
+    what is ``known``."""
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr == "values":
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _ORDER_FREE and not (set().union(*(
+                    _names_in(a) for a in [*node.args, *(k.value for k in node.keywords)]))
+                    - known) & tainted:
+            node = node.func.value
+        else:
+            return node
+
+
+def _bindings_of(tree: ast.Module, name: str) -> list[ast.Name]:
+    """Every place the cell binds or deletes ``name``."""
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
+            and isinstance(n.ctx, (ast.Store, ast.Del))]
+
+
+def _cell_top_line(filename: str) -> int | None:
+    """The line of the cell's top-level statement running now (None: no cell's code runs,
+    or its file name is not known)."""
+    if not filename:
+        return None
+    frame: types.FrameType | None = sys._getframe(1)
+    line = None
+    while frame is not None:
+        if frame.f_code.co_filename == filename and frame.f_code.co_name == "<module>":
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
+
+
 def _joined_list(node: ast.expr) -> str | None:
     """The list ``node`` joins rows after rows (``pd.concat(frames, ignore_index=True)``,
     ``np.concatenate(parts)``; a frame of records, one row each: ``pd.DataFrame(rows)``),
@@ -2760,24 +3000,6 @@ def _changes_column(statement: ast.stmt, name: str, column: Any) -> bool:
                     isinstance(a, ast.Name) and a.id == name for a in node.args)):
             return True
     return False
-
-
-def _names_in_free(nodes: Iterable[ast.AST]) -> set[str]:
-    """The names ``nodes`` read, less the parameters of the lambdas and the targets of the
-    comprehensions in them."""
-    read: set[str] = set()
-    bound: set[str] = set()
-    for top in nodes:
-        for node in ast.walk(top):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                read.add(node.id)
-            elif isinstance(node, ast.Lambda):
-                bound |= {a.arg for a in [*node.args.posonlyargs, *node.args.args,
-                                          *node.args.kwonlyargs]}
-                bound |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
-            elif isinstance(node, ast.comprehension):
-                bound |= _stored(node.target)
-    return read - bound
 
 
 def _emptied(statement: ast.stmt, name: str, keyed: bool = False) -> ast.Name | None:
@@ -2962,7 +3184,7 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
     iteration's own as it begins (updated as it binds them): None where a statement is
     none that `_own_items` allows, else whether ``body`` appends to ``listed``."""
     def clean(nodes: Iterable[ast.AST]) -> bool:
-        return not (_names_in_free(nodes) - own) & made
+        return not (set().union(*(_free_reads(n) for n in nodes)) - own) & made
 
     appended = False
     for statement in body:
@@ -4767,7 +4989,8 @@ def _changed_after(tree: ast.Module, loop: ast.For, namespace: Mapping[str, Any]
 
 def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
                        known: set[str], made: set[str], cut_nodes: list[ast.stmt],
-                       namespace: Mapping[str, Any], swept: bool = False) -> bool:
+                       namespace: Mapping[str, Any], swept: bool = False,
+                       shaped: set[str] | frozenset[str] = frozenset()) -> bool:
     """Whether the expression of ``statement`` at ``raised`` fails on the last iteration's
     own values (see `Cutter.crashed_in_last_iteration`): it reads only ``known`` names and
     names no cut loop makes (``made``) or calls a method of (a fit, a ``transform`` that
@@ -4777,7 +5000,9 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
     ``swept``: ``cut_nodes`` is the whole cell, and ``made`` holds already the receivers
     of its methods that may change them (`Cutter._changed_by_cell`). An augmented
     assignment to a name that raised whole (``profile_sum += clean``: numpy's in-place
-    add) is judged as the operation it makes of the name and the value."""
+    add) is judged as the operation it makes of the name and the value. ``shaped``: the
+    models whose shapes (and classes) decide the failure, which the loops' calls keep
+    (`_shaped_modules`), not counted as changed by them."""
     node = _node_at(statement, raised)
     if node is None and isinstance(statement, ast.AugAssign) and \
             isinstance(statement.target, ast.Name) and (
@@ -4793,7 +5018,8 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
         name for name, chain, value in _calls_in(cut_nodes, namespace)
         if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
         and not _predicts(chain, value)}
-    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known), namespace)
+    return _clean_statement(ast.Expr(value=node), known, made | (receivers - known - shaped),
+                            namespace)
 
 
 def _calls_in(nodes: Iterable[ast.AST], namespace: Mapping[str, Any]
@@ -5107,6 +5333,18 @@ def _path_in(body: list[ast.stmt], line: int) -> list[ast.stmt] | None:
     return None
 
 
+#: The most items `Cutter._item_alone` compares an item with.
+_MOST_ALONE_ITEMS = 2_000
+
+
+def _array_like(value: Any) -> bool:
+    """A numpy array, a pandas frame or series, a torch tensor: what it holds that an
+    iteration may change in place is its buffers (`_shares_memory`)."""
+    module, name = type(value).__module__.partition(".")[0], type(value).__name__
+    return (module, name) in (("numpy", "ndarray"), ("pandas", "DataFrame"),
+                              ("pandas", "Series"), ("torch", "Tensor"))
+
+
 def _shares_memory(first: Any, second: Any) -> bool:
     """Whether two values may hold the same memory: numpy arrays, pandas frames' blocks
     and series' values, torch tensors on the CPU (`np.may_share_memory`); for a tuple or
@@ -5149,6 +5387,24 @@ def _path_to(loop: ast.For, statement: ast.stmt) -> list[ast.AST]:
                     return found
         return None
     return search(list(loop.body), []) or []
+
+
+def _rebound_first_in_body(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
+                           rebound: list[ast.Name]) -> bool:
+    """Whether every rebinding of a target in ``rebound`` is a plain assignment of the
+    loop's own body, not the statement that holds ``statement`` there (``df =
+    df.copy()`` first thing in the iteration, ``chunk = chunk.sort_values(...)`` after
+    it): each iteration then rebinds it once, after the header bound it, never carried
+    from one iteration to the next (an ``i += 2`` inside an inner loop or a test is not
+    so). Those before the statement must rebind it from the iteration's own values
+    (checked by the caller)."""
+    top = path[0] if path else statement
+    if not any(node is top for node in loop.body):
+        return False
+    plain = {id(n) for node in loop.body if node is not top
+             and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+             for n in ast.walk(node)}
+    return all(id(n) in plain for n in rebound)
 
 
 def _fresh_in_iteration(loop: ast.For, path: list[ast.AST], statement: ast.stmt,
@@ -5351,19 +5607,24 @@ def _about_shapes_only(exc: BaseException) -> bool:
 
 def _about_a_models_shapes(exc: BaseException) -> bool:
     """A crash that a model's shapes decide with the values given to it: sizes
-    (`_about_shapes_only`, TensorFlow's ``Matrix size-incompatible``), a scikit-learn
-    estimator's count or names of features (``X has 14 features, but SGDClassifier is
-    expecting 13 features as input``; ``The feature names should match those that were
-    passed during fit``)."""
+    (`_about_shapes_only`, TensorFlow's ``Matrix size-incompatible``), a label past the
+    classes of its output (TensorFlow's ``Received a label value of 5 which is outside
+    the valid range of [0, 5)``), a scikit-learn estimator's count or names of features
+    (``X has 14 features, but SGDClassifier is expecting 13 features as input``; ``The
+    feature names should match those that were passed during fit``), or its classes
+    (``classes should include all valid labels that can be in y``: a label that the
+    classes its first ``partial_fit`` fixed lack)."""
     if _about_shapes_only(exc):
         return True
     try:
         text = str(exc)
         if any(kind.__name__ == "InvalidArgumentError" and
                kind.__module__.startswith("tensorflow") for kind in type(exc).__mro__):
-            return any(word in text.lower() for word in _SIZE_WORDS)
+            return any(word in text.lower() for word in _SIZE_WORDS) or (
+                "Received a label value of" in text and "outside the valid range" in text)
         return isinstance(exc, ValueError) and (
-            "features as input" in text or "feature names should match" in text)
+            "features as input" in text or "feature names should match" in text or
+            "classes should include all valid labels" in text)
     except Exception:  # noqa: BLE001 - the cell's exception: anything may fail
         return False
 
@@ -5799,12 +6060,26 @@ def _names_in(node: ast.AST | None) -> set[str]:
 
 
 def _stored(target: ast.AST) -> set[str]:
-    """The names a store binds or changes: ``x``, ``a, b``, the base of ``d[k]``, ``o.attr``."""
-    names = set()
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-    return names
+    """The names a store binds or changes: ``x``, ``a, b``, the base of ``d[k]``, ``o.attr``
+    (not the key's names: ``scores[months[i]] = auc`` changes ``scores`` alone)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(_stored(e) for e in target.elts))
+    if isinstance(target, ast.Starred):
+        return _stored(target.value)
+    if isinstance(target, (ast.Subscript, ast.Attribute)):
+        base = target.value
+        while isinstance(base, (ast.Subscript, ast.Attribute)):
+            base = base.value
+        return _stored(base) if isinstance(base, ast.Name) else _names_in(base)
+    return _names_in(target)
+
+
+def _keys_of(target: ast.AST) -> set[str]:
+    """The names a store's target reads but does not bind or change: its keys (``k`` of
+    ``seen[k] = 1``), not the other names of a tuple it unpacks into."""
+    return _names_in(target) - _stored(target)
 
 
 def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
@@ -5815,12 +6090,14 @@ def _propagate(tree: ast.Module | None, tainted: set[str]) -> set[str]:
         return tainted
     flows: list[tuple[set[str], set[str]]] = []
     for node in ast.walk(tree):
+        # a store's keys reach what it stores into (``seen[key] = 1``)
         if isinstance(node, ast.Assign):
-            flows.append((_names_in(node.value), set().union(*(_stored(t) for t in node.targets))))
+            flows.append((_names_in(node.value) | set().union(*(
+                _keys_of(t) for t in node.targets)), set().union(*(_stored(t) for t in node.targets))))
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
             flows.append((_names_in(node.value) | _names_in(node.target), _stored(node.target)))
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            flows.append((_names_in(node.iter), _stored(node.target)))
+            flows.append((_names_in(node.iter) | _keys_of(node.target), _stored(node.target)))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in _GROWERS:
             base = node.func.value
@@ -5954,7 +6231,8 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
             extra = arguments.get("kwargs") if isinstance(arguments.get("kwargs"), dict) else arguments
             epochs = arguments.get("epochs", extra.get("epochs", 1))
             if isinstance(epochs, int) and epochs > 1:
-                cutter.library_cuts.append(f"Keras fit: ran 1 of {epochs:,} epochs, 2 steps")
+                cutter.note_library_cut(f"Keras fit: ran 1 of {epochs:,} epochs, 2 steps",
+                                        once=False)
                 cutter.library_scale = max(cutter.library_scale, float(epochs))
                 (arguments if "epochs" in arguments else extra)["epochs"] = 1
                 steps = arguments.get("steps_per_epoch", extra.get("steps_per_epoch"))
@@ -6015,9 +6293,8 @@ def _cap_estimator(model: Any, cutter: Cutter) -> None:
         if type(value) is not int or value <= cap:
             continue
         setattr(model, name, cap)
-        note = f"{type(model).__name__} fit: {name} cut to {cap} of {value:,}"
-        if note not in cutter.library_cuts:  # the scale stays: a whole run may still fit
-            cutter.library_cuts.append(note)
+        # the scale stays: a whole run may still fit
+        cutter.note_library_cut(f"{type(model).__name__} fit: {name} cut to {cap} of {value:,}")
 
 
 #: Rounds (trees) a fast-forwarded gradient boosting fit keeps.
@@ -6119,9 +6396,7 @@ def _capped_rounds(cutter: Cutter, what: str, argument: str, rounds: int | None,
     data (`raised_by_input_checks` knows this frame)."""
     if rounds is None:
         return call(*args, **kwargs)
-    note = f"{what}: {argument} cut to {BOOSTING_ROUNDS} of {rounds:,}"
-    if note not in cutter.library_cuts:
-        cutter.library_cuts.append(note)
+    cutter.note_library_cut(f"{what}: {argument} cut to {BOOSTING_ROUNDS} of {rounds:,}")
     began = time.perf_counter()
     result = call(*args, **kwargs)
     took = time.perf_counter() - began
@@ -6188,9 +6463,12 @@ _SKLEARN_CHECK_FUNCTIONS = frozenset({
 })
 
 #: Where scikit-learn's encoders refuse a category their fit did not see (an encoder
-#: learns every category of what it is given, whatever a fit's iterations).
+#: learns every category of what it is given, whatever a fit's iterations), and where a
+#: classifier's weights of classes refuse a label its classes lack (``partial_fit``'s
+#: classes, fixed by its first call).
 _SKLEARN_CATEGORIES = (("sklearn/preprocessing/_encoders.py", "_transform"),
-                       ("sklearn/utils/_encode.py", "_encode"))
+                       ("sklearn/utils/_encode.py", "_encode"),
+                       ("sklearn/utils/class_weight.py", "compute_class_weight"))
 
 
 #: Where the gradient boosting libraries check data against what they were given or fitted

@@ -103,7 +103,8 @@ class DryRun:
     that reads nothing the cut loops may change: `_fastforward.Cutter.inputs_kept`);
     ``rejoined`` (the rest of the cell, run again
     after the last swept loop's skipped iterations, failed on a join of what the loop
-    collected, on a value or a key wherever it stands: `_child._continued`);
+    collected, on a value or a key wherever it stands, or in a library's input checks of
+    it: `_child._continued`);
     ``found_by_rules``
     (the crash is the rule engine's, found with its trials on the live values in the
     standby child before its run or in the sibling's fork: `_sibling.rules_on_the_whole`;

@@ -143,7 +143,8 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append("raised by the rest of the cell, run again once the skipped iterations "
                      "of its last loop cut short had run: a join of what the loop collected, "
                      "each from its own item, that fails on a value or a key wherever it "
-                     "stands; the whole run's join holds the same ones")
+                     "stands, or that a library's input checks refuse; the whole run's join "
+                     "holds the same ones")
     if result.shapes_kept and result.outcome == "crashed":
         lines.append("a shape error after a loop cut short, of arrays that loop only "
                      "updates in place: their shapes are the whole run's")
