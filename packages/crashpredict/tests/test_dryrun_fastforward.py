@@ -788,6 +788,10 @@ OWN_VALUES = [
     # a loop over a frame's column runs its last value too
     "names = []\nfor name in people['name']:\n    time.sleep(0.0001)\n"
     "    names.append(name.strip().title())",
+    # a change of a container's item keyed by the record changes the container, not the
+    # record (`_receiver_base`)
+    "from collections import defaultdict\nby_key = defaultdict(list)\nfor r in records:\n"
+    "    time.sleep(0.0001)\n    by_key[r['key']].append(len(r['name'].strip()))",
     # a store keyed by the records changes the dict, not the records (`_stored`)
     "totals = {}\nfor i in range(n):\n    time.sleep(0.0001)\n    rec = records[i]\n"
     "    amount = float(rec['amount'])\n    totals[records[i]['key']] = amount * 2",

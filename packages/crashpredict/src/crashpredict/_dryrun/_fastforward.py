@@ -3366,14 +3366,23 @@ def _changed_in_place(body: list[ast.stmt]) -> set[str]:
         for node in ast.walk(root):
             if isinstance(node, (ast.Subscript, ast.Attribute)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)):
-                names |= _names_in(node.value)
+                names |= _receiver_base(node.value)
             elif isinstance(node, ast.AugAssign):
-                names |= _names_in(node.target)
+                names |= _stored(node.target)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                     node.func.attr in _GROWERS or node.func.attr in _IN_PLACE or (
                         node.func.attr.endswith("_") and not node.func.attr.startswith("_"))):
-                names |= _names_in(node.func.value)
+                names |= _receiver_base(node.func.value)
     return names
+
+
+def _receiver_base(node: ast.expr) -> set[str]:
+    """What a change through ``node`` changes: the name at the base of its subscripts and
+    attributes (``star_words`` of ``star_words[review['stars']].update(...)``, not the
+    key's ``review``); every name of a call or other expression there."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return {node.id} if isinstance(node, ast.Name) else _names_in(node)
 
 
 def _comprehension_only(tree: ast.AST) -> set[str]:
@@ -5959,7 +5968,7 @@ def _resized_in(nodes: list[ast.stmt]) -> set[str]:
         for call in ast.walk(node):
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and (
                     call.func.attr == "resize" or any(k.arg == "inplace" for k in call.keywords)):
-                names |= _names_in(call.func.value)
+                names |= _receiver_base(call.func.value)
     return names
 
 
