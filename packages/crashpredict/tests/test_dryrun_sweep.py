@@ -371,6 +371,14 @@ def test_a_bad_batch_of_a_counted_while_loop_is_met_newest_first():
     # ``min`` the cell's own
     ("min = max\ndone = 0\nwhile done < 8:\n    b = min(step, 8 - done)\n"
      "    out.append(b)\n    done += b\n", False),
+    # the step followed by what names no counter (a count of the batches): the same
+    ("start, k, n = 0, 0, 0\nwhile start < len(rows):\n    n += rows[start]\n"
+     "    start += step\n    k += 1\n    out.append(-k)\n", True),
+    # ...but not by what reads the counter, nor by a break
+    ("start = 0\nwhile start < len(rows):\n    out.append(rows[start])\n"
+     "    start += step\n    out.append(start)\n", False),
+    ("start = 0\nwhile start < len(rows):\n    out.append(rows[start])\n"
+     "    start += step\n    if out[-1] > 8:\n        break\n", False),
 ])
 def test_a_while_loop_is_read_as_a_for_loop_only_where_it_counts_through_a_range(source,
                                                                                   counted):

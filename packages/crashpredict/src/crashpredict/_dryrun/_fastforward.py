@@ -342,7 +342,8 @@ def _last_kind(node: ast.For) -> str:
     if isinstance(node.target, ast.Name) and called == "range":
         kind = "range"
     elif called == "enumerate" and call is not None and isinstance(node.target, ast.Tuple) \
-            and len(node.target.elts) == 2 and _pure(call.args[0] if call.args else None) \
+            and len(node.target.elts) == 2 and (_pure(call.args[0] if call.args else None)
+                                                or _dict_view(call.args[0])) \
             and len(call.args) + len(call.keywords) <= 2 \
             and all(k.arg == "start" for k in call.keywords) \
             and all(isinstance(a, ast.Constant) and type(a.value) is int
@@ -486,6 +487,14 @@ def _fit_results(tree: ast.Module) -> set[str]:
                 for n in ast.walk(node.value))
             for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
             for name in _stored(target)}
+
+
+def _dict_view(node: ast.AST) -> bool:
+    """``NAME.items()``, ``.keys()`` or ``.values()`` of a `_pure` value, no arguments:
+    made again, a view of the same dict (its last item: `_last_item`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr in ("items", "keys", "values") and not node.args and \
+        not node.keywords and _pure(node.func.value)
 
 
 def _enumerated_zip(node: ast.AST) -> tuple[ast.Call, ast.expr] | None:
@@ -3278,7 +3287,7 @@ def _last_item(value: Any) -> Any:
     try:
         if type(value) in (list, tuple, str):
             return value[-1] if value else _NO_LAST
-        if type(value) is dict:
+        if type(value) is dict or type(value) in _DICT_VIEWS:
             return next(reversed(value)) if value else _NO_LAST
         module, name = type(value).__module__.partition(".")[0], type(value).__name__
         if module == "numpy" and name == "ndarray" and value.ndim and len(value):
@@ -3357,14 +3366,23 @@ def _changed_in_place(body: list[ast.stmt]) -> set[str]:
         for node in ast.walk(root):
             if isinstance(node, (ast.Subscript, ast.Attribute)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)):
-                names |= _names_in(node.value)
+                names |= _receiver_base(node.value)
             elif isinstance(node, ast.AugAssign):
-                names |= _names_in(node.target)
+                names |= _stored(node.target)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                     node.func.attr in _GROWERS or node.func.attr in _IN_PLACE or (
                         node.func.attr.endswith("_") and not node.func.attr.startswith("_"))):
-                names |= _names_in(node.func.value)
+                names |= _receiver_base(node.func.value)
     return names
+
+
+def _receiver_base(node: ast.expr) -> set[str]:
+    """What a change through ``node`` changes: the name at the base of its subscripts and
+    attributes (``star_words`` of ``star_words[review['stars']].update(...)``, not the
+    key's ``review``); every name of a call or other expression there."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return {node.id} if isinstance(node, ast.Name) else _names_in(node)
 
 
 def _comprehension_only(tree: ast.AST) -> set[str]:
@@ -5950,7 +5968,7 @@ def _resized_in(nodes: list[ast.stmt]) -> set[str]:
         for call in ast.walk(node):
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and (
                     call.func.attr == "resize" or any(k.arg == "inplace" for k in call.keywords)):
-                names |= _names_in(call.func.value)
+                names |= _receiver_base(call.func.value)
     return names
 
 
@@ -6671,7 +6689,9 @@ def _counted(loop: ast.While, tree: ast.Module, position: int,
              namespace: Mapping[str, Any]) -> ast.For | None:
     """The ``for`` loop that ``loop`` (the ``position``-th statement of the cell) is, or
     None. Only ``while counter < stop:`` whose body ends with ``counter += step`` (or
-    steps by a step clipped to the stop: `_clipped_step`) and
+    with it followed by statements that name no counter and leave the body only at its
+    end, ``chunk_no += 1``: they run before the step, the same; or steps by a step
+    clipped to the stop: `_clipped_step`) and
     binds the counter nowhere else, with no ``continue`` (it would skip the step) and no
     ``else``; the counter and the step integers bound once, by a literal, before the loop
     (or, never bound by the cell, integers of the namespace), the step above 0; the stop
@@ -6686,10 +6706,19 @@ def _counted(loop: ast.While, tree: ast.Module, position: int,
     counter, stop, last = test.left.id, test.comparators[0], body[-1]
     step = _clipped_step(body, counter, stop) if namespace.get("min", builtins.min) is \
         builtins.min and "min" not in _names_stored(tree) else None
-    if step is None and not (isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add)
-                             and isinstance(last.target, ast.Name) and last.target.id == counter):
-        return None
-    inner, step = body[:-1], step or last.value  # type: ignore[union-attr]
+    inner = body[:-1]
+    if step is None:  # ``counter += step``, last or followed by what names no counter
+        # (``chunk_no += 1``): run before the step, the same
+        at = next((k for k in range(len(body) - 1, -1, -1)
+                   if isinstance(body[k], ast.AugAssign) and isinstance(body[k].op, ast.Add)
+                   and isinstance(body[k].target, ast.Name)
+                   and body[k].target.id == counter), None)  # type: ignore[attr-defined]
+        if at is None or any(counter in _names_in(node) or any(
+                isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in ast.walk(node))
+                for node in body[at + 1:]):
+            return None
+        last, inner = body[at], body[:at] + body[at + 1:]
+    step = step or last.value  # type: ignore[union-attr]
     bound, _ = _bound_in(inner)
     if counter in bound or _continues(inner) or \
             namespace.get("range", builtins.range) is not builtins.range or \
@@ -6805,10 +6834,13 @@ def _int_at(name: str, tree: ast.Module, position: int, namespace: Mapping[str, 
     once in the cell (but by the ``counted`` loop's step), before it, at its top level, by
     an integer literal (``start, seen = 0, 0``); or, bound nowhere in the cell, an integer
     of the namespace; else None."""
-    step = counted.body[-1] if counted is not None else None
+    steps = [counted.body[-1], *(  # (its step, last or followed by what names no counter)
+        node for node in counted.body if isinstance(node, ast.AugAssign)
+        and isinstance(node.target, ast.Name) and node.target.id == name)] \
+        if counted is not None else []
     stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and
               isinstance(n.ctx, (ast.Store, ast.Del)) and
-              not (step is not None and _within(n, step))]
+              not any(_within(n, step) for step in steps)]
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
            for n in ast.walk(tree)):
         return None
