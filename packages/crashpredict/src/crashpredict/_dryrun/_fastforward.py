@@ -6087,10 +6087,7 @@ def _stored(target: ast.AST) -> set[str]:
     if isinstance(target, ast.Starred):
         return _stored(target.value)
     if isinstance(target, (ast.Subscript, ast.Attribute)):
-        base = target.value
-        while isinstance(base, (ast.Subscript, ast.Attribute)):
-            base = base.value
-        return _stored(base) if isinstance(base, ast.Name) else _names_in(base)
+        return _receiver_base(target.value)
     return _names_in(target)
 
 
