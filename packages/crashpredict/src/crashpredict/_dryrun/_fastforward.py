@@ -3519,10 +3519,7 @@ def _stored_into(roots: Iterable[ast.AST]) -> set[str]:
         for node in ast.walk(root):
             if isinstance(node, (ast.Subscript, ast.Attribute)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)):
-                base = node.value
-                while isinstance(base, (ast.Subscript, ast.Attribute)):
-                    base = base.value
-                based |= _names_in(base)
+                based |= _receiver_base(node.value)
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                 based.add(node.target.id)
     return based
