@@ -13,6 +13,7 @@ import re
 import sys
 import time
 import types
+from collections.abc import Callable
 
 import pytest
 
@@ -1774,22 +1775,30 @@ def _queued_logs() -> dict:
     return {"pd": pd, "time": time, "queue": collections.deque(frames)}
 
 
+def _last_item_pair(namespace: Callable[[], dict], cell: str, fixed: str, line: int,
+                    rules_ok: bool = False) -> None:
+    """A crash/fix pair whose crash is the loop's last item's own (each variant's truth
+    run for real on a fresh ``namespace()``): beside the cell the crash is warned at
+    ``line`` from the last iteration (``rules_ok``: or found by the child's rules first),
+    the fix is not."""
+    assert _raised_type(cell, namespace()) == "ValueError"
+    result = _beside_the_cell(namespace(), cell)
+    verdict = dryrun_verdict(result, cell)
+    assert result.last_iteration or (rules_ok and result.found_by_rules), result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", line), verdict
+    assert _raised_type(fixed, namespace()) is None
+    result = _beside_the_cell(namespace(), fixed)
+    verdict = dryrun_verdict(result, fixed)
+    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+
+
 def test_a_queues_last_frame_changed_in_place_fails_on_its_own_values():
     """Each hour's frame of a queue is parsed in place (``chunk['ts'] = ...``), then
     rebound sorted: the last frame, a buffer of its own that no other frame shares
     (`Cutter._item_alone`), meets the parser with the real run's values. Its fix parses
     either format."""
-    cell = QUEUED.format(fix="")
-    assert _raised_type(cell, _queued_logs()) == "ValueError"
-    result = _beside_the_cell(_queued_logs(), cell)
-    verdict = dryrun_verdict(result, cell)
-    assert result.last_iteration, result
-    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
-    fixed = QUEUED.format(fix=".str.replace('T', ' ').str.slice(0, 16)")
-    assert _raised_type(fixed, _queued_logs()) is None
-    result = _beside_the_cell(_queued_logs(), fixed)
-    verdict = dryrun_verdict(result, fixed)
-    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+    _last_item_pair(_queued_logs, QUEUED.format(fix=""),
+                    QUEUED.format(fix=".str.replace('T', ' ').str.slice(0, 16)"), line=6)
 
 
 def test_an_item_alone_shares_no_buffer_with_another():
@@ -1850,17 +1859,9 @@ def test_a_label_past_the_classes_of_a_partial_fit_in_the_last_batch_is_the_cell
     run's, whatever the batches the cut skipped (`_shaped_modules`), so the check of the
     weights of classes that refuses it is the real run's (`_about_a_models_shapes`). Its
     fix takes the classes of every batch."""
-    cell = STREAMED.format(classes="np.unique(batches[0][1])")
-    assert _raised_type(cell, _streamed_batches()) == "ValueError"
-    result = _beside_the_cell(_streamed_batches(), cell)
-    verdict = dryrun_verdict(result, cell)
-    assert result.last_iteration, result
-    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 9), verdict
-    fixed = STREAMED.format(classes="np.unique(np.concatenate([b[1] for b in batches]))")
-    assert _raised_type(fixed, _streamed_batches()) is None
-    result = _beside_the_cell(_streamed_batches(), fixed)
-    verdict = dryrun_verdict(result, fixed)
-    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+    _last_item_pair(_streamed_batches, STREAMED.format(classes="np.unique(batches[0][1])"),
+                    STREAMED.format(classes="np.unique(np.concatenate([b[1] for b in batches]))"),
+                    line=9)
 
 
 ENUMERATED_ITEMS = """
@@ -1908,14 +1909,5 @@ def test_an_enumerate_of_a_dicts_items_runs_its_last_item():
     exec(compile(ast.fix_missing_locations(tree), "<cell>", "exec"), namespace)  # noqa: S102
     assert list(namespace["scores"]) == ["store00", "store01", "store02", "store39"]
     assert cutter.last_items[0][0] == 39 and cutter.last_items[0][1][0] == "store39"
-    cell = ENUMERATED_ITEMS.format(fill="")
-    assert _raised_type(cell, _store_frames()) == "ValueError"
-    result = _beside_the_cell(_store_frames(), cell)
-    verdict = dryrun_verdict(result, cell)
-    assert result.last_iteration or result.found_by_rules, result
-    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 5), verdict
-    fixed = ENUMERATED_ITEMS.format(fill=".fillna(0)")
-    assert _raised_type(fixed, _store_frames()) is None
-    result = _beside_the_cell(_store_frames(), fixed)
-    verdict = dryrun_verdict(result, fixed)
-    assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+    _last_item_pair(_store_frames, ENUMERATED_ITEMS.format(fill=""),
+                    ENUMERATED_ITEMS.format(fill=".fillna(0)"), line=5, rules_ok=True)
