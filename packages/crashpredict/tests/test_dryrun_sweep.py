@@ -502,6 +502,22 @@ def test_a_bad_item_of_a_drained_queue_is_met_newest_first(queue, take):
     ("q = list(rows)\nwhile q:\n    r = q.pop(0)\n    out.append(r)\nelse:\n    pass\n",
      False),
     ("q = list(rows)\nq = q[1:]\nwhile q:\n    r = q.pop(0)\n    out.append(r)\n", False),
+    # the cell's own import makes the deque; an item unpacked into names
+    ("import collections\nq = collections.deque(rows)\nwhile q:\n    r = q.popleft()\n"
+     "    out.append(r)\n", True),
+    ("from collections import deque as Q\nq = Q(zip(rows, rows[1:]))\nwhile q:\n"
+     "    r, s = q.popleft()\n    out.append(r * s)\n", True),
+    # ...not where the import comes after the queue is made, inside a function, or the
+    # name is bound again; nor where the unpacking binds the queue
+    ("from collections import deque as Q\nq = Q(rows)\nfrom queue import Queue as Q\n"
+     "while q:\n    r = q.popleft()\n    out.append(r)\n", False),
+    ("q = Q(rows)\nfrom collections import deque as Q\nwhile q:\n    r = q.popleft()\n"
+     "    out.append(r)\n", False),
+    ("def f():\n    from collections import deque as Q\nq = Q(rows)\nwhile q:\n"
+     "    r = q.popleft()\n    out.append(r)\n", False),
+    ("from collections import deque as Q\nQ = list\nq = Q(rows)\nwhile q:\n"
+     "    r = q.pop()\n    out.append(r)\n", False),
+    ("q = list(rows)\nwhile q:\n    r, q = q.pop(0), [1]\n    out.append(r)\n", False),
 ])
 def test_a_while_loop_is_read_as_a_for_loop_over_a_queue_only_where_it_drains_it(source,
                                                                                   drained):
@@ -524,6 +540,61 @@ def test_a_while_loop_is_read_as_a_for_loop_over_a_queue_only_where_it_drains_it
         exec(compile(tree, "<cell>", "exec"), as_read)  # noqa: S102
         # the queue: drained, or as it was; what the body made of its items: the same
         assert (as_written["out"], as_written["r"]) == (as_read["out"], as_read["r"]), source
+
+
+def _readings(duplicated_in: int | None = BAD) -> dict:
+    """Forty months of readings from three sensors, every 5 minutes for a day each; the
+    month at ``duplicated_in`` holds readings sent twice (the same time and sensor)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(11)
+    parts = []
+    for month in pd.period_range("2021-01", periods=ITEMS, freq="M"):
+        times = pd.date_range(month.start_time, periods=288, freq="5min")
+        part = pd.DataFrame({"ts": np.repeat(times, 3), "sensor": ["t", "p", "h"] * 288,
+                             "value": rng.normal(20, 3, 864)})
+        if month == pd.Period("2021-01", "M") + (duplicated_in or 0) and \
+                duplicated_in is not None:
+            part = pd.concat([part, part.iloc[100:130].assign(value=0.0)])
+        parts.append(part.assign(month=month))
+    return {"pd": pd, "time": time, "readings": pd.concat(parts, ignore_index=True)}
+
+
+PIVOTS = """
+from collections import deque
+
+pending = deque(sorted(readings["month"].unique()))
+hourly = {{}}
+while pending:
+    month = pending.popleft()
+    time.sleep({step})
+    part = readings[readings["month"] == month]{dedupe}
+    wide = part.pivot(index="ts", columns="sensor", values="value")
+    hourly[month] = wide.resample("1h").mean()
+year = pd.concat(hourly.values())
+"""
+
+
+def test_a_months_duplicates_in_a_queue_of_periods_the_cell_imports_are_met():
+    """A ``while`` loop drains a ``collections.deque`` of months, imported by the cell
+    itself (it is not in the namespace), and pivots each month's readings: the 37th month
+    of 40 holds readings sent twice, which ``pivot`` refuses, late in the real run. The
+    loop is the ``for`` over the queue (`_drained`, the deque found by `_before`), and its
+    months, ``Period`` values that nothing changes (`_constant_items`), are the queue's as
+    it was made: the sweep meets the month first and counts it. Its fix drops the
+    duplicates."""
+    cell = PIVOTS.format(step=STEP_S, dedupe="")
+    assert _raised_type(cell, _readings()) == "ValueError"
+    result, verdict = _beside_the_cell(_readings(), cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 10), \
+        (verdict, result)
+    assert result.swept_iteration, result
+    fixed = PIVOTS.format(step=STEP_S,
+                          dedupe='.drop_duplicates(["ts", "sensor"], keep="last")')
+    assert _raised_type(fixed, _readings()) is None
+    result, verdict = _beside_the_cell(_readings(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
 def _sources(duplicated: bool = True) -> dict:

@@ -3821,12 +3821,36 @@ def _arrays_of(value: Any, numpy: Any) -> list[Any]:
 
 
 def _constant_items(value: Any) -> bool:
-    """A list, tuple or deque (of at most `_MOST_CONSTANT_ITEMS`) of numbers and texts:
-    what nothing can change in place, so a loop over it meets the items the list was made
-    with (a queue of ids a ``while`` loop drains, `_drained`)."""
+    """A list, tuple or deque (of at most `_MOST_CONSTANT_ITEMS`) of numbers, texts and
+    other values nothing can change (`_immutable_scalar`: a month's ``Period``, a
+    ``Timestamp``, numpy's numbers): a loop over it meets the items the list was made
+    with (a queue of ids or of months a ``while`` loop drains, `_drained`)."""
     return type(value) in (list, tuple, collections.deque) and \
         len(value) <= _MOST_CONSTANT_ITEMS and \
-        all(type(item) in (str, int, float, bool) for item in value)
+        all(type(item) in (str, int, float, bool) or _immutable_scalar(item)
+            for item in value)
+
+
+def _immutable_scalar(item: Any) -> bool:
+    """Whether ``item`` is a value of a type whose values nothing changes in place: a date,
+    a time or a span of the standard library or of pandas (``Period``, ``Timestamp``,
+    ``Timedelta``), or a number, a boolean, a text or a date of numpy."""
+    kind = type(item)
+    if (kind.__module__, kind.__name__) in _IMMUTABLE_SCALARS:
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and kind.__module__ == "numpy" and isinstance(
+        item, (numpy.number, numpy.bool_, numpy.str_, numpy.datetime64, numpy.timedelta64))
+
+
+#: (module, type name) of the scalars `_immutable_scalar` knows beside numpy's.
+_IMMUTABLE_SCALARS = frozenset({
+    ("builtins", "complex"), ("builtins", "bytes"), ("builtins", "NoneType"),
+    ("datetime", "date"), ("datetime", "datetime"), ("datetime", "time"),
+    ("datetime", "timedelta"),
+    ("pandas._libs.tslibs.period", "Period"),
+    ("pandas._libs.tslibs.timestamps", "Timestamp"),
+    ("pandas._libs.tslibs.timedeltas", "Timedelta")})
 
 
 _MOST_CONSTANT_ITEMS = 100_000
@@ -6572,8 +6596,10 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
     one iteration per item, as written. Only where the queue is a list (or a
     ``collections.deque``, ``popleft()`` and ``pop()``): bound once in the cell, before the
     loop, at its top level, by ``list(...)``, ``sorted(...)``, ``deque(...)`` or a list's
-    display or comprehension, or, bound nowhere in the cell, such a value of the namespace;
-    the body's first statement takes an item off the queue into a name and nothing else in
+    display or comprehension (``deque`` the namespace's, or bound by the cell's own import
+    before the loop: `_before`), or, bound nowhere in the cell, such a value of the
+    namespace; the body's first statement takes an item off the queue into a name (or
+    unpacks it into names: ``texts, ys = queue.popleft()``) and nothing else in
     the body, nor any function of the notebook it calls or the cell defines, names the
     queue; no ``else``;
     the queue named nowhere after the loop (the ``while`` leaves it empty)."""
@@ -6582,7 +6608,8 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
         return None
     queue, first = test.id, body[0]
     if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and
-            isinstance(first.targets[0], ast.Name) and first.targets[0].id != queue and
+            _plain_target(first.targets[0]) and
+            queue not in _names_in(first.targets[0]) and
             isinstance(first.value, ast.Call) and not first.value.keywords and
             isinstance(first.value.func, ast.Attribute) and
             isinstance(first.value.func.value, ast.Name) and
@@ -6625,10 +6652,16 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
                          keywords=[])
     header = ast.Call(func=ast.Name(id="list", ctx=ast.Load()), args=[items], keywords=[])
     # the type comment (a field copies keep; compiling ignores it) is the evidence's text
-    drained = ast.For(target=ast.Name(id=first.targets[0].id, ctx=ast.Store()),
+    drained = ast.For(target=copy.deepcopy(first.targets[0]),
                       iter=ast.copy_location(header, test), body=rest, orelse=[],
                       type_comment=_DRAINED + f"while {queue}")
     return ast.fix_missing_locations(ast.copy_location(drained, loop))
+
+
+def _plain_target(target: ast.expr) -> bool:
+    """Whether ``target`` binds names only: ``uid``, or ``texts, ys`` (nested)."""
+    return isinstance(target, ast.Name) or isinstance(target, (ast.Tuple, ast.List)) and \
+        bool(target.elts) and all(_plain_target(e) for e in target.elts)
 
 
 #: How `_drained` marks the ``for`` loop it makes of a ``while`` (`_loop_text`).
@@ -6656,7 +6689,7 @@ def _queue_kind(queue: str, tree: ast.Module, position: int,
             "deque" if type(value) is collections.deque else None
     if len(stores) != 1:
         return None
-    for statement in tree.body[:position]:
+    for at, statement in enumerate(tree.body[:position]):
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
                 statement.targets[0] is stores[0]:
             value = statement.value
@@ -6665,9 +6698,9 @@ def _queue_kind(queue: str, tree: ast.Module, position: int,
             if not isinstance(value, ast.Call):
                 return None
             func = value.func
-            made = namespace.get(func.id, getattr(builtins, func.id, None)) \
+            made = _before(func.id, tree, at, namespace, getattr(builtins, func.id, None)) \
                 if isinstance(func, ast.Name) else \
-                getattr(namespace.get(func.value.id), func.attr, None) \
+                getattr(_before(func.value.id, tree, at, namespace), func.attr, None) \
                 if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 else None
             if isinstance(func, ast.Name) and func.id in {
@@ -6677,6 +6710,43 @@ def _queue_kind(queue: str, tree: ast.Module, position: int,
             return "list" if made is builtins.list or made is builtins.sorted else \
                 "deque" if made is collections.deque else None
     return None
+
+
+def _before(name: str, tree: ast.Module, position: int, namespace: Mapping[str, Any],
+            default: Any = None) -> Any:
+    """What ``name`` is where the cell's ``position``-th statement begins, as far as the
+    cell says without running: the namespace's value, where the cell binds no such name;
+    else the module or the module's attribute that an ``import`` of the cell's top level,
+    before that statement, binds to it, where that import is the name's only binding in
+    the cell and the module is loaded already (``from collections import deque``; nothing
+    is imported here); else ``default``."""
+    imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+               and name in _defines(node)]
+    if not imports:
+        return default if name in _names_stored(tree) or any(
+            name in _defines(node) for node in ast.walk(tree)) else \
+            namespace.get(name, default)
+    statement = imports[0]
+    if len(imports) != 1 or statement not in tree.body[:position] or \
+            name in _names_stored(tree) or any(
+                name in _defines(node) for node in ast.walk(tree) if node is not statement):
+        return default
+    for alias in statement.names:
+        if (alias.asname or alias.name.partition(".")[0]) != name:
+            continue
+        if isinstance(statement, ast.Import):  # ``import a.b`` binds ``a``; ``as`` binds ``a.b``
+            return sys.modules.get(alias.name if alias.asname else
+                                   alias.name.partition(".")[0], default)
+        module = sys.modules.get(statement.module or "") if not statement.level else None
+        if module is None or alias.name == "*":
+            return default
+        found = getattr(module, alias.name, _ABSENT)
+        return default if found is _ABSENT else found
+    return default
+
+
+#: What `_before` finds where a module has no such attribute.
+_ABSENT = object()
 
 
 def _counted(loop: ast.While, tree: ast.Module, position: int,
