@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import collections
 import linecache
+import re
 import time
 
 import pytest
@@ -1207,6 +1208,167 @@ def test_what_a_session_keeps_across_its_cut_inner_loop_is_not_the_real_runs():
     assert _raised_type(cell, _sessions()) is None
     result, verdict = _beside_the_cell(_sessions(), cell)
     assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+
+def _signal(rows: int = ITEMS * 16 * 12 + 9) -> dict:
+    """Eight channels of a recording, sliced into windows of 64 every 16 rows; its last
+    rows do not fill a window."""
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    return {"np": np, "time": time, "WIN": 64, "STEP": 16,
+            "signal": rng.normal(size=(rows, 8))}
+
+
+WINDOW_COMPREHENSIONS = """
+def window_features(seg):
+    time.sleep({step})
+    spec = np.abs(np.fft.rfft(seg * np.hanning(len(seg))[:, None], axis=0)) ** 2
+    bands = np.stack([b.sum(axis=0) for b in np.array_split(spec, 4, axis=0)])
+    return np.concatenate([seg.mean(0), seg.std(0), np.log1p(bands).ravel()])
+
+starts = range(0, len(signal){end}, STEP)
+features = [window_features(signal[s:s + WIN]) for s in starts]
+windows = [signal[s:s + WIN] for s in starts]
+X_feat = np.vstack(features)
+X_raw = np.stack(windows)
+"""
+
+
+def test_windows_a_comprehension_collects_are_stacked_as_in_the_whole_run():
+    """The windows run to the recording's end, so the last ones are short, and stacking
+    them fails after two comprehensions over 480 starts. Each comprehension is the loop
+    it is (`_comprehensions`): cut, it runs its first windows and its last, and the
+    features of each window come from the cell's own function, which changes none of its
+    arguments (`_leaves_its_arguments`): the cut run's list is some of the real run's
+    windows, the short last among them, so its failure is the real run's, warned
+    before any sweep. The cuts name the comprehensions as written. Its fix stops at the
+    last whole window."""
+    cell = WINDOW_COMPREHENSIONS.format(end="", step=0.004)
+    assert _raised_type(cell, _signal()) == "ValueError"
+    result, verdict = _beside_the_cell(_signal(), cell)
+    assert result.stacks_kept and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 12), verdict
+    assert any(c.startswith("[... for s in starts] (line 9 of the cell)")
+               for c in result.cuts), result.cuts
+    fixed = WINDOW_COMPREHENSIONS.format(end=" - WIN + 1", step=0.004)
+    assert _raised_type(fixed, _signal()) is None
+    result, verdict = _beside_the_cell(_signal(), fixed)
+    assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+
+def _orders_by_customer(text_at: int | None = BAD) -> dict:
+    """Forty customers' orders; the customer at ``text_at`` has amounts written as text."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(12)
+    orders = pd.DataFrame({"customer": np.repeat([f"c{k:03d}" for k in range(ITEMS)], 25),
+                           "amount": rng.gamma(2.0, 30.0, ITEMS * 25).round(2)})
+    orders["amount"] = orders["amount"].astype(object)
+    if text_at is not None:
+        rows = orders.index[orders["customer"] == f"c{text_at:03d}"]
+        orders.loc[rows, "amount"] = [f"{a:.2f} EUR" for a in orders.loc[rows, "amount"]]
+    return {"np": np, "pd": pd, "time": time, "orders": orders}
+
+
+PROFILE_COMPREHENSION = """
+def profile(g):
+    time.sleep({step})
+    amounts = g["amount"]{convert}
+    return {{"orders": len(g), "spent": amounts.sum(), "p90": np.percentile(amounts, 90)}}
+
+profiles = {{c: profile(g) for c, g in orders.groupby("customer")}}
+table = pd.DataFrame(profiles).T
+"""
+
+
+def test_a_bad_group_of_a_dict_comprehension_is_met_newest_first():
+    """A dict comprehension over 40 customers' orders: the 37th customer's amounts are
+    text, and their 90th percentile fails, late in the real run. Read as its loop, the
+    comprehension is cut, and its skipped customers run newest first: the text group
+    fails on its own values. Its fix parses the amounts."""
+    cell = PROFILE_COMPREHENSION.format(step=STEP_S, convert=".astype(float)")
+    assert _raised_type(cell, _orders_by_customer()) == "ValueError"
+    result, verdict = _beside_the_cell(_orders_by_customer(), cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 4), \
+        (verdict, result)
+    assert result.swept_iteration, result
+    fixed = PROFILE_COMPREHENSION.format(step=STEP_S, convert=(
+        '.astype(str).str.replace(" EUR", "", regex=False).astype(float)'))
+    assert _raised_type(fixed, _orders_by_customer()) is None
+    result, verdict = _beside_the_cell(_orders_by_customer(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+@pytest.mark.parametrize("source, read", [
+    ("out = [x * 2 for x in rows if x > 1 if x < 9]\n", True),
+    ("out = {x: x % 3 for x in rows}\n", True),
+    ("out = {x % 3 for x in rows}\n", True),
+    ("a, b = [(x, x + 1) for x in rows[:2]]\n", True),
+    ("out = [sum(y for y in range(x)) for x in rows]\n", True),
+    ("out = [(i, x) for i, x in enumerate(rows)]\n", True),
+    ("x = 99\nout = [x + i for i in rows]\n", True),
+    ("out = [x for x in rows]\nrows = [x for x in out]\n", True),
+    ("out = [x + 1 for x in out]\n", True),
+    # two clauses, a name bound inside, a lambda, the scope read, a key computed
+    ("out = [x * y for x in rows for y in rows]\n", False),
+    ("out = [(y := x) for x in rows]\n", False),
+    ("out = [lambda: x for x in rows]\n", False),
+    ("out = [locals() for x in rows]\n", False),
+    ("out = [[x for x in range(x)] for x in rows]\n", False),
+    ("out = {str(x): x for x in rows}\n", False),
+    ("out = (x for x in rows)\n", False),
+    ("out = sum([x for x in rows])\n", False),
+])
+def test_a_comprehension_is_read_as_its_loop_with_the_same_values(source, read):
+    """Unit: `_comprehensions`: the same values either way, and no name of the cell bound
+    by the loop's targets (``x`` keeps its value); refused where it would differ."""
+    from crashpredict._dryrun._fastforward import _comprehensions
+
+    def namespace():
+        return {"rows": [3, 1, 4, 1, 5, 9, 2, 6], "out": [7], "x": "kept"}
+
+    tree = _comprehensions(ast.parse(source), namespace())
+    assert any(isinstance(n, ast.For) for n in tree.body) is read, ast.unparse(tree)
+    if not read:
+        return
+    as_written, as_read = namespace(), namespace()
+    exec(compile(source, "<cell>", "exec"), as_written)  # noqa: S102 - the cell
+    exec(compile(tree, "<cell>", "exec"), as_read)  # noqa: S102
+    as_written.pop("__builtins__"), as_read.pop("__builtins__")
+    assert {name: as_read.get(name) for name in as_written} == as_written, ast.unparse(tree)
+    # what the loop binds besides: its renamed targets and its container, new names
+    assert all(re.fullmatch(r"_?[a-z]+[0-9]*_[0-9]*", name)
+               for name in set(as_read) - set(as_written)), set(as_read) - set(as_written)
+
+
+def test_a_notebook_function_leaves_its_arguments_only_where_nothing_changes_them():
+    """Unit: `_leaves_its_arguments`: a function of the cell's whose body only reads its
+    window leaves the window as it was; one that changes it in place, or through a view
+    of it, or hands it to what may change it, or reads a global that is not a constant,
+    does not."""
+    import numpy as np
+    from crashpredict._dryrun._fastforward import _leaves_its_arguments
+
+    bodies = {
+        "reads": ("    spec = np.abs(np.fft.rfft(seg, axis=0))\n"
+                  "    return np.concatenate([seg.mean(0), spec.sum(0)])\n", True),
+        "shifts": "    seg -= seg.mean(0)\n    return seg\n",
+        "sorts": "    seg.sort(axis=0)\n    return seg[0]\n",
+        "views": "    head = seg[:4]\n    head[0] = 0.0\n    return head\n",
+        "copies_to": "    np.copyto(seg, 0.0)\n    return seg\n",
+        "global": "    return seg.mean(0) + offsets[0]\n",
+    }
+    for name, body in bodies.items():
+        body, leaves = body if isinstance(body, tuple) else (body, False)
+        source = f"def f(seg):\n{body}"
+        filename = f"<leaves-{name}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        namespace = {"np": np, "offsets": [1.0]}
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - the cell's function
+        call = ast.parse("f(signal[0:64])").body[0].value
+        assert _leaves_its_arguments(call, namespace) is leaves, name
 
 
 @pytest.mark.parametrize("source, own", [

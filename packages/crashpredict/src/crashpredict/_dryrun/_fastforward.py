@@ -128,8 +128,9 @@ class LoopInfo:
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
-    if isinstance(node, ast.For) and (node.type_comment or "").startswith(_DRAINED):
-        return node.type_comment[len(_DRAINED):]  # a drained queue's ``while``, as written
+    if isinstance(node, ast.For) and (node.type_comment or "").startswith(_AS_WRITTEN):
+        return node.type_comment[len(_AS_WRITTEN):]  # a drained queue's ``while``, or a
+        # comprehension, as written
     if isinstance(node, ast.For) and _counter_of(node):  # a counted ``while``, as written
         assert isinstance(node.iter, ast.Call) and isinstance(node.target, ast.Name)
         try:
@@ -2548,13 +2549,31 @@ class Cutter:
             return False
         return self._join_kept(joined, [column], statement, cut_nodes, made, namespace)
 
-    def _names_cut_loops_make(self, cut_nodes: list[ast.stmt], namespace: Mapping[str, Any]
-                              ) -> set[str]:
-        """What the cut loops bind, resize or hand to a call that may change it."""
+    def _names_cut_loops_make(self, cut_nodes: list[ast.stmt], namespace: Mapping[str, Any],
+                              grown: bool = False) -> set[str]:
+        """What the cut loops bind, resize or hand to a call that may change it. With
+        ``grown``: not what they only hand to a call that grows a builtin container
+        (``windows.append(signal[s:s + WIN])`` leaves ``signal`` as it was), where the
+        cell names each such container, outside its growing calls, only where it binds
+        it or hands it whole to a stack or ``len`` (nothing changes what it holds)."""
         made: set[str] = set()
         for loop_id in self.cut:
             made |= self.loops[loop_id].names
-        return made | _resized_in(cut_nodes) | _handed(cut_nodes, namespace)
+        tree = self.cell_tree
+        if grown and tree is not None:
+            calls = [call for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     for call in [node]]
+            containers = {_growing_call(call, namespace) for call in calls} - {None}
+            growing = {id(call.func.value) for call in calls
+                       if _growing_call(call, namespace) is not None}
+            handed = {id(call.args[0]) for call in calls if call.args and (
+                _collecting(call, namespace) == "stack" or _called_name(call) == "len")}
+            grown = all(isinstance(n.ctx, ast.Store) or id(n) in growing | handed
+                        for n in ast.walk(tree) if isinstance(n, ast.Name)
+                        and n.id in containers)
+        else:
+            grown = False
+        return made | _resized_in(cut_nodes) | _handed(cut_nodes, namespace, grown=grown)
 
     def _join_kept(self, joined: str, columns: list[Any], statement: ast.stmt,
                    cut_nodes: list[ast.stmt], made: set[str], namespace: Mapping[str, Any]
@@ -2720,7 +2739,9 @@ class Cutter:
 
     def _stacks_kept(self, exc: BaseException, line: int | None, filename: str,
                      namespace: Mapping[str, Any], labels: bool = False) -> bool:
-        found = self._after_the_loops(exc, line, filename, namespace)
+        # (a cut loop may call the notebook's pure functions: what each makes of its item
+        # depends on that item alone, ``features = [window_features(w) for w in ...]``)
+        found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
         if found is None:
             return False
         _tree, cut_nodes, statement, node = found
@@ -2731,7 +2752,8 @@ class Cutter:
             return False
         assert isinstance(node.args[0], ast.Name)
         return self._collected_only(node.args[0].id, cut_nodes,
-                                    self._names_cut_loops_make(cut_nodes, namespace), namespace,
+                                    self._names_cut_loops_make(cut_nodes, namespace, True),
+                                    namespace,
                                     before=statement, keyed=labels)
 
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
@@ -3282,10 +3304,11 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
 
 def _last_item(value: Any) -> Any:
     """The last item iterating ``value`` yields, where its type tells it without iterating
-    (a list, a tuple, a string, a dict's last key, a numpy array's last row, a pandas
-    index's last label, a series' last value, a frame's last column), else `_NO_LAST`."""
+    (a list, a tuple, a string, a range, a dict's last key, a numpy array's last row, a
+    pandas index's last label, a series' last value, a frame's last column), else
+    `_NO_LAST`."""
     try:
-        if type(value) in (list, tuple, str):
+        if type(value) in (list, tuple, str, range):
             return value[-1] if value else _NO_LAST
         if type(value) is dict or type(value) in _DICT_VIEWS:
             return next(reversed(value)) if value else _NO_LAST
@@ -4540,6 +4563,7 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
             if not isinstance(call, ast.Call) or (
                     isinstance(call.func, ast.Name) and call.func.id in _PURE_BUILTINS) or \
                     _reads_its_arguments(call, namespace) or _makes_new(call, namespace) or \
+                    _leaves_its_arguments(call, namespace) or \
                     (grown and _growing_call(call, namespace) is not None):
                 continue
             copied = _copied_params(call, namespace)
@@ -4568,6 +4592,69 @@ def _handed(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
                     # what it does is read as the notebook's code (`_runs_notebook_code`)
                 names.add(arg.id)
     return names
+
+
+def _leaves_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``call`` calls a function of the notebook's (by its name) that changes none
+    of its arguments: pure (`_pure_function`: it reads and changes no global but its
+    kind), with plain parameters, whose body (read from its source) neither changes a
+    parameter in place nor anything made from one that may share its memory
+    (`_may_change`, `_viewed_by`), calls none of the notebook's functions but such ones,
+    and defines no function or class (``window_features(signal[s:s + WIN])``: numpy's
+    means and spectra of the window, the window as it was)."""
+    if not isinstance(call.func, ast.Name):
+        return False
+    function = namespace.get(call.func.id)
+    if not isinstance(function, types.FunctionType) or function.__globals__ is not namespace:
+        return False
+    code = function.__code__
+    known = _LEAVES_ARGUMENTS.get(code)
+    if known is None:
+        if len(_LEAVES_ARGUMENTS) > 256:
+            _LEAVES_ARGUMENTS.clear()
+        _LEAVES_ARGUMENTS[code] = False  # (while it is read: a function that calls itself)
+        known = _LEAVES_ARGUMENTS[code] = _leaves_arguments(function, namespace)
+    return known
+
+
+#: What `_leaves_its_arguments` found of each function's code (in the child's process).
+_LEAVES_ARGUMENTS: dict[types.CodeType, bool] = {}
+#: The functions the cell being run defines at its top level, by (file, name, first line),
+#: as `loop_tree` read them: their source, where ``inspect`` may find none.
+_CELL_DEFINITIONS: dict[tuple[str | None, str, int], ast.FunctionDef] = {}
+
+
+def _leaves_arguments(function: types.FunctionType, namespace: Mapping[str, Any]) -> bool:
+    try:
+        code = function.__code__
+        if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or \
+                code.co_freevars or not _pure_function(function, namespace):
+            return False
+        definition = _CELL_DEFINITIONS.get((code.co_filename, function.__name__,
+                                            code.co_firstlineno))
+        if definition is None:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+            definition = tree.body[0] if len(tree.body) == 1 else None
+        if not isinstance(definition, ast.FunctionDef) or \
+                definition.name != function.__name__ or definition.decorator_list:
+            return False
+        arguments = definition.args
+        parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args,
+                                       *arguments.kwonlyargs]}
+        if parameters != set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]):
+            return False  # the source is not this function's
+        body = ast.Module(body=definition.body, type_ignores=[])
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                              ast.ClassDef, ast.Global, ast.Nonlocal))
+               for n in ast.walk(body)):
+            return False
+        # its parameters and locals hold what may change (a list stands for them: a call
+        # of a method not known to make a new object counts, as a call handing them on)
+        scope = {**namespace, **{name: [] for name in code.co_varnames}}
+        changed = _viewed_by(body, _may_change(definition.body, scope), scope)
+        return not changed & parameters
+    except Exception:  # noqa: BLE001 - a function whose source cannot be read: not known
+        return False
 
 
 def _unpacked_constants(arg: ast.expr, call: ast.Call, namespace: Mapping[str, Any]) -> bool:
@@ -6562,9 +6649,16 @@ def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.
         tree = ast.parse(ipython_to_python(cell_source))
     except SyntaxError:
         return None
+    _CELL_DEFINITIONS.clear()  # the cell's functions, as written (`_leaves_its_arguments`)
+    _CELL_DEFINITIONS.update({(getattr(code, "co_filename", None), node.name, node.lineno): node
+                              for node in tree.body if isinstance(node, ast.FunctionDef)})
     try:
         tree = _counted_whiles(tree, namespace)
     except Exception:  # noqa: BLE001 - a strange tree or namespace: the loops as written
+        pass
+    try:
+        tree = _comprehensions(tree, namespace)
+    except Exception:  # noqa: BLE001 - a strange tree: the comprehensions as written
         pass
     if has_loops(tree) or any(has_loops_in(namespace[name]) for name in
                               called_functions(code, namespace)):
@@ -6573,6 +6667,132 @@ def loop_tree(cell_source: str, code: Any, namespace: Mapping[str, Any]) -> ast.
     return tree if trains and any("fit" in name or name.startswith("cross_val") or
                                   name in ("train", "cv")
                                   for name in names_read(code, namespace)) else None
+
+
+def _comprehensions(tree: ast.Module, namespace: Mapping[str, Any]) -> ast.Module:
+    """``tree`` with each statement of the cell's top level that binds a comprehension
+    (`_comprehended`) made the ``for`` loop it is, at the same lines: ``features =
+    [window_features(signal[s:s + WIN]) for s in starts]`` is cut as any loop is, its last
+    window run and its skipped ones swept, where the comprehension runs them all before
+    the cell goes on."""
+    taken = _names_in(tree) | set(namespace)
+    body: list[ast.stmt] = []
+    for statement in tree.body:
+        body.extend(_comprehended(statement, taken, len(body), tree, namespace) or [statement])
+    tree.body = body
+    return tree
+
+
+def _comprehended(statement: ast.stmt, taken: set[str], at: int, tree: ast.Module,
+                  namespace: Mapping[str, Any]) -> list[ast.stmt] | None:
+    """The statements ``statement`` is, where it binds a list, set or dict comprehension
+    to names (``features = [f(x) for x in xs]``): a new container, the ``for`` loop over
+    the comprehension's items that fills it (``acc.append(f(x_))``, under its ``if``
+    tests), then the names bound to it, all at the comprehension's lines; else None. The
+    loop's targets are renamed (``x_``, names the cell has nowhere: ``taken``, which
+    takes them; nor the namespace's), so that no name of the cell is bound by them, as none is by the
+    comprehension's. The container is the name the statement binds (``features.append``,
+    so that what the cell does with it after reads what the loop collected), where that
+    name is the statement's only target and neither the comprehension nor a function of
+    the cell or of the notebook that it calls names it (the name keeps its value till the
+    comprehension ends); else a new name, bound to the statement's targets after the
+    loop. Only one ``for`` clause, not async, with plain targets; a dict's key a name
+    or a constant (it is read before its value, as in the comprehension); nothing in it
+    that binds a name (a ``:=``, an inner comprehension over a target's name), defines a
+    function (a ``lambda`` would see the renamed target) or reads the scope
+    (``locals()``, ``vars()``, ``eval``)."""
+    if not (isinstance(statement, ast.Assign) and
+            isinstance(statement.value, (ast.ListComp, ast.SetComp, ast.DictComp)) and
+            all(_plain_target(target) for target in statement.targets)):
+        return None
+    value = statement.value
+    if len(value.generators) != 1:
+        return None
+    clause = value.generators[0]
+    if clause.is_async or not _plain_target(clause.target):
+        return None
+    parts: list[ast.expr] = [value.key, value.value] if isinstance(value, ast.DictComp) \
+        else [value.elt]
+    if isinstance(value, ast.DictComp) and not isinstance(value.key, (ast.Name, ast.Constant)):
+        return None
+    inner = [*parts, *clause.ifs]
+    names = _stored(clause.target)
+    if any(isinstance(n, (ast.NamedExpr, ast.Lambda, ast.Yield, ast.YieldFrom, ast.Await))
+           or isinstance(n, ast.Name) and (n.id in _SCOPE_READERS or n.id in names and
+                                           not isinstance(n.ctx, ast.Load))
+           for part in inner for n in ast.walk(part)):
+        return None
+
+    def fresh(stem: str) -> str:
+        name, k = f"{stem}_", 1
+        while name in taken:
+            name, k = f"{stem}_{k}", k + 1
+        taken.add(name)
+        return name
+    renamed = {name: fresh(name) for name in sorted(names)}
+    direct = statement.targets[0].id if len(statement.targets) == 1 and isinstance(
+        statement.targets[0], ast.Name) else None
+    if direct is not None and (direct in _names_in(value) or any(
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+            and direct in _names_in(n) for n in ast.walk(tree)) or any(
+            direct in code.co_names for name in _names_in(value)
+            if isinstance(namespace.get(name), types.FunctionType)
+            for code, _ in reached_code(namespace[name].__code__, namespace))):
+        direct = None
+    container = direct or fresh(f"_comprehension{at}")
+    target, inner = copy.deepcopy(clause.target), copy.deepcopy(inner)
+    for node in [target, *(n for part in inner for n in ast.walk(part))]:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id in renamed:
+                n.id = renamed[n.id]
+    parts, ifs = inner[:len(parts)], inner[len(parts):]
+
+    def at_value(node: ast.AST) -> ast.AST:
+        # what the loop adds spans the comprehension: a failure of its element (the
+        # traceback's position) is the element's, not the store's
+        for n in ast.walk(node):
+            if "lineno" in n._attributes and not hasattr(n, "lineno"):
+                ast.copy_location(n, value)
+        return node
+
+    def load() -> ast.Name:
+        return ast.Name(id=container, ctx=ast.Load())
+    if isinstance(value, ast.DictComp):
+        fill: ast.stmt = ast.Assign(targets=[at_value(ast.Subscript(
+            value=load(), slice=parts[0], ctx=ast.Store()))], value=parts[1])
+    else:
+        method = "append" if isinstance(value, ast.ListComp) else "add"
+        fill = ast.Expr(value=at_value(ast.Call(func=ast.Attribute(
+            value=load(), attr=method, ctx=ast.Load()), args=[parts[0]], keywords=[])))
+    at_value(fill)
+    if ifs:
+        test = ifs[0] if len(ifs) == 1 else ast.BoolOp(op=ast.And(), values=ifs)
+        fill = ast.copy_location(ast.If(test=test, body=[fill], orelse=[]), ifs[0])
+    made: ast.expr = ast.List(elts=[], ctx=ast.Load()) if isinstance(value, ast.ListComp) \
+        else ast.Dict(keys=[], values=[]) if isinstance(value, ast.DictComp) else \
+        ast.Set(elts=[ast.Starred(value=ast.Tuple(elts=[], ctx=ast.Load()), ctx=ast.Load())])
+    try:
+        text = ast.unparse(value)
+        names_text = ", ".join(ast.unparse(e) for e in clause.target.elts) \
+            if isinstance(clause.target, ast.Tuple) else ast.unparse(clause.target)
+        text = f"{text[0]}... for {names_text} in {ast.unparse(clause.iter)}{text[-1]}"
+    except Exception:  # noqa: BLE001 - only for the evidence
+        text = "a comprehension"
+    loop = ast.For(target=target, iter=clause.iter, body=[fill], orelse=[],
+                   type_comment=_AS_WRITTEN + text[:80])
+    statements = [ast.Assign(targets=[ast.Name(id=container, ctx=ast.Store())],
+                             value=ast.copy_location(made, value)),
+                  ast.copy_location(loop, value)]
+    if direct is None:
+        statements.append(ast.Assign(targets=statement.targets, value=load()))
+    for made_statement in statements:
+        ast.copy_location(made_statement, statement)
+    return [ast.fix_missing_locations(s) for s in statements]
+
+
+#: Builtins that read or change the scope they are called in: a comprehension's is not the
+#: cell's (`_comprehended`).
+_SCOPE_READERS = frozenset({"locals", "vars", "eval", "exec", "globals", "dir", "super"})
 
 
 def _counted_whiles(tree: ast.Module, namespace: Mapping[str, Any]) -> ast.Module:
@@ -6654,7 +6874,7 @@ def _drained(loop: ast.While, tree: ast.Module, position: int,
     # the type comment (a field copies keep; compiling ignores it) is the evidence's text
     drained = ast.For(target=copy.deepcopy(first.targets[0]),
                       iter=ast.copy_location(header, test), body=rest, orelse=[],
-                      type_comment=_DRAINED + f"while {queue}")
+                      type_comment=_AS_WRITTEN + f"while {queue}")
     return ast.fix_missing_locations(ast.copy_location(drained, loop))
 
 
@@ -6664,8 +6884,9 @@ def _plain_target(target: ast.expr) -> bool:
         bool(target.elts) and all(_plain_target(e) for e in target.elts)
 
 
-#: How `_drained` marks the ``for`` loop it makes of a ``while`` (`_loop_text`).
-_DRAINED = "crashpredict drained: "
+#: How `_drained` and `_comprehended` mark the ``for`` loop they make of a ``while`` or a
+#: comprehension, before what the evidence calls it (`_loop_text`).
+_AS_WRITTEN = "crashpredict as written: "
 
 
 def _int_literal(node: ast.expr) -> int | None:
