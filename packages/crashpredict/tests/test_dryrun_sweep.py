@@ -1235,26 +1235,58 @@ X_raw = np.stack(windows)
 """
 
 
-def test_windows_a_comprehension_collects_are_stacked_as_in_the_whole_run():
+def test_windows_stacked_after_a_comprehension_cut_short_are_the_whole_runs():
     """The windows run to the recording's end, so the last ones are short, and stacking
-    them fails after two comprehensions over 480 starts. Each comprehension is the loop
-    it is (`_comprehensions`): cut, it runs its first windows and its last, and the
-    features of each window come from the cell's own function, which changes none of its
-    arguments (`_leaves_its_arguments`): the cut run's list is some of the real run's
-    windows, the short last among them, so its failure is the real run's, warned
-    before any sweep. The cuts name the comprehensions as written. Its fix stops at the
-    last whole window."""
+    them fails after a comprehension of 480 windows' features (2 s). The comprehension is
+    the loop it is (`_comprehensions`): cut, it runs its first windows and its last; the
+    features come from the cell's own function, which changes none of its arguments
+    (`_leaves_its_arguments`). The windows' comprehension, quick, runs whole (a
+    comprehension is cut only after `COMPREHENSION_CUT_S` of its own), so the stack
+    reads nothing the cut loop changes (`inputs_kept`): its failure is the real run's,
+    warned before any sweep. The cut names the comprehension as written. Its fix stops
+    at the last whole window."""
     cell = WINDOW_COMPREHENSIONS.format(end="", step=0.004)
     assert _raised_type(cell, _signal()) == "ValueError"
     result, verdict = _beside_the_cell(_signal(), cell)
-    assert result.stacks_kept and not result.swept_iteration, result
+    assert result.inputs_kept and not result.swept_iteration, result
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 12), verdict
-    assert any(c.startswith("[... for s in starts] (line 9 of the cell)")
-               for c in result.cuts), result.cuts
+    assert [c.partition(":")[0] for c in result.cuts] == \
+        ["[... for s in starts] (line 9 of the cell)"], result.cuts
     fixed = WINDOW_COMPREHENSIONS.format(end=" - WIN + 1", step=0.004)
     assert _raised_type(fixed, _signal()) is None
     result, verdict = _beside_the_cell(_signal(), fixed)
+    assert verdict.crash is not True and not result.inputs_kept, (verdict, result)
+
+
+WINDOW_LOOP = """
+windows = []
+for s in range(0, len(signal){end}, STEP):
+    time.sleep({step})
+    windows.append(signal[s:s + WIN])
+X_raw = np.stack(windows)
+"""
+
+
+def test_windows_a_cut_loop_only_appends_are_stacked_as_in_the_whole_run():
+    """A loop appends views of the recording, the last ones short, and the stack fails.
+    Appending leaves the recording as it was (a list the cell only grows, and names
+    elsewhere only in the stack: `Cutter._names_cut_loops_make`'s ``grown``), so the cut
+    run's list is some of the real run's windows, the short last among them: warned
+    before any sweep. Its fix stops at the last whole window."""
+    cell = WINDOW_LOOP.format(end="", step=STEP_S)
+    assert _raised_type(cell, _signal()) == "ValueError"
+    result, verdict = _beside_the_cell(_signal(), cell)
+    assert result.stacks_kept and not result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), verdict
+    fixed = WINDOW_LOOP.format(end=" - WIN + 1", step=STEP_S)
+    assert _raised_type(fixed, _signal()) is None
+    result, verdict = _beside_the_cell(_signal(), fixed)
     assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+    # the list handed whole to the notebook's own code, which may change what it holds
+    handed = cell.replace("X_raw = ", "windows.reverse()\nX_raw = ")
+    assert _raised_type(handed, _signal()) == "ValueError"
+    result, verdict = _beside_the_cell(_signal(), handed)
+    assert not result.stacks_kept, result
 
 
 def _orders_by_customer(text_at: int | None = BAD) -> dict:

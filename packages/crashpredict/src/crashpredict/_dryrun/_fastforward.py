@@ -79,6 +79,8 @@ CUT_AFTER_S = 0.5
 #: beside the cell a whole run of it reaches its end no sooner than the cell does, while
 #: its last iteration, run early, finds an index one past the end at once.
 CUT_LAST_AFTER_S = 0.1
+#: The least time a comprehension read as a loop runs before it may be cut (`LoopInfo`).
+COMPREHENSION_CUT_S = 0.25
 #: The name the rewritten code calls the cutter by (in the child's namespace only).
 HELPER = "__crashpredict_fast_forward__"
 #: What a loop without a last iteration to run (`LoopInfo.last`) runs after its cut.
@@ -125,12 +127,16 @@ class LoopInfo:
     #: a loop over ``NAME.iterrows()``, ``NAME.itertuples(...)`` or ``NAME.items()``: the
     #: method and its constant arguments (`_rows_call`), so a sweep reads rows one by one
     rows: tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]] | None = None
+    #: the loop a comprehension of the cell is (`_comprehended`): it is cut only once it
+    #: has run `COMPREHENSION_CUT_S` (or the cut's delay, if longer) itself, so a quick one
+    #: (the names of a frame's columns) runs whole, as written, however late it comes
+    comprehension: bool = False
 
 
 def _loop_text(node: ast.For | ast.While) -> str:
-    if isinstance(node, ast.For) and (node.type_comment or "").startswith(_AS_WRITTEN):
-        return node.type_comment[len(_AS_WRITTEN):]  # a drained queue's ``while``, or a
-        # comprehension, as written
+    for mark in (_AS_WRITTEN, _COMPREHENDED):  # a drained queue's ``while``, or a
+        if isinstance(node, ast.For) and (node.type_comment or "").startswith(mark):
+            return node.type_comment[len(mark):]  # comprehension, as written
     if isinstance(node, ast.For) and _counter_of(node):  # a counted ``while``, as written
         assert isinstance(node.iter, ast.Call) and isinstance(node.target, ast.Name)
         try:
@@ -228,10 +234,11 @@ class _Rewrite(ast.NodeTransformer):
         loop_id = len(self.loops)
         extra = [node.target] if isinstance(node, ast.For) else []
         names, writes = _bound_in(node.body, extra)
-        self.loops[loop_id] = LoopInfo(loop_id, node.lineno, _loop_text(node), self.where,
-                                       names, writes,
-                                       self.functions[0] if self.functions else None,
-                                       autograd=_sets_autograd(node))
+        self.loops[loop_id] = LoopInfo(
+            loop_id, node.lineno, _loop_text(node), self.where, names, writes,
+            self.functions[0] if self.functions else None, autograd=_sets_autograd(node),
+            comprehension=isinstance(node, ast.For) and
+            (node.type_comment or "").startswith(_COMPREHENDED))
         return loop_id
 
     def _call(self, method: str, args: list[ast.expr], at: ast.AST) -> ast.Call:
@@ -854,11 +861,14 @@ class Cutter:
         if not self.quick:
             self.cut_lines.append(_cell_top_line(self.filename))
 
-    def _may_cut(self, done: int, last: bool = False) -> bool:
+    def _may_cut(self, done: int, last: bool = False, since: float | None = None) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
-        iteration to run after its cut, `CUT_LAST_AFTER_S`)."""
+        iteration to run after its cut, `CUT_LAST_AFTER_S`; ``since``: a comprehension's
+        loop, entered then, `COMPREHENSION_CUT_S`)."""
         after = min(self.cut_after_s, CUT_LAST_AFTER_S) if last else self.cut_after_s
-        return done >= self.keep and time.perf_counter() - self.began >= after
+        now = time.perf_counter()
+        return done >= self.keep and now - self.began >= after and (
+            since is None or now - since >= max(COMPREHENSION_CUT_S, self.cut_after_s))
 
     def enumerated(self, value: Any, loop_id: int, start: int) -> Any:
         """``value``, which an ``enumerate`` of the cell's loop ``loop_id`` counts from
@@ -958,8 +968,9 @@ class Cutter:
         # where the item at the cut is the last one, the cut would skip nothing: it runs
         whole = self.totals.get(loop_id) if last is not _NO_LAST and \
             self.entries.get(loop_id) == 1 else None
+        since = time.perf_counter() if self.loops[loop_id].comprehension else None
         for item in iterator:
-            if self._may_cut(done, sooner) and whole != done + 1:
+            if self._may_cut(done, sooner, since) and whole != done + 1:
                 self._cut(loop_id, done)
                 if loop_id in self.sources and self.entries.get(loop_id) == 1:
                     self.tails.append((loop_id, done))
@@ -1683,7 +1694,9 @@ class Cutter:
         many iterations ran (a final fit on the monthly frames joined, after a loop that
         scored each month with a model of its own). Only where:
 
-        - the cut loops are the cell's own statements, run none of the notebook's code,
+        - the cut loops are the cell's own statements, run none of the notebook's code
+          but its pure functions (`_pure_function`: they change only what they are
+          handed, which counts as changed but where they leave it, `_leaves_its_arguments`),
           write or remove no file, set no library's global state (`_GLOBAL_SETTERS`), nor
           whether tensors require grad, and train no weights through an optimizer
           (`_TRAINS`); the statement is of the cell's top level, after them;
@@ -1706,7 +1719,7 @@ class Cutter:
                     any(self.loops[i].writes_files or self.loops[i].autograd
                         for i in self.cut) or _about_autograd(exc):
                 return False
-            found = self._after_the_loops(exc, line, filename, namespace)
+            found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
             if found is None:
                 return False
             tree, cut_nodes, statement, _node = found
@@ -6779,7 +6792,7 @@ def _comprehended(statement: ast.stmt, taken: set[str], at: int, tree: ast.Modul
     except Exception:  # noqa: BLE001 - only for the evidence
         text = "a comprehension"
     loop = ast.For(target=target, iter=clause.iter, body=[fill], orelse=[],
-                   type_comment=_AS_WRITTEN + text[:80])
+                   type_comment=_COMPREHENDED + text[:80])
     statements = [ast.Assign(targets=[ast.Name(id=container, ctx=ast.Store())],
                              value=ast.copy_location(made, value)),
                   ast.copy_location(loop, value)]
@@ -6884,9 +6897,10 @@ def _plain_target(target: ast.expr) -> bool:
         bool(target.elts) and all(_plain_target(e) for e in target.elts)
 
 
-#: How `_drained` and `_comprehended` mark the ``for`` loop they make of a ``while`` or a
-#: comprehension, before what the evidence calls it (`_loop_text`).
+#: How `_drained` marks the ``for`` loop it makes of a ``while``, and `_comprehended` the
+#: one it makes of a comprehension, before what the evidence calls it (`_loop_text`).
 _AS_WRITTEN = "crashpredict as written: "
+_COMPREHENDED = "crashpredict comprehension: "
 
 
 def _int_literal(node: ast.expr) -> int | None:
