@@ -968,7 +968,8 @@ class Cutter:
         # where the item at the cut is the last one, the cut would skip nothing: it runs
         whole = self.totals.get(loop_id) if last is not _NO_LAST and \
             self.entries.get(loop_id) == 1 else None
-        since = time.perf_counter() if self.loops[loop_id].comprehension else None
+        info = self.loops.get(loop_id)
+        since = time.perf_counter() if info is not None and info.comprehension else None
         for item in iterator:
             if self._may_cut(done, sooner, since) and whole != done + 1:
                 self._cut(loop_id, done)
