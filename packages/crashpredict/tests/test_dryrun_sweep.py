@@ -598,6 +598,56 @@ def test_a_months_duplicates_in_a_queue_of_periods_the_cell_imports_are_met():
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
+def _country_frames(text_last: bool = True) -> dict:
+    """Eight countries' frames of amounts; the last country's were exported as text with a
+    currency sign."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(21)
+    frames = {c: pd.DataFrame({"amount": rng.gamma(2.0, 40.0, 500).round(2)})
+              for c in ["DE", "FR", "IT", "ES", "NL", "BE", "AT", "PL"]}
+    if text_last:
+        frames["PL"]["amount"] = [f"PLN {a:.2f}" for a in frames["PL"]["amount"]]
+    return {"np": np, "pd": pd, "time": time, "deque": collections.deque,
+            "country_frames": frames}
+
+
+COUNTRY_QUEUE = """
+queue = deque(country_frames.items())
+profiles = {{}}
+while queue:
+    country, frame = queue.popleft()
+    time.sleep({step})
+    amounts = frame["amount"]{parse}.astype(float)
+    profiles[country] = np.percentile(amounts, [10, 50, 90])
+"""
+
+
+def test_the_last_item_of_a_queue_of_pairs_keyed_by_its_name_runs_after_the_cut():
+    """A queue of (country, frame) pairs, each country's profile stored under its name: the
+    last country's amounts are text, late in the real run. The drained loop's pairs are
+    unpacked (`_drained`), and a store keyed by the pair's name looks nothing up
+    (`_last_kind`: "batches", not "" as a lookup by an unpacked target would make it), so
+    the cut runs the last pair at once, where its own values fail. Its fix parses the
+    sign away."""
+    cell = COUNTRY_QUEUE.format(step=0.15, parse="")
+    assert _raised_type(cell, _country_frames()) == "ValueError"
+    result, verdict = _beside_the_cell(_country_frames(), cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), \
+        (verdict, result)
+    assert result.last_iteration and not result.swept_iteration, result
+    fixed = COUNTRY_QUEUE.format(step=0.15, parse='.astype(str).str.replace("PLN ", "")')
+    assert _raised_type(fixed, _country_frames()) is None
+    result, verdict = _beside_the_cell(_country_frames(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+    from crashpredict._dryrun._fastforward import _last_kind
+    for source, kind in (("for k, v in list(q):\n    out[k] = f(v)\n", "batches"),
+                         ("for k, v in list(q):\n    out.append(table[k] + v)\n", ""),
+                         ("for k in list(q):\n    out[k] = f(k)\n", "sequence")):
+        assert _last_kind(ast.parse(source).body[0]) == kind, source
+
+
 def _sources(duplicated: bool = True) -> dict:
     """Four tables of features by customer; the last (the CRM's) has a customer twice."""
     import numpy as np
@@ -1418,6 +1468,10 @@ def test_a_notebook_function_leaves_its_arguments_only_where_nothing_changes_the
      "    out.append(s[0])", True),
     ("for s in xs:\n    while s:\n        out.append(s.pop())", False),
     ("for s in xs:\n    for i in range(len(s)):\n        other.append(out)", False),
+    # another list the iteration extends (``ids.extend([name] * len(feats))``)
+    ("for s in xs:\n    w = s[:4]\n    other.extend([s] * len(w))\n    out.append(w)", True),
+    ("for s in xs:\n    other.extend(out)\n    out.append(s)", False),
+    ("for s in xs:\n    out.extend(s)", False),
 ])
 def test_values_an_inner_loop_appends_are_its_own_only_where_its_iteration_makes_them(
         source, own):

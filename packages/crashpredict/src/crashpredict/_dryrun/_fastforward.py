@@ -380,9 +380,11 @@ def _last_kind(node: ast.For) -> str:
     if kind == "zip":
         return "batches"  # its last item, where a failure of that item's own values counts
     targets = _names_in(node.target)
-    if any(isinstance(n, ast.Subscript) and targets & _names_in(n.slice)
-           for n in _own_nodes(node.body)):
-        return kind if kind != "sequence" or isinstance(node.target, ast.Name) else ""
+    unpacked = kind == "sequence" and not isinstance(node.target, ast.Name)
+    if any(isinstance(n, ast.Subscript) and targets & _names_in(n.slice) and
+           not (unpacked and isinstance(n.ctx, ast.Store))  # (``finetuned[country] =
+           for n in _own_nodes(node.body)):  # model`` looks nothing up by its key)
+        return kind if not unpacked else ""
     return "batches" if kind in ("sequence", "enumerate") else ""
 
 
@@ -3247,10 +3249,11 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
                 continue
             if listed in _names_in(call):
                 return None
-            if isinstance(func, ast.Attribute) and func.attr == "append" and \
+            if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and \
                     isinstance(func.value, ast.Name) and (func.value.id in made or clean(
                         call.args + [k.value for k in call.keywords])):
-                # another list the iteration grows (``owners.append(pid)``); one the cut
+                # another list the iteration grows (``owners.append(pid)``,
+                # ``ids.extend([name] * len(feats))``); one the cut
                 # loops change may be given what is not the iteration's own (an inner
                 # loop's last ``feats``): a value of ``listed`` that reads it is not clean
                 continue
