@@ -802,6 +802,16 @@ OWN_VALUES = [
     # a store keyed by the records changes the dict, not the records (`_stored`)
     "totals = {}\nfor i in range(n):\n    time.sleep(0.0001)\n    rec = records[i]\n"
     "    amount = float(rec['amount'])\n    totals[records[i]['key']] = amount * 2",
+    # a dict's items, unpacked, stored under their key (`_last_kind`: "batches"); the
+    # failing statement rebinding the target from itself (`_rebound_first_in_body`); a
+    # frame's method that makes a new frame leaves it as it was (`_own_values_failed`)
+    "amounts = {}\nfor k, r in by_id.items():\n    time.sleep(0.0001)\n"
+    "    amounts[k] = float(r['amount'])",
+    "names = {}\nfor k, r in by_id.items():\n    time.sleep(0.0001)\n"
+    "    r = r['name'].strip()\n    names[k] = r",
+    "totals = {}\nfor k, r in by_id.items():\n    time.sleep(0.0001)\n"
+    "    named = len(people.set_index('name'))\n"
+    "    totals[k] = people.head(1).assign(v=r['amount']).astype({'v': float})",
 ]
 
 
@@ -814,6 +824,7 @@ def _records_namespace(n: int) -> dict:
     import pandas as pd
 
     namespace = {"np": np, "n": n, "records": records, "cache": {},
+                 "by_id": {r["id"]: r for r in records},
                  "people": pd.DataFrame({"name": [r["name"] for r in records]})}
     earlier = "import time\ndef remember(r):\n    cache[r['key']] = r\n"
     exec(compile(earlier, "<ipython-input-3>", "exec"), namespace)  # noqa: S102

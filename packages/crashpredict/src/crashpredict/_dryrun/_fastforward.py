@@ -341,10 +341,12 @@ def _last_kind(node: ast.For) -> str:
     """A loop whose body subscripts with its target (``x[i + 1]``, ``axes[i]``) and leaves
     the loop only at its end (no ``break``, ``return`` or ``yield`` of its own), over what
     tells its last item: ``range(...)`` ("range"), ``enumerate(NAME)`` with a constant
-    start ("enumerate"), or a name or attribute ("sequence"); else "". There an index one
-    past the end fails, in the last iteration. Such a loop over a name or its
-    ``enumerate`` that does not subscript with its target is "batches": a ``DataLoader``'s
-    smaller last batch breaks a size its body fixed (``x.view(BATCH_SIZE, -1)``)."""
+    start ("enumerate"), or a name or attribute, or a dict's view (``regional.items()``)
+    ("sequence"); else "". There an index one past the end fails, in the last iteration.
+    Such a loop over a name or its ``enumerate`` that does not subscript with its target
+    (but to store under it, for a target unpacked: ``enriched[region] = daily``) is
+    "batches": a ``DataLoader``'s smaller last batch breaks a size its body fixed
+    (``x.view(BATCH_SIZE, -1)``); a container's last item, its own values."""
     call = node.iter if isinstance(node.iter, ast.Call) else None
     called = call.func.id if call is not None and isinstance(call.func, ast.Name) else None
     if isinstance(node.target, ast.Name) and called == "range":
@@ -357,7 +359,8 @@ def _last_kind(node: ast.For) -> str:
             and all(isinstance(a, ast.Constant) and type(a.value) is int
                     for a in [*call.args[1:], *(k.value for k in call.keywords)]):
         kind = "enumerate"
-    elif (_pure(node.iter) or _listing(node.iter)) and (isinstance(node.target, ast.Name) or (
+    elif (_pure(node.iter) or _listing(node.iter) or _dict_view(node.iter)) and (
+            isinstance(node.target, ast.Name) or (
             isinstance(node.target, (ast.Tuple, ast.List))
             and all(isinstance(e, ast.Name) for e in node.target.elts))):
         kind = "sequence"
@@ -5157,10 +5160,12 @@ def _own_values_failed(statement: ast.stmt, raised: tuple[int, int, int, int],
         return False
     if _runs_notebook_code(cut_nodes, namespace, pure_ok=True):
         return False  # the notebook's code may change what the loop does not name
-    receivers = set() if swept else {
+    receivers = set() if swept else {  # (a pandas object's methods that make a new one,
+        # ``stores.set_index('store_id')``, leave it as it was: ``inplace=`` is `made`'s)
         name for name, chain, value in _calls_in(cut_nodes, namespace)
         if chain and (not isinstance(value, types.ModuleType) or "random" in chain)
-        and not _predicts(chain, value)}
+        and not _predicts(chain, value) and not (
+            _frame_or_series(value) and set(chain) <= _NEW_OBJECT_METHODS | _PANDAS_INDEXERS)}
     return _clean_statement(ast.Expr(value=node), known, made | (receivers - known - shaped),
                             namespace)
 
@@ -5540,11 +5545,14 @@ def _rebound_first_in_body(loop: ast.For, path: list[ast.AST], statement: ast.st
     it): each iteration then rebinds it once, after the header bound it, never carried
     from one iteration to the next (an ``i += 2`` inside an inner loop or a test is not
     so). Those before the statement must rebind it from the iteration's own values
-    (checked by the caller)."""
+    (checked by the caller). The statement itself may be such an assignment, of the
+    body's top level (``tx = tx.merge(stores, on='store_id')``): its value, which
+    raised, reads the target before the statement rebinds it."""
     top = path[0] if path else statement
     if not any(node is top for node in loop.body):
         return False
-    plain = {id(n) for node in loop.body if node is not top
+    plain = {id(n) for node in loop.body if (
+                 node is not top or (top is statement and isinstance(node, ast.Assign)))
              and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
              for n in ast.walk(node)}
     return all(id(n) in plain for n in rebound)
