@@ -1260,6 +1260,71 @@ def test_what_a_session_keeps_across_its_cut_inner_loop_is_not_the_real_runs():
     assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
 
 
+def _regression_loaders() -> dict:
+    """A training loader of 30 batches and a validation loader whose last batch holds one
+    row (64 * 20 + 1 rows)."""
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader, TensorDataset
+
+    generator = torch.Generator().manual_seed(3)
+    X, Xv = torch.randn(64 * 30, 8, generator=generator), torch.randn(64 * 20 + 1, 8,
+                                                                      generator=generator)
+    return {"torch": torch, "nn": nn, "time": time,
+            "train_loader": DataLoader(TensorDataset(X, X.sum(1)), batch_size=64),
+            "val_loader": DataLoader(TensorDataset(Xv, Xv.sum(1)), batch_size=64)}
+
+
+VALIDATION = """
+model = {model}
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for xb, yb in train_loader:
+    time.sleep({step})
+    opt.zero_grad()
+    loss = ((model(xb).squeeze(-1) - yb) ** 2).mean()
+    loss.backward()
+    opt.step()
+preds = []
+with torch.no_grad():
+    for xb, _ in val_loader:
+        time.sleep({step})
+        preds.append(model(xb).{squeeze})
+val_pred = torch.cat(preds)
+"""
+
+
+def test_predictions_collected_under_no_grad_are_stacked_as_in_the_whole_run():
+    """A model of torch's own layers, trained by a cut loop, predicts batch by batch under
+    ``torch.no_grad()``; ``squeeze()`` makes the last batch's one prediction a
+    zero-dimensional tensor, which ``torch.cat`` refuses. The ``with`` only turns
+    gradients off (`_gradients_off`), and the model's outputs have the shapes its inputs
+    give them however long it trained (`_library_layers`): the cut run's list holds the
+    first predictions and the last, as the real run's does, so its failure is the real
+    run's. Its fix squeezes the last axis only. A model of the notebook's own class may
+    shape its outputs by their values: not claimed."""
+    cell = VALIDATION.format(model="nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))",
+                             step=STEP_S, squeeze="squeeze()")
+    assert _raised_type(cell, _regression_loaders()) == "RuntimeError"
+    result, verdict = _beside_the_cell(_regression_loaders(), cell)
+    assert result.stacks_kept, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 15), verdict
+    fixed = cell.replace("squeeze())", "squeeze(-1))")
+    assert _raised_type(fixed, _regression_loaders()) is None
+    result, verdict = _beside_the_cell(_regression_loaders(), fixed)
+    assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+
+    def own_class():
+        namespace = _regression_loaders()
+        exec("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"  # noqa: S102
+             "        self.body = nn.Linear(8, 1)\n    def forward(self, x):\n"
+             "        return self.body(x)\n", namespace)
+        return namespace
+    mine = VALIDATION.format(model="Net()", step=STEP_S, squeeze="squeeze()")
+    assert _raised_type(mine, own_class()) == "RuntimeError"
+    result, verdict = _beside_the_cell(own_class(), mine)
+    assert not result.stacks_kept, result
+
+
 def _signal(rows: int = ITEMS * 16 * 12 + 9) -> dict:
     """Eight channels of a recording, sliced into windows of 64 every 16 rows; its last
     rows do not fill a window."""

@@ -2651,7 +2651,7 @@ class Cutter:
 
     def _collected_only(self, listed: str, cut_nodes: list[ast.stmt], made: set[str],
                         namespace: Mapping[str, Any], before: ast.stmt,
-                        keyed: bool = False) -> bool:
+                        keyed: bool = False, shaped: frozenset[str] = frozenset()) -> bool:
         """Whether the list ``listed`` holds only what one cut loop of the cell (a
         statement of it, entered once, before ``before``), or the cut loops within it,
         appended, each value made from its own items (`_own_items`): the cell makes it
@@ -2660,7 +2660,11 @@ class Cutter:
         and the last, each the same (of each session, the first windows and the last).
         ``keyed``: a dict made empty before the loop and filled under a key its header
         binds anew, unique to each iteration (`_unique_key`: ``trends[store] = ...``),
-        counts too: no iteration's value replaces another's."""
+        counts too: no iteration's value replaces another's. The statement may be a ``with``
+        of the cell's top level that only turns gradients off (`_gradients_off`: ``with
+        torch.no_grad():``) around the loop, which it holds directly. ``shaped``: the
+        models whose shapes alone decide the failure (`_library_layers`), which what the
+        loops do to them (train them) leaves as they were: not counted as changed."""
         tree = self.cell_tree
         assert tree is not None
         position = {id(n): k for k, n in enumerate(tree.body)}
@@ -2671,6 +2675,12 @@ class Cutter:
         if not cut or len(loops) != 1 or not all(_within(node, loops[0]) for node in cut):
             return False
         loop = loops[0]
+        if isinstance(loop, ast.With) and _gradients_off(loop, namespace):
+            held = [n for n in loop.body if any(_within(node, n) for node in cut)]
+            if len(held) != 1:
+                return False
+            position[id(held[0])] = position[id(loop)]
+            loop = held[0]
         key = _unique_key(loop, namespace) if keyed and isinstance(loop, ast.For) else None
         scope = list(cut_nodes)
         if not any(loop is node for node in cut_nodes):  # a loop whole around the cut ones:
@@ -2725,7 +2735,7 @@ class Cutter:
             changed = self._changed_by_cell(namespace, loop, self.continuing)
             if changed is None or not _own_items(loop, listed, changed - {listed}, key=key):
                 return False
-        return _own_items(loop, listed, made | (receivers - {listed}), key=key)
+        return _own_items(loop, listed, (made | (receivers - {listed})) - shaped, key=key)
 
     def stacks_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
@@ -2770,9 +2780,14 @@ class Cutter:
                 _collecting(node, namespace) != ("columns" if labels else "stack"):
             return False
         assert isinstance(node.args[0], ast.Name)
+        # the outputs of a model of a library's layers have the shapes its inputs give
+        # them, however many steps trained it (``preds.append(model(xb).squeeze())``)
+        shaped = frozenset(name for name in _shaped_modules(
+            _names_in(self.cell_tree), self.cell_tree, namespace)
+            if _library_layers(namespace.get(name))) if not labels else frozenset()
         return self._collected_only(node.args[0].id, cut_nodes,
                                     self._names_cut_loops_make(cut_nodes, namespace, True),
-                                    namespace,
+                                    namespace, shaped=shaped,
                                     before=statement, keyed=labels)
 
     def shapes_kept(self, exc: BaseException, line: int | None, filename: str,
@@ -2867,6 +2882,7 @@ _MISFIT_SHAPES = ("all input arrays must have the same shape",
                   "stack expects each tensor to be equal size",
                   "Sizes of tensors must match except in dimension",
                   "Tensors must have same number of dimensions",
+                  "zero-dimensional tensor",
                   "expected sequence of length")
 #: What pandas says of series or frames joined side by side, one with a label twice.
 _MISFIT_LABELS = ("cannot reindex on an axis with duplicate labels",
@@ -5945,6 +5961,36 @@ def _torch_module(value: Any) -> bool:
     torch = sys.modules.get("torch")
     module_type = getattr(getattr(torch, "nn", None), "Module", None)
     return isinstance(module_type, type) and isinstance(value, module_type)
+
+
+def _library_layers(value: Any) -> bool:
+    """Whether ``value`` is a torch module made of torch's own layers only (``nn.Sequential``
+    of ``nn.Linear``...) or a Keras model of Keras' own layers: what shapes its outputs take
+    its inputs' shapes decide, whatever its weights hold (a class of the notebook's may
+    select rows by their values)."""
+    try:
+        if _torch_module(value):
+            return all(type(m).__module__.startswith("torch.nn.") for m in value.modules())
+        return _keras_model(value) and all(
+            type(layer).__module__.partition(".")[0] == "keras" for layer in value.layers)
+    except Exception:  # noqa: BLE001 - a strange model: its shapes not known
+        return False
+
+
+def _gradients_off(node: ast.With, namespace: Mapping[str, Any]) -> bool:
+    """Whether each item of ``node`` is torch's ``no_grad()`` or ``inference_mode()`` (of
+    the namespace's torch), bound to no name: it changes no value the cell names."""
+    for item in node.items:
+        call = item.context_expr
+        if item.optional_vars is not None or not isinstance(call, ast.Call) or call.args or \
+                call.keywords or not isinstance(call.func, ast.Attribute) or \
+                call.func.attr not in ("no_grad", "inference_mode") or \
+                not isinstance(call.func.value, ast.Name):
+            return False
+        module = namespace.get(call.func.value.id)
+        if not (isinstance(module, types.ModuleType) and module.__name__ == "torch"):
+            return False
+    return bool(node.items)
 
 
 def _keras_model(value: Any) -> bool:
