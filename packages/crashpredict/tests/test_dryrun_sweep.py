@@ -695,6 +695,48 @@ def test_a_loop_whose_cut_would_skip_nothing_runs_whole():
     assert verdict.crash is not True, (verdict, result)
 
 
+SITE_FEATURES = """
+per_site = {{}}
+for site, g in readings.groupby("site"):
+    time.sleep(0.25)
+    g = g.dropna(axis=1, how="all")
+    per_site[site] = np.linalg.lstsq(g[{columns}].to_numpy(), g["load"].to_numpy(),
+                                     rcond=None)[0] @ weights
+"""
+
+
+def _site_readings() -> dict:
+    """Four sites' readings; only the newest site (the last) has a humidity column."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(9)
+    frames = [pd.DataFrame({"site": f"site_{s}", "temp": rng.normal(15, 8, 200),
+                            "wind": rng.gamma(2.0, 3.0, 200), "load": rng.normal(50, 3, 200),
+                            "humidity": rng.uniform(20, 90, 200) if s == 3 else np.nan})
+              for s in range(4)]
+    return {"np": np, "time": time, "readings": pd.concat(frames, ignore_index=True),
+            "weights": np.ones(2)}
+
+
+def test_a_groupby_whose_cut_would_skip_nothing_runs_whole():
+    """Four sites, a quarter of a second each: the cut would come after three and skip the
+    last, the only one with a humidity column, whose three coefficients do not fit the
+    two weights. A groupby's groups are counted (its total), so that cut would skip no
+    item but the one the real run runs next: the loop runs whole, though no last item is
+    known, and its failure is the real run's. Its fix selects the shared columns."""
+    cell = SITE_FEATURES.format(columns='g.columns.drop(["site", "load"])')
+    assert _raised_type(cell, _site_readings()) == "ValueError"
+    result, verdict = _beside_the_cell(_site_readings(), cell)
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), \
+        (verdict, result)
+    assert not result.cut_before_crash and not result.cuts, result
+    fixed = SITE_FEATURES.format(columns='["temp", "wind"]')
+    assert _raised_type(fixed, _site_readings()) is None
+    result, verdict = _beside_the_cell(_site_readings(), fixed)
+    assert verdict.crash is not True, (verdict, result)
+
+
 def _weekly_orders() -> dict:
     """A year of past orders by channel, and forty weekly batches to score; the 37th week
     sells through a channel the past never had (a kiosk)."""

@@ -971,8 +971,9 @@ class Cutter:
         # item after as many items as a loop without one keeps
         sooner = last is not _NO_LAST and loop_id not in self.items_last
         # where the item at the cut is the last one, the cut would skip nothing: it runs
-        whole = self.totals.get(loop_id) if last is not _NO_LAST and \
-            self.entries.get(loop_id) == 1 else None
+        # (the real run's next iteration, known to be its last or not: the fourth of a
+        # groupby's four sites)
+        whole = self.totals.get(loop_id) if self.entries.get(loop_id) == 1 else None
         info = self.loops.get(loop_id)
         since = time.perf_counter() if info is not None and info.comprehension else None
         for item in iterator:
