@@ -2581,11 +2581,10 @@ class Cutter:
             made |= self.loops[loop_id].names
         tree = self.cell_tree
         if grown and tree is not None:
-            calls = [call for node in ast.walk(tree) if isinstance(node, ast.Call)
-                     for call in [node]]
-            containers = {_growing_call(call, namespace) for call in calls} - {None}
-            growing = {id(call.func.value) for call in calls
-                       if _growing_call(call, namespace) is not None}
+            calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+            grows = {id(call.func.value): name for call in calls  # type: ignore[attr-defined]
+                     if (name := _growing_call(call, namespace)) is not None}
+            containers, growing = set(grows.values()), set(grows)
             handed = {id(call.args[0]) for call in calls if call.args and (
                 _collecting(call, namespace) == "stack" or _called_name(call) == "len")}
             grown = all(isinstance(n.ctx, ast.Store) or id(n) in growing | handed
