@@ -81,6 +81,13 @@ CUT_AFTER_S = 0.5
 CUT_LAST_AFTER_S = 0.1
 #: The least time a comprehension read as a loop runs before it may be cut (`LoopInfo`).
 COMPREHENSION_CUT_S = 0.25
+#: Beside a running cell, a loop whose run has taken this long by the end of its second
+#: iteration keeps those two (`SLOW_KEEP`), not `KEEP_ITERATIONS`: a third of a region's
+#: merge and grouping of 0.7 s is time its last region, or the statement after the loop,
+#: waits for while the real run goes on. Two still show what a second pass over the
+#: state the first left meets.
+SLOW_KEEP_S = 1.0
+SLOW_KEEP = 2
 #: The name the rewritten code calls the cutter by (in the child's namespace only).
 HELPER = "__crashpredict_fast_forward__"
 #: What a loop without a last iteration to run (`LoopInfo.last`) runs after its cut.
@@ -866,13 +873,18 @@ class Cutter:
         if not self.quick:
             self.cut_lines.append(_cell_top_line(self.filename))
 
-    def _may_cut(self, done: int, last: bool = False, since: float | None = None) -> bool:
+    def _may_cut(self, done: int, last: bool = False, since: float | None = None,
+                 entered: float | None = None) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
         iteration to run after its cut, `CUT_LAST_AFTER_S`; ``since``: a comprehension's
-        loop, entered then, `COMPREHENSION_CUT_S`)."""
+        loop, entered then, `COMPREHENSION_CUT_S`; ``entered``: when this run of the loop
+        began, for `SLOW_KEEP_S` beside the cell)."""
         after = min(self.cut_after_s, CUT_LAST_AFTER_S) if last else self.cut_after_s
         now = time.perf_counter()
-        return done >= self.keep and now - self.began >= after and (
+        kept = done >= self.keep or (
+            self.cut_after_s > 0 and entered is not None and done >= min(SLOW_KEEP, self.keep)
+            and now - entered >= SLOW_KEEP_S)
+        return kept and now - self.began >= after and (
             since is None or now - since >= max(COMPREHENSION_CUT_S, self.cut_after_s))
 
     def enumerated(self, value: Any, loop_id: int, start: int) -> Any:
@@ -975,9 +987,10 @@ class Cutter:
         # groupby's four sites)
         whole = self.totals.get(loop_id) if self.entries.get(loop_id) == 1 else None
         info = self.loops.get(loop_id)
-        since = time.perf_counter() if info is not None and info.comprehension else None
+        entered = time.perf_counter()
+        since = entered if info is not None and info.comprehension else None
         for item in iterator:
-            if self._may_cut(done, sooner, since) and whole != done + 1:
+            if self._may_cut(done, sooner, since, entered) and whole != done + 1:
                 self._cut(loop_id, done)
                 if loop_id in self.sources and self.entries.get(loop_id) == 1:
                     self.tails.append((loop_id, done))
