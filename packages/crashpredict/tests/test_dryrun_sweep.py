@@ -3346,6 +3346,37 @@ def test_a_merge_that_refuses_a_left_dataset_no_cut_loop_makes_is_the_real_runs(
     assert (verdict.crash is True) is bool(claimed), verdict
 
 
+@pytest.mark.parametrize(("merge", "claimed"), [
+    ("plan = summary.merge(budget_codes, on='month', how='left')", True),
+    ("plan = pd.merge(budget_codes, summary, on='month')", True),
+    # the fix: the codes read as numbers first
+    ("budget_codes['month'] = budget_codes['month'].astype(int)\n"
+     "plan = summary.merge(budget_codes, on='month', how='left')", None),
+    # the key column changed after the frame is made: not read so
+    ("summary['month'] = summary['month'] + 0.0\n"
+     "plan = summary.merge(budget_codes, on='month', how='left')", False),
+])
+def test_group_keys_a_cut_loop_collected_merged_with_text_keys_are_the_real_runs(merge,
+                                                                                 claimed):
+    """One record per month of a groupby over an integer column, keyed by the month, cut;
+    the budget table reads its months as zero-padded text. pandas refuses to merge
+    integers with texts, and every key of that groupby is an integer: the real run's
+    frame of records has the cut run's dtype under the key (`Cutter.key_types_kept`)."""
+    import numpy as np
+    import pandas as pd
+
+    def namespace() -> dict:
+        return {**_admissions(), "budget_codes": pd.DataFrame(
+            {"month": [f"{k:02d}" for k in range(ITEMS)], "budget": np.arange(ITEMS) * 10.0})}
+
+    cell = SUMMARISED.format(step=STEP_S, merge=merge)
+    truth = _raised_type(cell, namespace())
+    assert truth == (None if claimed is None else "ValueError")
+    result, verdict = _beside_the_cell(namespace(), cell)
+    assert result.key_types_kept is bool(claimed), result
+    assert (verdict.crash is True) is bool(claimed), verdict
+
+
 def _regional_stores(late_type: str | None = "kiosk") -> dict:
     """Forty regions' weekly sales, each a frame whose ``store_type`` is categorical with
     the types that region has; from region 30 on a ``late_type`` opened too."""
