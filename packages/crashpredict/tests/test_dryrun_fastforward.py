@@ -164,6 +164,12 @@ def test_a_loop_of_slow_iterations_beside_the_cell_keeps_two(monkeypatch, cut_af
     cutter = Cutter({}, cut_after_s=cut_after_s)
     ran = sum(1 for _ in cutter._iterate(iter(range(10)), 0) if not time.sleep(0.15))
     assert ran == kept and cutter.cut == [0]
+    ticking = Cutter({}, cut_after_s=cut_after_s)  # a ``while`` loop's ticks alike
+    ticks = 0
+    while ticks < 10 and ticking.tick(2):
+        time.sleep(0.15)
+        ticks += 1
+    assert ticks == kept and ticking.cut == [2]
     # quick iterations keep KEEP_ITERATIONS at least, whatever the run's age
     late = Cutter({}, cut_after_s=0.05)
     late.began -= 10

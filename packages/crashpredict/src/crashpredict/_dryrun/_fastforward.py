@@ -793,6 +793,8 @@ class Cutter:
     ran_last: list[int] = field(default_factory=list)
     #: ...and those in their last iteration now (innermost last): what a crash interrupts
     in_last: list[int] = field(default_factory=list)
+    #: when each ``while`` loop first ticked (`tick`)
+    ticked: dict[int, float] = field(default_factory=dict)
     #: the loops in an iteration their current run keeps (none skipped yet in this run),
     #: innermost last (`Cutter.crashed_in_kept_iteration`)
     in_kept: list[int] = field(default_factory=list)
@@ -1487,8 +1489,10 @@ class Cutter:
     def tick(self, loop_id: int) -> bool:
         done = self.counts.get(loop_id, 0)
         # while loops restart their count each time the loop statement is entered again
-        # are not tracked: a while loop keeps `keep` iterations per run of the cell
-        if self._may_cut(done):
+        # are not tracked: a while loop keeps `keep` iterations per run of the cell (and
+        # `SLOW_KEEP` where those took `SLOW_KEEP_S` from its first)
+        entered = self.ticked.setdefault(loop_id, time.perf_counter())
+        if self._may_cut(done, entered=entered):
             self._cut(loop_id, done)
             return False
         self.counts[loop_id] = done + 1
