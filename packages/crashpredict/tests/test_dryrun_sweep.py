@@ -3358,6 +3358,8 @@ def test_a_merge_that_refuses_a_left_dataset_no_cut_loop_makes_is_the_real_runs(
     # the key column changed after the frame is made: not read so
     ("summary['month'] = summary['month'] + 0.0\n"
      "plan = summary.merge(budget_codes, on='month', how='left')", False),
+    # each side's key named apart: the message names the left's only
+    ("plan = summary.merge(budget_codes, left_on='month', right_on='month')", False),
 ])
 def test_group_keys_a_cut_loop_collected_merged_with_text_keys_are_the_real_runs(merge,
                                                                                  claimed):

@@ -1676,9 +1676,9 @@ class Cutter:
             if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
                     call.func.attr != "merge" or any(
                         isinstance(a, ast.Starred) or (isinstance(a, ast.keyword) and
-                                                       a.arg is None)
+                                                       a.arg in _SIDED_KEYS)
                         for a in [*call.args, *call.keywords]):
-                return False
+                return False  # (each side's own key names: the message names the left's)
             made = self._names_cut_loops_make(cut_nodes, namespace)
             spread = _propagate(tree, made)
             datasets = _merged(call, namespace)
@@ -3130,6 +3130,8 @@ def _cell_top_line(filename: str) -> int | None:
 
 
 _MERGE_TYPES = re.compile(r"You are trying to merge on \S+ and \S+ columns for key '([^']*)'")
+#: A merge's keywords that name keys of one side only (None: ``**kwargs``).
+_SIDED_KEYS = frozenset({None, "left_on", "right_on", "left_index", "right_index"})
 #: The dtypes whose groupby keys are all of one type (numbers, dates, booleans).
 _TYPED_KINDS = frozenset("biufmM")
 
