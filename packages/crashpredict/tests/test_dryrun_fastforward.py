@@ -152,6 +152,30 @@ def test_a_long_loop_is_cut_once_the_run_has_taken_its_share_of_the_budget():
     assert sum(1 for _ in quick._iterate(iter(range(100)), 1)) == KEEP_ITERATIONS
 
 
+@pytest.mark.parametrize("cut_after_s, kept", [
+    (0.05, 2),  # beside the cell: two slow iterations took SLOW_KEEP_S, and are enough
+    (0.0, KEEP_ITERATIONS),  # the replay's cut: its whole run follows when the budget allows
+])
+def test_a_loop_of_slow_iterations_beside_the_cell_keeps_two(monkeypatch, cut_after_s, kept):
+    from crashpredict._dryrun import _fastforward
+    from crashpredict._dryrun._fastforward import Cutter
+
+    monkeypatch.setattr(_fastforward, "SLOW_KEEP_S", 0.2)
+    cutter = Cutter({}, cut_after_s=cut_after_s)
+    ran = sum(1 for _ in cutter._iterate(iter(range(10)), 0) if not time.sleep(0.15))
+    assert ran == kept and cutter.cut == [0]
+    ticking = Cutter({}, cut_after_s=cut_after_s)  # a ``while`` loop's ticks alike
+    ticks = 0
+    while ticks < 10 and ticking.tick(2):
+        time.sleep(0.15)
+        ticks += 1
+    assert ticks == kept and ticking.cut == [2]
+    # quick iterations keep KEEP_ITERATIONS at least, whatever the run's age
+    late = Cutter({}, cut_after_s=0.05)
+    late.began -= 10
+    assert sum(1 for _ in late._iterate(iter(range(10)), 1)) == KEEP_ITERATIONS
+
+
 def _notebook_namespace(source: str, name: str = "<ipython-input-7>") -> dict:
     """A namespace whose functions come from a 'cell' whose source linecache knows, as
     IPython registers every cell."""

@@ -133,6 +133,83 @@ def test_a_sibling_born_stopped_is_continued(big) -> None:
     assert result.shrunk and result.shrunk_names == ("df",)
 
 
+def _sibling_of(outer: int, within: float = 10.0) -> int | None:
+    """The sibling's pid (as `_stop_the_sibling` finds it), once it exists."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            for first in _children_of(outer):
+                for child in _children_of(first):
+                    for sibling in _children_of(child):
+                        return sibling
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+        time.sleep(0.002)
+    return None
+
+
+def _niceness(pid: int) -> set[int]:
+    """The niceness of each thread of ``pid`` (field 19 of its tasks' ``stat``)."""
+    found = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as fh:
+                found.add(int(fh.read().rsplit(")", 1)[1].split()[16]))
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
+@pytest.mark.usefixtures("shrunk_only")
+def test_a_sibling_long_on_the_first_rows_steps_back_for_the_whole_run(big) -> None:
+    # What costs the first rows as long as the whole data (here a sum over a range; torch's
+    # first optimizer importing its compiler, a model's build) would take half the CPU the
+    # cell leaves idle from the whole run: once it used `SHARE_CPU_S` of CPU, every thread
+    # of the sibling is at `STEP_BACK_NICE`. Before it, none is.
+    standby = _armed(prepare_standby({"df": big}))
+    cell = SLOW.format(n=200) + "total = sum(i * i for i in range(100_000_000))\n"
+    beside = standby.start(cell, head_start_s=0.01)
+    sibling = _sibling_of(standby._child.pid)
+    seen = []
+    try:
+        assert sibling is not None
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            try:
+                seen.append(_niceness(sibling))
+            except FileNotFoundError:
+                break
+            if seen[-1] == {_sibling.STEP_BACK_NICE}:
+                break
+            time.sleep(0.01)
+    finally:
+        beside.cancel()
+        assert beside.settle(20)
+    assert seen and seen[0] == {0}, seen[:3]
+    assert seen[-1] == {_sibling.STEP_BACK_NICE}, seen[-3:]
+
+
+def test_step_back_sets_every_thread_once_the_cpu_is_used() -> None:
+    import subprocess
+    import sys
+
+    code = ("import os, threading, time\n"
+            "from crashpredict._dryrun import _sibling\n"
+            "go = threading.Event()\n"
+            "worker = threading.Thread(target=go.wait)\n"
+            "worker.start()\n"
+            "_sibling._step_back(0.0)\n"
+            "late = threading.Thread(target=lambda: print(os.getpriority(os.PRIO_PROCESS, 0)))\n"
+            "late.start(); late.join()\n"
+            "print(sorted({os.getpriority(os.PRIO_PROCESS, int(t))"
+            " for t in os.listdir('/proc/self/task')}))\n"
+            "go.set()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(_sibling.STEP_BACK_NICE), f"[{_sibling.STEP_BACK_NICE}]"]
+
+
 @pytest.mark.parametrize("tail", [
     "print(df.loc[900_000, 'b'])\n",  # a row label past the first rows
     "s = df.set_index('t')\nprint(s.loc['r900000', 'a'])\n",  # a text row label too

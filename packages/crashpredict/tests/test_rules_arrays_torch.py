@@ -45,6 +45,11 @@ def ns() -> dict:
         "ftarget": torch.zeros(3), "probs": torch.full((4, 1), 0.5), "flat": torch.ones(4),
         "x_np": np.ones((8, 20), dtype=np.float32), "emb": nn.Embedding(10, 3),
         "user_net": Net(), "reshaping": Reshaping(), "x20": torch.ones(8, 20),
+        # rows of a list made of arrays (numpy's numbers): one of another length
+        "sessions": [list(np.arange(float(n))) for n in [3] * 99 + [5]],
+        "even": [list(np.arange(3.0)) for _ in range(100)],
+        # a frame's values with a text column: an object array
+        "objs": np.array([[1.0, "north"], [2.5, "south"]], dtype=object),
     }
 
 
@@ -76,7 +81,17 @@ CRASHES = [
      ("RuntimeError", "tensor shape mismatch", "torch")),
 ]
 
+CRASHES += [
+    ("ragged rows of numpy's numbers", "X = np.array(sessions, dtype=np.float32)",
+     ("ValueError", "tensor shape mismatch", "numpy")),
+    ("object array to a float tensor", "X = torch.tensor(objs, dtype=torch.float32)",
+     ("TypeError", "type error", "torch")),
+]
+
 NEAR_MISSES = [
+    ("rows of one length", "X = np.array(even, dtype=np.float32)"),
+    ("numbers taken first", "X = torch.tensor(objs[:, :1].astype(np.float32), "
+                            "dtype=torch.float32)"),
     ("broadcastable", "a + np.ones((1, 4))"),
     ("matmul fits", "a @ c"),
     ("reshape fits", "a.reshape(2, -1)"),
@@ -109,3 +124,14 @@ def test_array_near_miss_is_not_flagged(source: str) -> None:
 def test_linear_explanation_names_features() -> None:
     verdict = predict("lin(t)", ns())
     assert "t has 10 features, the Linear layer expects 20" in verdict.explanation
+
+
+def test_plain_data_is_read_within_a_bound() -> None:
+    # a list of lists of numpy's numbers is plain data a trial may take; a nest of more
+    # values than PLAIN_MOST is not read whole (the rules' walk runs before the cell)
+    from crashpredict._rules._walk import _pure
+
+    assert _pure._plain([list(np.arange(3.0)), [np.int64(1), np.bool_(True)]])
+    assert not _pure._plain([[0.0] * 1_000] * (_pure.PLAIN_MOST // 1_000 + 1))
+    assert not _pure._plain([np.str_("a")]) and not _pure._plain([object()])
+    assert _pure._plain([[[[1]]]]) and not _pure._plain([[[[[1]]]]])

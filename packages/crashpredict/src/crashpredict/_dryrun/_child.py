@@ -621,6 +621,9 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
         if cutter.keys_kept(exc, line, filename, namespace):  # a merge that refuses the
             # keys of a right dataset no cut loop makes: whatever the left holds
             return {"cut_before_crash": True, "cut_may_cause": False, "keys_kept": True}
+        if cutter.key_types_kept(exc, line, filename, namespace):  # a merge of the group
+            # keys a cut loop collected, of one type, with a table's keys of another
+            return {"cut_before_crash": True, "cut_may_cause": False, "key_types_kept": True}
         if cutter.grads_kept(exc, line, filename, namespace):  # tensors a cut loop collected
             # that require grad: so do the real run's, made by the same layers
             return {"cut_before_crash": True, "cut_may_cause": False, "grads_kept": True}

@@ -81,6 +81,13 @@ CUT_AFTER_S = 0.5
 CUT_LAST_AFTER_S = 0.1
 #: The least time a comprehension read as a loop runs before it may be cut (`LoopInfo`).
 COMPREHENSION_CUT_S = 0.25
+#: Beside a running cell, a loop whose run has taken this long by the end of its second
+#: iteration keeps those two (`SLOW_KEEP`), not `KEEP_ITERATIONS`: a third of a region's
+#: merge and grouping of 0.7 s is time its last region, or the statement after the loop,
+#: waits for while the real run goes on. Two still show what a second pass over the
+#: state the first left meets.
+SLOW_KEEP_S = 1.0
+SLOW_KEEP = 2
 #: The name the rewritten code calls the cutter by (in the child's namespace only).
 HELPER = "__crashpredict_fast_forward__"
 #: What a loop without a last iteration to run (`LoopInfo.last`) runs after its cut.
@@ -786,6 +793,8 @@ class Cutter:
     ran_last: list[int] = field(default_factory=list)
     #: ...and those in their last iteration now (innermost last): what a crash interrupts
     in_last: list[int] = field(default_factory=list)
+    #: when each ``while`` loop first ticked (`tick`)
+    ticked: dict[int, float] = field(default_factory=dict)
     #: the loops in an iteration their current run keeps (none skipped yet in this run),
     #: innermost last (`Cutter.crashed_in_kept_iteration`)
     in_kept: list[int] = field(default_factory=list)
@@ -866,13 +875,18 @@ class Cutter:
         if not self.quick:
             self.cut_lines.append(_cell_top_line(self.filename))
 
-    def _may_cut(self, done: int, last: bool = False, since: float | None = None) -> bool:
+    def _may_cut(self, done: int, last: bool = False, since: float | None = None,
+                 entered: float | None = None) -> bool:
         """Whether a loop that ran ``done`` iterations stops here (``last``: it has a last
         iteration to run after its cut, `CUT_LAST_AFTER_S`; ``since``: a comprehension's
-        loop, entered then, `COMPREHENSION_CUT_S`)."""
+        loop, entered then, `COMPREHENSION_CUT_S`; ``entered``: when this run of the loop
+        began, for `SLOW_KEEP_S` beside the cell)."""
         after = min(self.cut_after_s, CUT_LAST_AFTER_S) if last else self.cut_after_s
         now = time.perf_counter()
-        return done >= self.keep and now - self.began >= after and (
+        kept = done >= self.keep or (
+            self.cut_after_s > 0 and entered is not None and done >= min(SLOW_KEEP, self.keep)
+            and now - entered >= SLOW_KEEP_S)
+        return kept and now - self.began >= after and (
             since is None or now - since >= max(COMPREHENSION_CUT_S, self.cut_after_s))
 
     def enumerated(self, value: Any, loop_id: int, start: int) -> Any:
@@ -975,9 +989,10 @@ class Cutter:
         # groupby's four sites)
         whole = self.totals.get(loop_id) if self.entries.get(loop_id) == 1 else None
         info = self.loops.get(loop_id)
-        since = time.perf_counter() if info is not None and info.comprehension else None
+        entered = time.perf_counter()
+        since = entered if info is not None and info.comprehension else None
         for item in iterator:
-            if self._may_cut(done, sooner, since) and whole != done + 1:
+            if self._may_cut(done, sooner, since, entered) and whole != done + 1:
                 self._cut(loop_id, done)
                 if loop_id in self.sources and self.entries.get(loop_id) == 1:
                     self.tails.append((loop_id, done))
@@ -1474,8 +1489,10 @@ class Cutter:
     def tick(self, loop_id: int) -> bool:
         done = self.counts.get(loop_id, 0)
         # while loops restart their count each time the loop statement is entered again
-        # are not tracked: a while loop keeps `keep` iterations per run of the cell
-        if self._may_cut(done):
+        # are not tracked: a while loop keeps `keep` iterations per run of the cell (and
+        # `SLOW_KEEP` where those took `SLOW_KEEP_S` from its first)
+        entered = self.ticked.setdefault(loop_id, time.perf_counter())
+        if self._may_cut(done, entered=entered):
             self._cut(loop_id, done)
             return False
         self.counts[loop_id] = done + 1
@@ -1611,15 +1628,8 @@ class Cutter:
                                                        a.arg is None)
                         for a in [*call.args, *call.keywords]):
                 return False
-            owner = call.func.value
-            function = call.func.attr == "merge" and isinstance(owner, ast.Name) and \
-                isinstance(namespace.get(owner.id), types.ModuleType) and \
-                namespace[owner.id].__name__ == "pandas"
             keywords = {k.arg: k.value for k in call.keywords}
-            given = call.args if function else [owner, *call.args]
-            datasets = {"left": given[0] if given else keywords.get("left"),
-                        "right": given[1] if len(given) > 1 else
-                        keywords.get("right" if call.func.attr == "merge" else "other")}
+            datasets = _merged(call, namespace)
             made: set[str] = set()
             for loop_id in self.cut:
                 made |= self.loops[loop_id].names
@@ -1636,6 +1646,100 @@ class Cutter:
             return False
         except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
             return False
+
+    def key_types_kept(self, exc: BaseException, line: int | None, filename: str,
+                       namespace: Mapping[str, Any]) -> bool:
+        """Whether pandas' refusal to merge a key of numbers with one of texts after a cut
+        loop (``You are trying to merge on int64 and object columns for key 'id'``) is the
+        real run's: the cell collects one record per group of a groupby (``profiles.append(
+        {'customer_id': cid, ...})`` in ``for cid, g in tx.groupby('customer_id')``), makes
+        a frame of them (``pd.DataFrame(profiles)``) and merges it with a table no cut loop
+        makes, whose keys are the real run's. The merge key of each record is the group's
+        key, and a groupby's keys over a column of numbers, dates or booleans are all of
+        the column's type: the real run's column of those keys has the cut run's dtype,
+        however many records the cut skipped. Only where each dataset merged is either
+        made by no cut loop (nor from what one makes, `_propagate`), or a frame of records
+        the cut loop collected (`_collected_only`: each from its own group), bound only by
+        that frame's making, its key column changed by no statement up to the merge, each
+        record a dict written out whose value under the key is the loop's group key
+        (`_group_key_typed`); and where no keyword of the merge reads what a cut loop makes.
+        Only a ``merge`` of the cell's own top-level statement, read off the traceback."""
+        try:
+            matched = _MERGE_TYPES.search(str(exc))
+            if not self.cut or not isinstance(exc, ValueError) or matched is None:
+                return False
+            key = matched[1]
+            found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
+            if found is None:
+                return False
+            tree, cut_nodes, statement, call = found
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
+                    call.func.attr != "merge" or any(
+                        isinstance(a, ast.Starred) or (isinstance(a, ast.keyword) and
+                                                       a.arg in _SIDED_KEYS)
+                        for a in [*call.args, *call.keywords]):
+                return False  # (each side's own key names: the message names the left's)
+            made = self._names_cut_loops_make(cut_nodes, namespace)
+            spread = _propagate(tree, made)
+            datasets = _merged(call, namespace)
+            named = {id(d) for d in datasets.values() if d is not None}
+            if any(_names_in(k.value) & spread for k in call.keywords
+                   if id(k.value) not in named):
+                return False
+            collected = 0
+            for dataset in datasets.values():
+                if dataset is None:
+                    return False
+                if not _names_in(dataset) & spread:
+                    continue
+                if not isinstance(dataset, ast.Name) or not self._records_keyed(
+                        dataset.id, key, statement, cut_nodes, made, namespace):
+                    return False
+                collected += 1
+            return collected == 1
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
+
+    def _records_keyed(self, joined: str, key: str, statement: ast.stmt,
+                       cut_nodes: list[ast.stmt], made: set[str],
+                       namespace: Mapping[str, Any]) -> bool:
+        """Whether ``joined`` is a frame of the records a cut loop over a groupby collected,
+        each with the group's key under ``key`` (`key_types_kept`)."""
+        tree = self.cell_tree
+        assert tree is not None
+        position = {id(n): k for k, n in enumerate(tree.body)}
+        bindings = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == joined
+                    and isinstance(n.ctx, (ast.Store, ast.Del))]
+        join = next((n for n in tree.body[:position[id(statement)]]
+                     if isinstance(n, ast.Assign) and len(n.targets) == 1
+                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == joined), None)
+        if join is None or len(bindings) != 1 or bindings[0] is not join.targets[0] or \
+                not isinstance(join.value, ast.Call) or \
+                not isinstance(join.value.func, ast.Attribute) or \
+                join.value.func.attr not in ("DataFrame", "from_records"):
+            return False
+        listed = _joined_list(join.value)
+        if listed is None or any(_changes_column(between, joined, key) for between in
+                                 tree.body[position[id(join)] + 1:position[id(statement)]]):
+            return False
+        appends = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                   and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+                   and isinstance(n.func.value, ast.Name) and n.func.value.id == listed]
+        loops = [n for n in cut_nodes if isinstance(n, ast.For)
+                 and any(_within(a, n) for a in appends)]
+        if not appends or len(loops) != 1 or not all(_within(a, loops[0]) for a in appends):
+            return False
+        for append in appends:
+            record = append.args[0] if len(append.args) == 1 and not append.keywords else None
+            if not isinstance(record, ast.Dict) or any(
+                    not isinstance(k, ast.Constant) or type(k.value) is not str
+                    for k in record.keys):
+                return False
+            values = [v for k, v in zip(record.keys, record.values) if k.value == key]
+            if len(values) != 1 or not isinstance(values[0], ast.Name) or \
+                    not _group_key_typed(loops[0], values[0].id, tree, made, namespace):
+                return False
+        return self._collected_only(listed, cut_nodes, made, namespace, before=join)
 
     def inputs_joined(self, exc: BaseException, line: int | None, filename: str,
                       namespace: Mapping[str, Any]) -> bool:
@@ -3023,6 +3127,54 @@ def _cell_top_line(filename: str) -> int | None:
             line = frame.f_lineno
         frame = frame.f_back
     return line
+
+
+_MERGE_TYPES = re.compile(r"You are trying to merge on \S+ and \S+ columns for key '([^']*)'")
+#: A merge's keywords that name keys of one side only (None: ``**kwargs``).
+_SIDED_KEYS = frozenset({None, "left_on", "right_on", "left_index", "right_index"})
+#: The dtypes whose groupby keys are all of one type (numbers, dates, booleans).
+_TYPED_KINDS = frozenset("biufmM")
+
+
+def _merged(call: ast.Call, namespace: Mapping[str, Any]) -> dict[str, ast.expr | None]:
+    """The left and right datasets of a ``merge`` or ``join`` call (``left.merge(right,
+    ...)``, ``pd.merge(left, right, ...)``, ``left.join(other)``), as written."""
+    assert isinstance(call.func, ast.Attribute)
+    owner = call.func.value
+    function = call.func.attr == "merge" and isinstance(owner, ast.Name) and \
+        isinstance(namespace.get(owner.id), types.ModuleType) and \
+        namespace[owner.id].__name__ == "pandas"
+    keywords = {k.arg: k.value for k in call.keywords}
+    given = call.args if function else [owner, *call.args]
+    return {"left": given[0] if given else keywords.get("left"),
+            "right": given[1] if len(given) > 1 else
+            keywords.get("right" if call.func.attr == "merge" else "other")}
+
+
+def _group_key_typed(loop: ast.For, name: str, tree: ast.Module, made: set[str],
+                     namespace: Mapping[str, Any]) -> bool:
+    """Whether ``name`` is the group key of ``loop``, a loop over a groupby of one column
+    written out (``for cid, g in tx.groupby('customer_id')``) of a frame no cut loop
+    makes, whose dtype is one of `_TYPED_KINDS`; bound nowhere else in the cell."""
+    target, over = loop.target, loop.iter
+    if not isinstance(target, ast.Tuple) or len(target.elts) != 2 or \
+            not isinstance(target.elts[0], ast.Name) or target.elts[0].id != name:
+        return False
+    if not isinstance(over, ast.Call) or not isinstance(over.func, ast.Attribute) or \
+            over.func.attr != "groupby" or not isinstance(over.func.value, ast.Name) or \
+            len(over.args) != 1 or not isinstance(over.args[0], ast.Constant) or \
+            any(k.arg not in ("sort", "observed") for k in over.keywords):
+        return False
+    frame_name, column = over.func.value.id, over.args[0].value
+    if frame_name in made or sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name)
+                                 and n.id == name and not isinstance(n.ctx, ast.Load)) != 1:
+        return False
+    frame = namespace.get(frame_name)
+    pandas = sys.modules.get("pandas")
+    if pandas is None or type(frame) is not pandas.DataFrame or type(column) is not str or \
+            list(frame.columns).count(column) != 1:
+        return False
+    return frame[column].dtype.kind in _TYPED_KINDS
 
 
 def _joined_list(node: ast.expr) -> str | None:

@@ -97,7 +97,9 @@ class DryRun:
     `_fastforward.Cutter.prefix_kept`); ``grads_kept`` (tensors a cut loop collected that
     require grad, given after it to what takes none: `_fastforward.Cutter.grads_kept`);
     ``keys_kept`` (a merge after a cut loop that refuses the keys of a dataset no cut
-    loop makes: `_fastforward.Cutter.keys_kept`); ``duplicates_kept`` (a reshape after
+    loop makes: `_fastforward.Cutter.keys_kept`); ``key_types_kept`` (a merge after a cut
+    loop of the groupby keys it collected, of one type, with keys of another:
+    `_fastforward.Cutter.key_types_kept`); ``duplicates_kept`` (a reshape after
     a cut loop, of the frames it collected, that refuses a key twice:
     `_fastforward.Cutter.duplicates_kept`); ``inputs_kept`` (a statement after a cut loop
     that reads nothing the cut loops may change: `_fastforward.Cutter.inputs_kept`);
@@ -140,6 +142,7 @@ class DryRun:
     items_kept: bool = False
     grads_kept: bool = False
     keys_kept: bool = False
+    key_types_kept: bool = False
     duplicates_kept: bool = False
     inputs_kept: bool = False
     rejoined: bool = False
@@ -716,7 +719,7 @@ _FIELD_TYPES: dict[str, Any] = {
     "over_budget": bool, "fast_forwarded": bool, "cut_before_crash": bool,
     "cut_may_cause": bool, "cut_only_library": bool, "last_iteration": bool, "shapes_kept": bool,
     "stacks_kept": bool, "items_kept": bool, "grads_kept": bool, "keys_kept": bool,
-    "duplicates_kept": bool, "inputs_kept": bool, "rejoined": bool,
+    "key_types_kept": bool, "duplicates_kept": bool, "inputs_kept": bool, "rejoined": bool,
     "found_by_rules": bool, "kept_iteration": bool, "swept_iteration": bool,
     "rules_confidence": float,
     "scale": float,

@@ -92,7 +92,8 @@ def cut_doubtful(fields: Mapping[str, Any]) -> bool:
             fields.get("last_iteration") or fields.get("kept_iteration") or \
             fields.get("swept_iteration") or fields.get("shapes_kept") or \
             fields.get("stacks_kept") or fields.get("items_kept") or fields.get("grads_kept") or \
-            fields.get("keys_kept") or fields.get("duplicates_kept") or \
+            fields.get("keys_kept") or fields.get("key_types_kept") or \
+            fields.get("duplicates_kept") or \
             fields.get("inputs_kept"):
         return False
     if fields.get("cut_only_library"):  # fewer epochs or trees change no size or type

@@ -64,6 +64,17 @@ AFTER_S = 0.5
 CPU_S = 20
 #: The sibling's own budget, from its start.
 BUDGET_S = 60.0
+#: The sibling runs at the whole run's priority for this many CPU seconds of its own; then
+#: it steps back to `STEP_BACK_NICE` (`_step_back`), and so does the rules' process it lets
+#: go (at once if the sibling has stepped back, else after as much CPU of its own). On
+#: the first rows a crash that counts comes within it, as a rule (0.1-0.2 s); what
+#: takes longer there is what costs the whole run as much (an import, a model's build, a
+#: graph traced: torch's first optimizer imports its compiler, 2.3 s), and the two share
+#: the one CPU the cell leaves idle: the whole run took twice its time beside it.
+SHARE_CPU_S = 0.3
+#: A process at this niceness gets the CPU a process at 0 leaves idle (1.5% beside one
+#: that needs it all): the whole run's once it has answered or waits for this one.
+STEP_BACK_NICE = 19
 #: The rules' trials on the whole data, in the sibling's fork (`rules_on_the_whole`)...
 RULES_TRIALS_S = 2.0
 #: ...and the least confidence of a rule's crash that the sibling reports.
@@ -366,6 +377,7 @@ def _run(prepared: tuple[Any, Any, list[str]], source: str, code: Any,
         # unseen, and taints nothing
         after_confined(rng_state)
         threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
+        threading.Thread(target=_step_back, daemon=True).start()
         _sandbox.refuse_writes(policy)
         originals = {name: namespace[name] for name in names}
         cut = shrink_namespace(namespace, ROWS, only=names, salient=True)
@@ -454,6 +466,12 @@ def _rules_later(prepared: tuple[Any, Any, list[str]], source: str,
     policy = prepared[1]
     after_confined(rng_state)
     threading.Thread(target=_end_with_control, args=(control,), daemon=True).start()
+    try:
+        stepped_back = os.getpriority(os.PRIO_PROCESS, os.getppid()) >= STEP_BACK_NICE
+    except OSError:
+        stepped_back = False
+    threading.Thread(target=_step_back, args=(0.0 if stepped_back else None,),
+                     daemon=True).start()
     _sandbox.refuse_writes(policy)
     found = rules_on_the_whole(source, namespace, policy)
     if found is not None:
@@ -498,6 +516,24 @@ def _end_with_control(control: int) -> None:
     except OSError:
         pass
     os._exit(0)
+
+
+def _step_back(cpu_s: float | None = None, poll_s: float = 0.02) -> None:
+    """Once this process has used ``cpu_s`` (by default `SHARE_CPU_S`) of CPU, set every
+    thread of it to `STEP_BACK_NICE`; threads it starts later inherit that. (A thread's
+    niceness is its own on Linux: each of ``/proc/self/task`` is set.) A thread of the
+    sibling's; nothing it meets stops the process."""
+    cpu_s = SHARE_CPU_S if cpu_s is None else cpu_s
+    try:
+        while time.process_time() < cpu_s:
+            time.sleep(poll_s)
+        for task in os.listdir("/proc/self/task"):
+            try:
+                os.setpriority(os.PRIO_PROCESS, int(task), STEP_BACK_NICE)
+            except (OSError, ValueError):  # a thread just ended
+                continue
+    except Exception:  # noqa: BLE001 - no /proc, no setpriority: it keeps its priority
+        return
 
 
 def counts(result: Mapping[str, Any], source: str, originals: Mapping[str, Any]) -> bool:

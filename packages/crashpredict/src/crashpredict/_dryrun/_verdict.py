@@ -46,7 +46,8 @@ def dryrun_verdict(result: DryRun, cell_source: str = "") -> Verdict:
     if result.outcome == "crashed" and result.cut_before_crash and not (
             result.last_iteration or result.kept_iteration or result.swept_iteration or
             result.shapes_kept or result.stacks_kept or result.items_kept or
-            result.grads_kept or result.keys_kept or result.duplicates_kept or
+            result.grads_kept or result.keys_kept or result.key_types_kept or
+            result.duplicates_kept or
             result.inputs_kept or
             result.rejoined) and (
             result.cut_may_cause or not result.cut_only_library
@@ -165,6 +166,10 @@ def _evidence_of(result: DryRun) -> tuple[str, ...]:
         lines.append("a merge that refuses the keys of a dataset, after a loop cut short "
                      "that does not make that dataset: its keys are checked whatever the "
                      "other holds")
+    if result.key_types_kept and result.outcome == "crashed":
+        lines.append("a merge of keys of one type with keys of another, after a loop cut "
+                     "short that collected one record per group of a groupby, keyed by the "
+                     "group's key: the whole run's keys are of the same type")
     if result.inputs_kept and result.outcome == "crashed":
         lines.append("raised after a loop cut short by a statement that reads nothing the "
                      "loop binds, changes or hands on (nor what shares memory with it, or is "

@@ -113,28 +113,53 @@ _TENSOR_METHODS = frozenset({
 })
 
 
-def _plain(value: Any, depth: int = 0) -> bool:
-    """Plain data: primitives and small containers of them (safe for builtins)."""
-    if type(value) in _PLAIN:
-        return not (isinstance(value, (str, bytes)) and len(value) > 1_000_000)
-    if depth > 3:
-        return False
-    if type(value) in (list, tuple, set, frozenset):
-        return len(value) <= 10_000 and all(_plain(v, depth + 1) for v in value)
-    if type(value) is dict:
-        return len(value) <= 10_000 and all(
-            _plain(k, depth + 1) and _plain(v, depth + 1) for k, v in value.items())
-    if type(value) is range:
+#: The most values `_plain` reads in a nest of containers (it reads some ten million a
+#: second: the rules' walk runs before the cell).
+PLAIN_MOST = 20_000
+_PLAIN_TYPES = frozenset(_PLAIN) - {str, bytes}
+
+
+def _plain(value: Any, depth: int = 0, left: list[int] | None = None) -> bool:
+    """Plain data: primitives, numpy's numbers (``list(array)`` holds them: immutable, and
+    what a builtin or numpy does with them runs numpy's C code only) and small containers
+    of them (safe for builtins); `PLAIN_MOST` values read at most."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
         return True
-    return False
+    if kind is str or kind is bytes:
+        return len(value) <= 1_000_000
+    if kind is range:
+        return True
+    if kind in (list, tuple, set, frozenset, dict):
+        left = [PLAIN_MOST] if left is None else left
+        left[0] -= len(value) * (2 if kind is dict else 1)
+        if left[0] < 0 or depth > 3:
+            return False
+        items = value if kind is not dict else (x for pair in value.items() for x in pair)
+        numbers = _NUMBER_TYPES
+        return all(type(item) in _PLAIN_TYPES or numbers.get(type(item)) or
+                   _plain(item, depth + 1, left) for item in items)
+    return _numpy_number(value)
+
+
+_NUMBER_TYPES: dict[type, bool] = {}
 
 
 def _numpy_number(value: Any) -> bool:
     """A numpy scalar of a number or bool (``np.float64(2.0)``, a frame's cell): a builtin
-    type called on it (``range``, ``int``) runs numpy's C code, no user code."""
-    numpy = sys.modules.get("numpy")
-    return numpy is not None and isinstance(value, numpy.generic) and \
-        type(value).__module__ == "numpy" and value.dtype.kind in "biufc"
+    type called on it (``range``, ``int``) runs numpy's C code, no user code. (Known per
+    type once read: a list of thousands of them is read in a millisecond.)"""
+    kind = type(value)
+    known = _NUMBER_TYPES.get(kind)
+    if known is None:
+        numpy = sys.modules.get("numpy")
+        if numpy is None:
+            return False
+        known = isinstance(value, numpy.generic) and kind.__module__ == "numpy" and \
+            value.dtype.kind in "biufc"
+        if len(_NUMBER_TYPES) < 256:
+            _NUMBER_TYPES[kind] = known
+    return known
 
 
 def _bounded(value: Any) -> bool:
@@ -162,6 +187,8 @@ def _bounded(value: Any) -> bool:
     if root == "numpy" and type(value).__name__ in ("dtype", "float64", "int64", "float32",
                                                     "int32", "bool_", "str_"):
         return True
+    if root == "torch" and type(value).__name__ in ("dtype", "device"):
+        return True  # ``dtype=torch.float32``: an immutable descriptor
     if type(value) in (list, tuple) and len(value) <= 64:
         return all(_bounded(v) for v in value)
     if type(value) is dict and len(value) <= 64:
