@@ -3382,6 +3382,49 @@ def test_group_keys_a_cut_loop_collected_merged_with_text_keys_are_the_real_runs
     assert (verdict.crash is True) is bool(claimed), verdict
 
 
+def _event_batches() -> dict:
+    """Ten batches of 200 events, each naming the one before; the last batch's last 20
+    events come from a new API version that says ``labels`` for ``tags``."""
+    batches = [[{"user": f"u{b}_{i}", "prev": f"u{b}_{max(i - 1, 0)}", "tags": ["x", "y"]}
+                for i in range(200)] for b in range(10)]
+    for event in batches[-1][-20:]:
+        event["labels"] = event.pop("tags")
+    return {"time": time, "collections": collections, "batches": batches}
+
+
+EVENTS = """
+tag_counts = collections.Counter()
+by_user = {{}}
+for batch in batches:
+    for event in batch:
+        time.sleep(0.001)
+        by_user[event['user']] = event
+        for tag in {tags}:
+            tag_counts[tag] += 1
+"""
+
+
+@pytest.mark.parametrize(("tags", "claimed"), [
+    ("event['tags']", True),
+    ("event.get('tags', event.get('labels'))", None),  # the fix: runs clean
+    # the event before, looked up in what the cut loop fills: the cut skipped it
+    ("by_user[event['prev']]['user']", False),
+])
+def test_a_crash_in_an_inner_loops_header_on_the_last_items_own_values(tags, claimed):
+    """A loop over each batch's events, cut, in a loop over the batches: the last batch's
+    last event has no ``tags``, and the inner loop over them fails in its header. What the
+    header reads is the last event's own: the real run's (`_header_of`: a header is judged
+    where it stands). A header that reads what the cut loop filled is not read so."""
+    cell = EVENTS.format(tags=tags)
+    truth = _raised_type(cell, _event_batches())
+    assert truth == ("KeyError" if claimed else None)
+    result, verdict = _beside_the_cell(_event_batches(), cell)
+    if claimed is not None:  # the cut run meets a KeyError either way
+        assert result.outcome == "crashed" and result.exception == "KeyError", result
+    assert bool(result.last_iteration) is bool(claimed), result
+    assert (verdict.crash is True) is bool(claimed), verdict
+
+
 def _regional_stores(late_type: str | None = "kiosk") -> dict:
     """Forty regions' weekly sales, each a frame whose ``store_type`` is categorical with
     the types that region has; from region 30 on a ``late_type`` opened too."""

@@ -2160,7 +2160,11 @@ class Cutter:
         loop = next((n for n in ast.walk(self.cell_tree) if isinstance(n, ast.For)
                      and n.lineno == info.line), None) if self.cell_tree is not None else None
         statement = _statement_at(self.cell_tree, line)
-        if loop is None or statement is None or not _owns(loop.body, statement):
+        # a crash in an inner loop's header (``for tag in rec['tags']``): what it reads is
+        # judged, where the header stands
+        header = _header_of(loop, statement) if loop is not None else None
+        if loop is None or statement is None or not _owns(
+                loop.body, header if header is not None else statement):
             return False
         made: set[str] = set()
         for loop_id in self.cut:
@@ -2201,7 +2205,7 @@ class Cutter:
                 # the items may share what an iteration changes in place (overlapping
                 # windows of one array): the iterations between, skipped, changed them
                 return False
-        path = _path_to(loop, statement)
+        path = _path_to(loop, header if header is not None else statement)
         # the inner loops' targets are set by their headers, a ``with``'s by its items (a
         # file the iteration opens from its own item: ``with open(path) as f``)
         bound = set(targets)
@@ -6484,8 +6488,21 @@ def _statement_at(tree: ast.Module | None, line: int | None) -> ast.stmt | None:
     if best is None:  # the crash is in a loop or if header: take its test
         for node in ast.walk(tree):
             if isinstance(node, (ast.For, ast.While, ast.If)) and node.lineno == line:
-                return ast.Expr(value=node.iter if isinstance(node, ast.For) else node.test)
+                test = node.iter if isinstance(node, ast.For) else node.test
+                return ast.copy_location(ast.Expr(value=test), test)
     return best
+
+
+def _header_of(loop: ast.AST, statement: ast.stmt | None) -> ast.stmt | None:
+    """The loop or ``if`` within ``loop`` whose header ``statement`` is (`_statement_at`
+    makes an expression of a header's test: it stands in no body), else None."""
+    if not isinstance(statement, ast.Expr):
+        return None
+    for node in ast.walk(loop):
+        if isinstance(node, ast.For) and node.iter is statement.value or \
+                isinstance(node, (ast.While, ast.If)) and node.test is statement.value:
+            return node if node is not loop else None
+    return None
 
 
 def _bound_by_calls(tree: ast.Module | None, functions: set[str]) -> set[str]:
