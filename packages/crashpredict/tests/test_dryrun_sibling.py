@@ -94,22 +94,34 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
-def _stop_the_sibling(outer: int, at: float, within: float = 5.0) -> bool:
-    """SIGSTOP the sibling (the jail's outer process, its first process, the child, pid 2
-    there, the sibling) once it exists, at ``at`` (`time.monotonic`) or later."""
+def _sibling_of(outer: int, within: float = 10.0) -> int | None:
+    """The sibling's pid (the jail's outer process, its first process, the child, pid 2
+    there, the sibling), once it exists."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         try:
             for first in _children_of(outer):
                 for child in _children_of(first):
                     for sibling in _children_of(child):
-                        time.sleep(max(0.0, at - time.monotonic()))
-                        os.kill(sibling, signal.SIGSTOP)
-                        return True
+                        return sibling
         except (FileNotFoundError, ProcessLookupError):
             pass
         time.sleep(0.002)
-    return False
+    return None
+
+
+def _stop_the_sibling(outer: int, at: float, within: float = 5.0) -> bool:
+    """SIGSTOP the sibling (the jail's outer process, its first process, the child, pid 2
+    there, the sibling) once it exists, at ``at`` (`time.monotonic`) or later."""
+    sibling = _sibling_of(outer, within)
+    if sibling is None:
+        return False
+    time.sleep(max(0.0, at - time.monotonic()))
+    try:
+        os.kill(sibling, signal.SIGSTOP)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_a_sibling_born_stopped_is_continued(big) -> None:
@@ -131,21 +143,6 @@ def test_a_sibling_born_stopped_is_continued(big) -> None:
     assert stopped
     assert result.outcome == "crashed" and result.exception == "AttributeError", result
     assert result.shrunk and result.shrunk_names == ("df",)
-
-
-def _sibling_of(outer: int, within: float = 10.0) -> int | None:
-    """The sibling's pid (as `_stop_the_sibling` finds it), once it exists."""
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        try:
-            for first in _children_of(outer):
-                for child in _children_of(first):
-                    for sibling in _children_of(child):
-                        return sibling
-        except (FileNotFoundError, ProcessLookupError):
-            pass
-        time.sleep(0.002)
-    return None
 
 
 def _niceness(pid: int) -> set[int]:
