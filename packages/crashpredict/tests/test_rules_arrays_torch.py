@@ -135,3 +135,10 @@ def test_plain_data_is_read_within_a_bound() -> None:
     assert not _pure._plain([[0.0] * 1_000] * (_pure.PLAIN_MOST // 1_000 + 1))
     assert not _pure._plain([np.str_("a")]) and not _pure._plain([object()])
     assert _pure._plain([[[[1]]]]) and not _pure._plain([[[[[1]]]]])
+
+    class Strange:  # what isinstance would ask it: never asked
+        @property
+        def __class__(self):
+            raise RuntimeError("asked")
+
+    assert not _pure._plain([Strange()]) and not _pure._numpy_number(Strange())
