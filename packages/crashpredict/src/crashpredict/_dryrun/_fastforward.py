@@ -1707,20 +1707,13 @@ class Cutter:
         each with the group's key under ``key`` (`key_types_kept`)."""
         tree = self.cell_tree
         assert tree is not None
-        position = {id(n): k for k, n in enumerate(tree.body)}
-        bindings = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == joined
-                    and isinstance(n.ctx, (ast.Store, ast.Del))]
-        join = next((n for n in tree.body[:position[id(statement)]]
-                     if isinstance(n, ast.Assign) and len(n.targets) == 1
-                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == joined), None)
-        if join is None or len(bindings) != 1 or bindings[0] is not join.targets[0] or \
-                not isinstance(join.value, ast.Call) or \
+        join = self._join_before(joined, [key], statement)
+        if join is None or not isinstance(join.value, ast.Call) or \
                 not isinstance(join.value.func, ast.Attribute) or \
                 join.value.func.attr not in ("DataFrame", "from_records"):
-            return False
+            return False  # (a frame of records, one row each; not a concat of frames)
         listed = _joined_list(join.value)
-        if listed is None or any(_changes_column(between, joined, key) for between in
-                                 tree.body[position[id(join)] + 1:position[id(statement)]]):
+        if listed is None:
             return False
         appends = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
                    and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
@@ -2708,6 +2701,16 @@ class Cutter:
         """Whether ``joined``, read by ``statement``, is the join of a list the cut loop
         collected (`_collected_only`), bound only by that join (rows after rows), with no
         statement between the join and ``statement`` changing its ``columns``."""
+        join = self._join_before(joined, columns, statement)
+        listed = _joined_list(join.value) if join is not None else None
+        return listed is not None and join is not None and self._collected_only(
+            listed, cut_nodes, made, namespace, before=join)
+
+    def _join_before(self, joined: str, columns: list[Any], statement: ast.stmt
+                     ) -> ast.Assign | None:
+        """The statement of the cell's top level, before ``statement``, that binds
+        ``joined`` to a join of a list (`_joined_list`), its only binding in the cell, where
+        no statement between the two changes ``joined``'s ``columns``; else None."""
         tree = self.cell_tree
         assert tree is not None
         position = {id(n): k for k, n in enumerate(tree.body)}
@@ -2717,15 +2720,13 @@ class Cutter:
         join = next((n for n in tree.body[:at] if isinstance(n, ast.Assign)
                      and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                      and n.targets[0].id == joined), None)
-        if join is None or len(bindings) != 1 or bindings[0] is not join.targets[0]:
-            return False
-        listed = _joined_list(join.value)
-        if listed is None:
-            return False
+        if join is None or len(bindings) != 1 or bindings[0] is not join.targets[0] or \
+                _joined_list(join.value) is None:
+            return None
         for between in tree.body[position[id(join)] + 1:at]:
             if any(_changes_column(between, joined, column) for column in columns):
-                return False
-        return self._collected_only(listed, cut_nodes, made, namespace, before=join)
+                return None
+        return join
 
     def duplicates_kept(self, exc: BaseException, line: int | None, filename: str,
                         namespace: Mapping[str, Any]) -> bool:
