@@ -3571,14 +3571,17 @@ def test_a_function_that_only_reads_a_table_of_constants_is_pure():
 
 def test_a_store_into_a_table_of_constants_is_no_read():
     """Unit: `_pure_function` reads the bytecode: ``RATES[row['o']] = v`` stores into the
-    table (its key is made first, then the store), ``RATES[(a, b)]`` reads it."""
+    table (its key is made first, then the store), ``RATES[(a, b)]`` reads it, and so does
+    ``sorted(RATES)``; ``rows.append(RATES)`` keeps it where it may be changed."""
     from crashpredict._dryrun._fastforward import _pure_function
 
     namespace: dict = {"__name__": "__main__"}
     exec("RATES = {'SGP': 1.5}\n"
          "def store(row):\n    RATES[row['o']] = 2.0\n    return 1\n"
          "def read(a, b):\n    return RATES[(a, b)] + len(a)\n"
-         "def handed(row):\n    return sorted(RATES)\n", namespace)
+         "def handed(rows):\n    rows.append(RATES)\n    return rows\n"
+         "def listed(row):\n    return sorted(RATES)\n", namespace)
+    assert _pure_function(namespace["listed"], namespace, containers_ok=True)
     assert _pure_function(namespace["read"], namespace, containers_ok=True)
     assert not _pure_function(namespace["read"], namespace)
     assert not _pure_function(namespace["store"], namespace, containers_ok=True)
@@ -3606,6 +3609,161 @@ def test_a_function_that_builds_a_library_pipeline_is_pure():
     assert not _pure_function(namespace["drawn"], namespace)  # a random draw
     tree = ast.parse("s = cross_val_score(knn_pipe(), aq[cols], aq['y'], cv=5)")
     assert _handed(tree.body, namespace) == set()
+
+
+def test_a_function_that_draws_from_a_generator_it_seeds_is_pure():
+    """Unit: `_pure_function` lets a notebook function draw from a numpy generator it makes
+    from a seed and keeps in a local (``r = np.random.default_rng(100 + i)``): its numbers
+    are its argument's. Not a generator made with no seed or with ``None``, one handed in,
+    a global one, one bound otherwise too, nor numpy's global generator."""
+    import numpy as np
+
+    from crashpredict._dryrun._fastforward import _pure_function
+
+    namespace: dict = {"__name__": "__main__", "np": np,
+                       "default_rng": np.random.default_rng, "rng": np.random.default_rng(0)}
+    exec("def seeded(i):\n    r = np.random.default_rng(100 + i)\n"  # noqa: S102
+         "    return r.normal(size=3) + r.exponential(2, 3)\n"
+         "def kept_as_state(i):\n    r = np.random.RandomState(seed=i)\n    return r.rand(2)\n"
+         "def imported(i):\n    r = default_rng(i)\n    return [r.random() for _ in range(2)]\n"
+         "def fresh():\n    r = np.random.default_rng()\n    return r.normal()\n"
+         "def unseeded():\n    r = np.random.default_rng(None)\n    return r.normal()\n"
+         "def shared(i):\n    return rng.normal(size=i)\n"
+         "def handed(r):\n    return r.normal()\n"
+         "def rebound(i, other):\n    r = np.random.default_rng(i)\n    r = other\n"
+         "    return r.normal()\n"
+         "def global_state(i):\n    np.random.seed(i)\n    return np.random.normal()\n",
+         namespace)
+    for name in ("seeded", "kept_as_state", "imported"):
+        assert _pure_function(namespace[name], namespace), name
+        assert namespace[name](3) is not None
+    for name in ("fresh", "unseeded", "shared", "handed", "rebound", "global_state"):
+        assert not _pure_function(namespace[name], namespace), name
+
+
+def test_a_function_that_reads_a_global_array_into_new_ones_is_pure():
+    """Unit: a notebook function that reads a global numpy array only into new ones (``x @
+    W``, ``(x - MEAN) / STD``, ``W.shape``, ``len(W)``) is pure where the cell changes
+    neither the array nor a view of it; one that subscripts it (a view), changes it, hands
+    it to a call, or reads an object array, is not."""
+    import numpy as np
+
+    from crashpredict._dryrun._fastforward import _pure_function, _runs_notebook_code
+
+    W = np.arange(6.0).reshape(3, 2)
+    namespace: dict = {"__name__": "__main__", "np": np, "W": W, "MEAN": np.zeros(3),
+                       "STD": np.ones(3), "V": W[:2], "U": np.ones(4),
+                       "BOXES": np.array([[1], "a"], dtype=object)}
+    exec("def project(x):\n    return x @ W + len(W) + W.shape[0]\n"  # noqa: S102
+         "def scaled(x):\n    return (x - MEAN) / STD > 0\n"
+         "def row(i):\n    return W[i]\n"
+         "def store(i):\n    W[0] = i\n    return i\n"
+         "def filled():\n    W.fill(0)\n"
+         "def handed(x):\n    return np.dot(x, W)\n"
+         "def boxes(x):\n    return x + BOXES\n", namespace)
+    for name in ("project", "scaled"):
+        assert _pure_function(namespace[name], namespace, containers_ok=True), name
+        assert not _pure_function(namespace[name], namespace), name
+    for name in ("row", "store", "filled", "handed", "boxes"):
+        assert not _pure_function(namespace[name], namespace, containers_ok=True), name
+    for cell, runs in {"y = project(x)": False, "y = project(x)\nW[0] = 1": True,
+                       "V[0] = 1\ny = project(x)": True,  # a view of ``W``
+                       "U[0] = 1\ny = project(x)": False,
+                       "y = scaled(x)\nMEAN += 1": True}.items():
+        assert _runs_notebook_code(ast.parse(cell).body, namespace, pure_ok=True) is runs, cell
+
+
+def test_a_table_of_constants_handed_to_a_library_is_read():
+    """Unit: a global list of constants a pure function hands to a library's class or
+    function, or to a method, that only reads it (``pd.DataFrame(X, columns=FEATURES)``,
+    ``df.drop(columns=DROPPED)``), or uses as a key (``df[FEATURES]``), is read; one it
+    appends somewhere (kept, to be changed later) or hands to a notebook function is not."""
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _pure_function
+
+    namespace: dict = {"__name__": "__main__", "pd": pd, "FEATURES": ["a", "b"]}
+    exec("def frame(X):\n    return pd.DataFrame(X, columns=FEATURES)\n"  # noqa: S102
+         "def pick(df):\n    return df[FEATURES].drop(columns=FEATURES[:1])\n"
+         "def dropped(df):\n    return df.drop(columns=FEATURES)\n"
+         "def kept(rows):\n    rows.append(FEATURES)\n    return rows\n"
+         "def helper(cols):\n    cols.append('c')\n    return cols\n"
+         "def mine(df):\n    return df[helper(FEATURES)]\n", namespace)
+    for name in ("frame", "pick", "dropped"):
+        assert _pure_function(namespace[name], namespace, containers_ok=True), name
+    for name in ("kept", "mine"):
+        assert not _pure_function(namespace[name], namespace, containers_ok=True), name
+
+
+#: an earlier cell: chunks of a stream, each made by a function of its number alone (a
+#: generator seeded by it, a global weight array, the column list); the last has a column
+#: more
+CHUNKS_SETUP = """
+import time
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import SGDClassifier
+feature_cols = [f'f{{k}}' for k in range(6)]
+W = np.random.default_rng(3).normal(size=6)
+N_CHUNKS = {n}
+
+def load_chunk(i):
+    r = np.random.default_rng({draw})
+    X = r.normal(size=(200, 6))
+    chunk = pd.DataFrame(X, columns=feature_cols)
+    chunk['label'] = (X @ W + r.normal(0, 0.5, 200) > 0).astype(int)
+    if i == N_CHUNKS - 1:
+        chunk['session_len'] = r.exponential(30, 200)
+    return chunk
+
+clf = SGDClassifier(loss='log_loss', random_state=0)
+"""
+
+CHUNKS = """
+i = 0
+losses = []
+while i < N_CHUNKS:
+    time.sleep({step})
+    chunk = load_chunk(i)
+    X = chunk{select}
+    clf.partial_fit(X, chunk['label'], classes=[0, 1])
+    losses.append(clf.t_)
+    i += 1
+"""
+
+
+def _chunks(draw: str = "100 + i") -> dict:
+    namespace: dict = {"__name__": "__main__"}
+    exec(CHUNKS_SETUP.format(n=ITEMS, draw=draw), namespace)  # noqa: S102 - an earlier cell
+    return namespace
+
+
+def test_a_skipped_chunk_made_by_a_seeded_function_meets_the_partial_fits_features():
+    """A classifier trained chunk by chunk with ``partial_fit``; each chunk is made by a
+    notebook function from its number alone (a generator it seeds with it, a global weight
+    array it multiplies, the global column list). The last chunk has a column more, which
+    the features the first ``partial_fit`` fixed refuse. The function is pure
+    (`_pure_function`), so the sweep's last chunk is the real run's, and the cell reads of
+    the classifier only a value it learnt: claimed. The fix selects the columns."""
+    cell = CHUNKS.format(step=STEP_S, select=".drop(columns='label')")
+    assert _raised_type(cell, _chunks()) == "ValueError"
+    result, verdict = _beside_the_cell(_chunks(), cell)
+    assert result.swept_iteration, result
+    assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 8), verdict
+    fixed = CHUNKS.format(step=STEP_S, select="[feature_cols]")
+    assert _raised_type(fixed, _chunks()) is None
+    result, verdict = _beside_the_cell(_chunks(), fixed)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+def test_a_skipped_chunk_drawn_from_numpys_global_generator_is_not_trusted():
+    """The same stream, but each chunk is drawn from a generator made with no seed: the
+    sweep's last chunk is not the real run's (`_pure_function` refuses the function), so
+    its failure is not read as the real run's, though the real run fails too."""
+    cell = CHUNKS.format(step=STEP_S, select=".drop(columns='label')")
+    assert _raised_type(cell, _chunks(draw="")) == "ValueError"
+    result, verdict = _beside_the_cell(_chunks(draw=""), cell)
+    assert not result.swept_iteration, result
 
 
 # ---- models whose shapes their first fit fixed: a skipped item of another width ----------

@@ -5395,8 +5395,13 @@ def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
             isinstance(value, types.FunctionType) and value.__globals__ is namespace
             and _pure_function(value, namespace, containers_ok=True))]
         read = set().union(*(_containers_read(f, namespace) for f in pure))
-        if read & _may_change([n for n in nodes if isinstance(n, ast.stmt)], namespace):
-            return True  # a table of constants the functions read, which the cell changes
+        changed = _may_change([n for n in nodes if isinstance(n, ast.stmt)], namespace) \
+            if read else set()
+        if any(_read_array(namespace.get(name)) for name in read):
+            changed = _viewed_by(None, changed, namespace)  # (a view of it, changed)
+        if read & changed:
+            return True  # a table of constants or an array the functions read, which the
+            # cell changes
         values = [value for value in values if not any(value is f for f in pure)
                   and not _pure_object(value, namespace)]
     codes = _notebook_code(values, namespace)
@@ -5422,15 +5427,20 @@ def _constant_container(value: Any) -> bool:
     return False
 
 
-def _reads_only(instructions: list[Any], at: int) -> bool:
+def _reads_only(instructions: list[Any], at: int, namespace: Mapping[str, Any]) -> bool:
     """Whether the global loaded at ``instructions[at]`` is only read there: a test of
     membership, an iteration, a subscript by a key made of locals and constants (read
-    off the stack: a store into it is not), a read-only method."""
+    off the stack: a store into it is not), a read-only method, the key of a subscript, an
+    argument of a call that only reads it (`_handed_only_to_read`)."""
     after = instructions[at + 1:at + 2]
     if not after or "NULL" in (instructions[at].argrepr or ""):
         return False
     if after[0].opname in ("CONTAINS_OP", "GET_ITER"):
         return True
+    if after[0].opname == "BINARY_SUBSCR":
+        return True  # the key: ``df[FEATURES]``
+    if _handed_only_to_read(instructions, at, namespace):
+        return True  # ``pd.DataFrame(X, columns=FEATURES)``, ``df.drop(columns=DROPPED)``
     if after[0].opname in ("LOAD_METHOD", "LOAD_ATTR"):
         return after[0].argval in _READ_ONLY_METHODS
     depth = 1  # the stack above the table: its key is loaded, then it is subscripted
@@ -5442,23 +5452,114 @@ def _reads_only(instructions: list[Any], at: int) -> bool:
             if depth == 2:
                 return True  # the table's own subscript: ``RATES[row['o']]``
             depth -= 1
-        elif name == "BUILD_TUPLE" and isinstance(instruction.arg, int):
-            depth -= instruction.arg - 1
+        elif name in ("BUILD_TUPLE", "BUILD_SLICE") and isinstance(instruction.arg, int):
+            depth -= instruction.arg - 1  # (``FEATURES[:3]``: a new list)
         else:
             return False  # a store into it (``RATES[k] = v``), a call: not only read
     return False
 
 
+def _read_array(value: Any) -> bool:
+    """A numpy array (of its own type, not a subclass) of numbers, booleans, dates or
+    texts: what a pure function may read as a global (``X @ W``, ``(x - MEAN) / STD``) where
+    the cell changes it in no way (`_runs_notebook_code`)."""
+    numpy = sys.modules.get("numpy")
+    try:
+        return numpy is not None and type(value) is numpy.ndarray and \
+            value.dtype.kind in "biufcmMUS"
+    except Exception:  # noqa: BLE001
+        return False
+
+
+#: What reading an array's attribute gives that holds none of its memory.
+_ARRAY_FACTS = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize"})
+
+
+def _reads_array_only(instructions: list[Any], at: int) -> bool:
+    """Whether the global array loaded at ``instructions[at]`` (`_read_array`) is only
+    read there, into a new object: an operand of an operator or comparison (``X @ W``,
+    ``W - x``: numpy makes a new array), one of its facts (``W.shape``), ``len(W)``. Not a
+    subscript, a method or a call it is handed to: those may make a view of it, or change
+    it."""
+    after = instructions[at + 1:at + 3]
+    if not after or "NULL" in (instructions[at].argrepr or ""):
+        return False
+    if after[0].opname in ("BINARY_OP", "COMPARE_OP"):
+        return True  # its right operand
+    if after[0].opname == "LOAD_ATTR":
+        return after[0].argval in _ARRAY_FACTS
+    if after[0].opname in ("LOAD_FAST", "LOAD_CONST") and len(after) == 2:
+        return after[1].opname in ("BINARY_OP", "COMPARE_OP")  # its left operand
+    before = instructions[at - 1] if at else None
+    return after[0].opname == "PRECALL" and after[0].arg == 1 and before is not None and \
+        before.opname == "LOAD_GLOBAL" and before.argval == "len" and \
+        "NULL" in (before.argrepr or "")
+
+
+#: Calls that may change what they are handed, or keep it where it may change later
+#: (``rows.append(COLUMNS)``, ``heapq.heappush(QUEUE, x)``, ``random.shuffle(ORDER)``).
+_KEEPERS = frozenset({"append", "extend", "insert", "update", "setdefault", "add",
+                      "remove", "discard", "pop", "popitem", "clear", "sort", "reverse",
+                      "shuffle", "heappush", "heappop", "heapify", "heapreplace",
+                      "heappushpop", "insort", "insort_left", "insort_right", "put", "fill",
+                      "setattr", "__setitem__", "__iadd__"})
+#: The loads an argument list may hold besides the handed global, each one value.
+_PLAIN_LOADS = frozenset({"LOAD_FAST", "LOAD_CONST", "LOAD_DEREF"})
+
+
+def _handed_only_to_read(instructions: list[Any], at: int, namespace: Mapping[str, Any]) -> bool:
+    """Whether the global loaded at ``instructions[at]`` is an argument of a call whose
+    other arguments are plain loads, to a method or to a builtin or library function,
+    none of which keeps or changes what it is handed (`_KEEPERS`): ``pd.DataFrame(X,
+    columns=FEATURES)``, ``df.drop(columns=DROPPED)``, ``len(FEATURES)``. Not a function
+    of the notebook's (it may change its argument)."""
+    def plain(instruction: Any) -> bool:
+        return instruction.opname in _PLAIN_LOADS or (
+            instruction.opname == "LOAD_GLOBAL" and "NULL" not in (instruction.argrepr or ""))
+
+    end = at + 1
+    while end < len(instructions) and (plain(instructions[end]) or
+                                       instructions[end].opname == "KW_NAMES"):
+        end += 1
+    start = at - 1
+    while start >= 0 and plain(instructions[start]):
+        start -= 1
+    if end >= len(instructions) or instructions[end].opname != "PRECALL" or start < 0:
+        return False
+    callee = instructions[start]
+    handed = sum(1 for i in instructions[start + 1:end] if i.opname != "KW_NAMES")
+    if handed != instructions[end].arg or callee.argval in _KEEPERS:
+        return False
+    if callee.opname == "LOAD_METHOD":
+        return True
+    if callee.opname == "LOAD_ATTR":  # ``pd.DataFrame(...)``: a module's class or function
+        while start > 0 and instructions[start - 1].opname == "LOAD_ATTR":
+            start -= 1
+        base = instructions[start - 1] if start else None
+        return base is not None and base.opname == "LOAD_GLOBAL" and \
+            "NULL" in (base.argrepr or "") and \
+            isinstance(namespace.get(base.argval), types.ModuleType)
+    if callee.opname != "LOAD_GLOBAL" or "NULL" not in (callee.argrepr or ""):
+        return False
+    value = namespace.get(callee.argval, _NO_LAST)
+    if value is _NO_LAST:
+        return callee.argval in vars(builtins)
+    return isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)) and \
+        getattr(value, "__module__", None) not in (None, namespace.get("__name__"))
+
+
 def _containers_read(function: types.FunctionType, namespace: Mapping[str, Any]) -> set[str]:
-    """The globals holding a list, set or dict of constants that ``function`` (and the
-    notebook's functions it calls) reads (`_pure_function` lets it)."""
+    """The globals holding a list, set or dict of constants, or an array (`_read_array`),
+    that ``function`` (and the notebook's functions it calls) reads (`_pure_function` lets
+    it)."""
     import dis
 
     names: set[str] = set()
     try:
         for code, _calls in reached_code(function.__code__, namespace):
             names |= {i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"
-                      and _constant_container(namespace.get(i.argval, _NO_LAST))}
+                      and (_constant_container(value := namespace.get(i.argval, _NO_LAST))
+                           or _read_array(value))}
     except Exception:  # noqa: BLE001
         pass
     return names
@@ -5470,17 +5571,20 @@ def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any],
     read as globals only modules, builtins, numbers and texts, a library's classes and
     functions (``make_pipeline``, as ``sklearn.pipeline.make_pipeline`` would be read), and
     such functions (``containers_ok``: and lists, sets and dicts of constants that they only
-    read, ``x in COLD_LANES``, ``RATES[k]``: `_reads_only`; `_runs_notebook_code` checks
-    that the cell does not change them), bind or
-    delete no global, and draw no random number: what it does depends on its arguments
+    read, ``x in COLD_LANES``, ``RATES[k]``: `_reads_only`; and numpy arrays they read
+    into new ones, ``X @ W``: `_reads_array_only`; `_runs_notebook_code` checks
+    that the cell changes none of them), bind or
+    delete no global, and draw no random number but from numpy generators they make from
+    a seed (`_draws_seeded_only`): what it does depends on its arguments
     alone (which a call may change: those count as handed)."""
     import dis
 
     try:
-        for code, _calls in reached_code(function.__code__, namespace):
-            if set(code.co_names) & (_RANDOM_DRAWS | {"random"}):
-                return False
-            instructions = list(dis.get_instructions(code))
+        listed = [(code, list(dis.get_instructions(code)))
+                  for code, _calls in reached_code(function.__code__, namespace)]
+        if not _draws_seeded_only(listed, namespace):
+            return False
+        for code, instructions in listed:
             for at, instruction in enumerate(instructions):
                 if instruction.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
                     return False
@@ -5492,7 +5596,10 @@ def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any],
                     if name not in vars(builtins):
                         return False
                 elif containers_ok and _constant_container(value):  # a table of
-                    if not _reads_only(instructions, at):  # constants, only read
+                    if not _reads_only(instructions, at, namespace):  # constants, only read
+                        return False
+                elif containers_ok and _read_array(value):  # an array read into new ones
+                    if not _reads_array_only(instructions, at):
                         return False
                 elif not (isinstance(value, (types.ModuleType,) + _IMMUTABLE) or (
                         isinstance(value, types.FunctionType) and value.__globals__ is namespace)
@@ -5500,11 +5607,124 @@ def _pure_function(function: types.FunctionType, namespace: Mapping[str, Any],
                             getattr(value, "__module__", None) not in (  # as a module's
                                 None, namespace.get("__name__")))
                         or (isinstance(value, type) and  # a library's class
-                            value.__module__ != namespace.get("__name__"))):
+                            value.__module__ != namespace.get("__name__"))
+                        or _compiled_function(value)):
                     return False
         return True
     except Exception:  # noqa: BLE001 - code that cannot be read: not known to be pure
         return False
+
+
+#: numpy's generators made from a seed (``np.random.default_rng(100 + i)``,
+#: ``np.random.RandomState(seed)``): what they draw is the seed's alone.
+_SEEDED_MAKERS = frozenset({"default_rng", "RandomState"})
+#: The instructions that start a call, whose ``PRECALL`` ends it (Python 3.11's bytecode).
+_CALL_STARTS = frozenset({"LOAD_METHOD", "PUSH_NULL"})
+
+
+def _compiled_function(value: Any) -> bool:
+    """A library's function compiled to C or Cython, of a module, not bound to an object
+    (``from numpy.random import default_rng``, ``from math import sqrt``, numpy's ufuncs);
+    not a method of a generator's (``from numpy.random import rand``: the global one's)."""
+    kind = type(value)
+    if kind is types.BuiltinFunctionType or kind.__name__ == "cython_function_or_method":
+        return isinstance(getattr(value, "__self__", None), (types.ModuleType, type(None)))
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and kind is numpy.ufunc
+
+
+def _draws_seeded_only(listed: list[tuple[types.CodeType, list[Any]]],
+                       namespace: Mapping[str, Any]) -> bool:
+    """Whether every random draw in ``listed`` (a function's code objects and their
+    instructions, as `reached_code` lists them) is a method of a local that only a seeded
+    numpy generator is stored to (``r = np.random.default_rng(100 + i)``, then
+    ``r.normal(size=n)``): its numbers depend on the seed alone, as the function's
+    arguments make it. A draw from numpy's or Python's global generator, from a generator
+    made with no seed or with ``None``, or from one handed in or kept as a global, is not.
+    A name counts over all the codes (a local of one function bound otherwise in another,
+    or a parameter anywhere: not seeded)."""
+    draws = _RANDOM_DRAWS | {"random"}
+    seeded: set[str] = set()
+    other: set[str] = set()
+    made: list[set[int]] = []  # per code: the instructions of its seeded makers
+    for code, instructions in listed:
+        other |= set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+        own: set[int] = set()
+        stores: set[int] = set()
+        for at in range(len(instructions)):
+            span = _seeded_maker(instructions, at, namespace)
+            if span is not None:
+                own |= set(range(at, span + 1))
+                stores.add(span)
+                seeded.add(instructions[span].argval)
+        for at, instruction in enumerate(instructions):
+            if instruction.opname in ("STORE_FAST", "STORE_DEREF", "DELETE_FAST",
+                                      "DELETE_DEREF") and at not in stores:
+                other.add(instruction.argval)
+        made.append(own)
+    generators = seeded - other
+    for (_code, instructions), own in zip(listed, made):
+        for at, instruction in enumerate(instructions):
+            if instruction.argval not in draws or at in own or instruction.opname not in (
+                    "LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME"):
+                continue
+            before = instructions[at - 1] if at else None
+            if instruction.opname == "LOAD_GLOBAL" or before is None or \
+                    before.opname not in ("LOAD_FAST", "LOAD_DEREF") or \
+                    before.argval not in generators:
+                return False
+    return True
+
+
+def _seeded_maker(instructions: list[Any], at: int, namespace: Mapping[str, Any]) -> int | None:
+    """Where ``instructions[at]`` begins ``np.random.default_rng(seed)`` (or
+    ``RandomState``; by numpy's module, ``numpy.random``, or the name imported from it) with
+    an argument that is not ``None``, stored into a local: the index of the store; else
+    None."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return None
+    first = instructions[at]
+    if first.opname != "LOAD_GLOBAL":
+        return None
+    value = namespace.get(first.argval, _NO_LAST)
+    if any(value is getattr(numpy.random, name, None) for name in _SEEDED_MAKERS):
+        if "NULL" not in (first.argrepr or ""):  # ``default_rng(seed)``, imported
+            return None
+        start = at
+    else:
+        start = at + 1  # ``np.random.default_rng``, ``npr.RandomState``
+        if value is numpy and len(instructions) > start and \
+                instructions[start].opname == "LOAD_ATTR" and \
+                instructions[start].argval == "random":
+            start += 1
+        elif value is not numpy.random:
+            return None
+        if len(instructions) <= start or \
+                instructions[start].opname not in ("LOAD_METHOD", "LOAD_ATTR") or \
+                instructions[start].argval not in _SEEDED_MAKERS or \
+                (instructions[start].opname == "LOAD_ATTR") != ("NULL" in (first.argrepr or "")):
+            return None
+    depth, end = 1, None
+    for index in range(start + 1, min(len(instructions), start + 200)):
+        instruction = instructions[index]
+        if instruction.opname in _CALL_STARTS or (instruction.opname == "LOAD_GLOBAL" and
+                                                  "NULL" in (instruction.argrepr or "")):
+            depth += 1
+        elif instruction.opname == "PRECALL":
+            depth -= 1
+            if depth == 0:
+                end = index
+                break
+    if end is None or not instructions[end].arg or end + 2 >= len(instructions) or \
+            instructions[end + 1].opname != "CALL" or \
+            instructions[end + 2].opname not in ("STORE_FAST", "STORE_DEREF"):
+        return None
+    arguments = [i for i in instructions[start + 1:end] if i.opname != "KW_NAMES"]
+    if len(arguments) == 1 and arguments[0].opname == "LOAD_CONST" and \
+            arguments[0].argval is None:
+        return None  # ``default_rng(None)``: fresh entropy
+    return end + 2
 
 
 def _batching(loader: Any) -> tuple[bool, int, int] | None:
@@ -6057,7 +6277,9 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
       ``built`` given (a swept iteration), one of those names only: it was built before
       the sweep ran, as the real run's was by then.
     * A scikit-learn estimator the cell calls only `_PARTIAL_FIT_KEEPS_SHAPES` methods of
-      (``partial_fit``, ``predict_proba``): its first ``partial_fit`` fixed its features.
+      (``partial_fit``, ``predict_proba``), and whose learnt values it reads only as
+      values (``losses.append(clf.loss_)``; not those `_FIXED_BY_FIRST_FIT`, nor a method
+      or a subscript of one): its first ``partial_fit`` fixed its features.
 
     Each bound at most once, in a statement of its own at the top (``model =
     nn.Sequential(...)``); not one the cell hands to a call, stores into (``model.fc =
@@ -6097,6 +6319,12 @@ def _shaped_modules(names: set[str], tree: ast.Module | None,
                 isinstance(parents.get(id(parent)), ast.Call) and \
                 parents[id(parent)].func is parent:
             continue  # ``model.parameters()``
+        elif allowed[node.id] is _PARTIAL_FIT_KEEPS_SHAPES and \
+                isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load) and \
+                parent.attr.endswith("_") and not parent.attr.startswith("_") and \
+                parent.attr not in _FIXED_BY_FIRST_FIT and not isinstance(
+                    parents.get(id(parent)), (ast.Attribute, ast.Subscript)):
+            continue  # ``losses.append(clf.loss_)``: a value it learnt, read
         else:
             kept.discard(node.id)
     return kept
@@ -6182,6 +6410,9 @@ _KERAS_KEEPS_SHAPES = frozenset({"fit", "predict", "evaluate", "train_on_batch",
 _PARTIAL_FIT_KEEPS_SHAPES = frozenset({"partial_fit", "predict", "predict_proba",
                                        "predict_log_proba", "decision_function", "score",
                                        "transform", "get_params"})
+#: What an estimator's first ``partial_fit`` fixes: read whole by the cell (handed on,
+#: subscripted), it could be changed in place (`_shaped_modules`).
+_FIXED_BY_FIRST_FIT = frozenset({"classes_", "feature_names_in_", "n_features_in_"})
 
 
 #: The methods of a torch module that change its layers, their dtypes or devices.
