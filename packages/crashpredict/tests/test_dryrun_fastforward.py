@@ -961,6 +961,69 @@ def test_a_failure_on_the_last_columns_own_values_is_the_cells_crash(cell):
     assert (verdict.crash, verdict.exception) == (True, raised), (verdict, result)
 
 
+def _sensors(n: int) -> dict:
+    """``n`` sensors' readings, a frame each; the last logger wrote its values as text
+    (``'ERR'`` for dropouts)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(4)
+    index = pd.date_range("2024-01-01", periods=600, freq="min")
+    frames = [pd.DataFrame({"ts": index, "value": rng.normal(20 + k, 2, 600).round(3)})
+              for k in range(n)]
+    last = frames[-1]
+    last["value"] = last["value"].astype(str)
+    last.loc[last.index[::97], "value"] = "ERR"
+    namespace = {"np": np, "pd": pd, "sensor_frames": frames, "N_SENSORS": n}
+    exec("import time", namespace)  # noqa: S102
+    return namespace
+
+
+SENSORS = """
+features = []
+for i in range(N_SENSORS):
+    time.sleep(0.05)
+    s = {read}
+{convert}    roll = s.rolling('30min')
+    feat = pd.DataFrame({{'mean_30m': roll.mean(), 'max_30m': roll.max()}})
+    feat['sensor'] = i
+    features.append(feat.resample('15min').last())
+features = pd.concat(features)
+"""
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_rolling_mean_of_the_last_sensors_text_is_the_cells_crash(fixed):
+    """The last sensor's values came in as text: its rolling mean raises pandas'
+    ``DataError`` (no numeric types to aggregate), an error of the series' own values,
+    not of a count the cut changed: read as the cell's crash in the last iteration. The
+    fix converts the values to numbers."""
+    read = "pd.to_numeric(sensor_frames[i].set_index('ts')['value'], errors='coerce')" \
+        if fixed else "sensor_frames[i].set_index('ts')['value']"
+    cell = SENSORS.format(read=read, convert="")
+    assert _raised_type(cell, _sensors(6)) == (None if fixed else "DataError")
+    result, verdict = _predict(cell, _sensors(40))
+    if fixed:
+        assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+    else:
+        assert result.cut_before_crash and result.last_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line, verdict.crash_type) == (
+            True, "DataError", 7, "type error"), verdict
+
+
+def test_a_rolling_mean_of_text_an_earlier_sensor_converts_is_not_the_cells():
+    """The same loop, but the iteration of the third sensor from the end converts the last
+    sensor's values (a patch for a known logger): the real run's last sensor is numbers.
+    The cut skips that iteration, so its last one fails; that failure is not read as the
+    cell's (the frame it reads is stored into by the loop)."""
+    convert = ("    if i == N_SENSORS - 3:\n        sensor_frames[-1]['value'] = pd.to_numeric("
+               "sensor_frames[-1]['value'], errors='coerce')\n")
+    cell = SENSORS.format(read="sensor_frames[i].set_index('ts')['value']", convert=convert)
+    assert _raised_type(cell, _sensors(6)) is None
+    result, verdict = _predict(cell, _sensors(40))
+    assert not result.last_iteration and verdict.crash is not True, (verdict, result)
+
+
 @pytest.mark.parametrize("cell", [
     # an item the cut skips writes the column the last item reads (``size`` -> ``size_num``)
     "for col in size_cols:\n    time.sleep(0.05)\n"

@@ -34,7 +34,7 @@ _CRASH_TYPE_BY_CLASS = {
     "NameError": "variable not found", "UnboundLocalError": "variable not found",
     "AttributeError": "attribute error", "KeyError": "key error", "IndexError": "index error",
     "TypeError": "type error", "ValueError": "value error", "IntCastingNaNError": "value error",
-    "JSONDecodeError": "value error",
+    "JSONDecodeError": "value error", "DataError": "type error",  # (pandas': no numbers)
     "ImportError": "module not found", "ModuleNotFoundError": "module not found",
     "SyntaxError": "syntax error", "IndentationError": "syntax error", "TabError": "syntax error",
     "FileNotFoundError": "file not found", "MemoryError": "out of memory",

@@ -4711,9 +4711,13 @@ _OWN_VALUE_ERRORS = (AttributeError, TypeError, ValueError, LookupError, Arithme
 #: libraries' checks of the data given to a fit raise (a feature name with JSON characters,
 #: a label out of range, an empty set; XGBoost's derives from ValueError), and what
 #: TensorFlow's ops raise on their arguments (``Matrix size-incompatible``, an index out
-#: of range).
+#: of range), and pandas' errors of a frame's values (``No numeric types to aggregate``: a
+#: rolling mean of a column of text; a reindex on labels given twice; a boolean mask on
+#: other labels).
 _LIBRARY_VALUE_ERRORS = frozenset({"lightgbm.basic.LightGBMError", "_catboost.CatBoostError",
-                                   "tensorflow.python.framework.errors_impl.InvalidArgumentError"})
+                                   "tensorflow.python.framework.errors_impl.InvalidArgumentError",
+                                   "pandas.errors.DataError", "pandas.errors.InvalidIndexError",
+                                   "pandas.errors.IndexingError"})
 
 
 def _fails_on_values(exc: BaseException) -> bool:
