@@ -3553,7 +3553,7 @@ def test_what_draws_random_numbers_after_the_loops():
 def test_a_function_that_only_reads_a_table_of_constants_is_pure():
     """Unit: a notebook function that tests membership in a global set of constants, or
     reads a dict of them, is pure where the cell does not change the table; one that
-    changes it, or a cell that does, is not."""
+    changes it, or a cell that does or binds it anew, is not."""
     from crashpredict._dryrun._fastforward import _runs_notebook_code
 
     namespace: dict = {"__name__": "__main__"}
@@ -3563,7 +3563,8 @@ def test_a_function_that_only_reads_a_table_of_constants_is_pure():
          "def grow(row):\n    COLD.add((row['o'], row['d']))\n    return 1\n", namespace)
     for cell, runs in {"x = lane(r)\ny = rate(r)": False, "x = grow(r)": True,
                        "x = lane(r)\nCOLD.add(('A', 'B'))": True,
-                       "x = rate(r)\nRATES['SGP'] = 2.0": True}.items():
+                       "x = rate(r)\nRATES['SGP'] = 2.0": True,
+                       "for r in rows:\n    x = rate(r)\n    RATES = {'SGP': 2.0}": True}.items():
         nodes = ast.parse(cell).body
         assert _runs_notebook_code(nodes, namespace, pure_ok=True) is runs, cell
         assert _runs_notebook_code(nodes, namespace) is True, cell
@@ -3669,6 +3670,7 @@ def test_a_function_that_reads_a_global_array_into_new_ones_is_pure():
     for cell, runs in {"y = project(x)": False, "y = project(x)\nW[0] = 1": True,
                        "V[0] = 1\ny = project(x)": True,  # a view of ``W``
                        "U[0] = 1\ny = project(x)": False,
+                       "for x in xs:\n    y = project(x)\n    W = W * 2": True,
                        "y = scaled(x)\nMEAN += 1": True}.items():
         assert _runs_notebook_code(ast.parse(cell).body, namespace, pure_ok=True) is runs, cell
 

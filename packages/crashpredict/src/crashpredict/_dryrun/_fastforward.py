@@ -5399,13 +5399,14 @@ def _runs_notebook_code(nodes: Iterable[ast.AST], namespace: Mapping[str, Any],
             isinstance(value, types.FunctionType) and value.__globals__ is namespace
             and _pure_function(value, namespace, containers_ok=True))]
         read = set().union(*(_containers_read(f, namespace) for f in pure))
-        changed = _may_change([n for n in nodes if isinstance(n, ast.stmt)], namespace) \
+        statements = [n for n in nodes if isinstance(n, ast.stmt)]
+        changed = _may_change(statements, namespace) | _bound_in(statements)[0] \
             if read else set()
         if any(_read_array(namespace.get(name)) for name in read):
             changed = _viewed_by(None, changed, namespace)  # (a view of it, changed)
         if read & changed:
             return True  # a table of constants or an array the functions read, which the
-            # cell changes
+            # cell changes or binds anew (the functions' calls before and after read others)
         values = [value for value in values if not any(value is f for f in pure)
                   and not _pure_object(value, namespace)]
     codes = _notebook_code(values, namespace)
