@@ -1024,6 +1024,62 @@ def test_a_rolling_mean_of_text_an_earlier_sensor_converts_is_not_the_cells():
     assert not result.last_iteration and verdict.crash is not True, (verdict, result)
 
 
+def _loans() -> dict:
+    """Loans in issue order; the newest ones (the table's end) carry a grade ``E`` the
+    notebook's code map lacks."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    loans = pd.DataFrame({"grade": rng.choice(list("ABCD"), 4000),
+                          "amount": rng.integers(1000, 40000, 4000)})
+    loans.loc[3990:, "grade"] = "E"
+    namespace = {"np": np, "pd": pd, "loans": loans, "chunk_size": 100,
+                 "grade_map": {"A": 0, "B": 1, "C": 2, "D": 3}}
+    exec("import time", namespace)  # noqa: S102
+    return namespace
+
+
+LOAN_CHUNKS = """
+start, parts = 0, []
+while start < len(loans):
+    time.sleep(0.03)
+    c = loans.iloc[start:start + chunk_size].copy()
+{patch}    c['grade_code'] = c['grade'].map(grade_map){fill}.astype(int)
+    parts.append(c)
+    start += chunk_size
+clean = pd.concat(parts, ignore_index=True)
+"""
+
+
+@pytest.mark.parametrize("fill", ["", ".fillna(-1)"])
+def test_a_code_map_that_lacks_the_last_chunks_grade_fails_its_cast_there(fill):
+    """Loans cleaned chunk by chunk (a ``while`` that counts through the table): the last
+    chunk's new grade maps to NaN, which ``astype(int)`` refuses. The map is read, not
+    changed, by ``Series.map`` (`_PANDAS_READERS`), so the failure in the last chunk, run
+    after the cut, is read as the cell's. The fix fills the unknown grade."""
+    cell = LOAN_CHUNKS.format(patch="", fill=fill)
+    assert _raised_type(cell, _loans()) == (None if fill else "IntCastingNaNError")
+    result, verdict = _predict(cell, _loans())
+    if fill:
+        assert verdict.crash is not True and not result.last_iteration, (verdict, result)
+    else:
+        assert result.cut_before_crash and result.last_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (
+            True, "IntCastingNaNError", 6), verdict
+
+
+def test_a_code_map_a_skipped_chunk_extends_is_not_read_as_the_last_chunks():
+    """The same loop, but an iteration the cut skips adds the new grade to the map: the
+    real run's last chunk maps it. The cut run's failure in the last chunk is not read as
+    the cell's (the map is stored into by the loop)."""
+    patch = "    if start == 2000:\n        grade_map['E'] = 4\n"
+    cell = LOAN_CHUNKS.format(patch=patch, fill="")
+    assert _raised_type(cell, _loans()) is None
+    result, verdict = _predict(cell, _loans())
+    assert not result.last_iteration and verdict.crash is not True, (verdict, result)
+
+
 @pytest.mark.parametrize("cell", [
     # an item the cut skips writes the column the last item reads (``size`` -> ``size_num``)
     "for col in size_cols:\n    time.sleep(0.05)\n"

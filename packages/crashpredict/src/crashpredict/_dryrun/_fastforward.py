@@ -5083,9 +5083,13 @@ _MODEL_SELECTION_READERS = frozenset({
 
 
 #: Methods of a pandas frame or series that read the objects they are given and change
-#: none of them (``households[d].merge(zone_lookup[d], on='zone_id')``).
+#: none of them (``households[d].merge(zone_lookup[d], on='zone_id')``; a mapping's
+#: values looked up, ``c['grade'].map(grade_map)``, ``.replace({...})``,
+#: ``.astype({'a': int})``; a function handed to ``map`` is the notebook's code, counted
+#: as such).
 _PANDAS_READERS = frozenset({"merge", "join", "isin", "combine_first", "compare", "align",
-                             "reindex_like", "corrwith", "equals"})
+                             "reindex_like", "corrwith", "equals", "map", "replace",
+                             "rename", "astype", "fillna"})
 
 
 def _reads_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
