@@ -21,6 +21,7 @@ from crashpredict._dryrun import dry_run, dryrun_verdict
 from crashpredict._dryrun._fastforward import KEEP_ITERATIONS
 from crashpredict_tests_cells import beside_the_cell as _beside_the_cell  # registered by conftest.py
 from crashpredict_tests_cells import raised_type as _raised_type
+from crashpredict_tests_cells import raised_in_a_new_process
 
 pytestmark = pytest.mark.usefixtures("no_new_children")
 
@@ -250,6 +251,66 @@ def test_keras_fit_runs_one_epoch_of_two_steps():
     verdict = dryrun_verdict(result, cell)
     assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 2), result
     assert "Keras fit: ran 1 of 100,000 epochs, 2 steps" in result.cuts
+
+
+#: an earlier cell: a small Keras classifier and a learning-rate plan of ten epochs
+SCHEDULED_SETUP = """
+import numpy as np
+import keras
+keras.utils.set_random_seed(1)
+rng = np.random.default_rng(1)
+X = rng.normal(size=(256, 8)).astype('float32')
+y = (X[:, 0] > 0).astype('int32')
+model = keras.Sequential([keras.Input(shape=(8,)), keras.layers.Dense(8, activation='relu'),
+                          keras.layers.Dense(2, activation='softmax')])
+model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='sparse_categorical_crossentropy')
+lr_plan = [1e-3] * 4 + [5e-4] * 4 + [1e-4] * 2
+"""
+
+SCHEDULED = """
+def schedule(epoch, lr):
+    return lr_plan[{index}]
+
+callbacks = [keras.callbacks.LearningRateScheduler(schedule){more}]
+hist = model.fit(X, y, epochs=12, batch_size=64, verbose=0, callbacks=callbacks)
+"""
+
+
+@pytest.mark.parametrize("index", ["epoch", "min(epoch, len(lr_plan) - 1)"])
+def test_a_learning_rate_plan_that_runs_out_at_a_cut_epoch_is_the_cells_crash(index):
+    """A Keras fit of 12 epochs with a schedule that reads a plan of 10: the real fit's
+    11th epoch begins with ``lr_plan[10]``. The cut fit runs one epoch; its schedule, a
+    pure function of the notebook's, is then called for each epoch as the real fit calls
+    it (`_scheduled_failure`): the ``IndexError`` is the cell's, at the schedule's line.
+    The fix clips the index."""
+    pytest.importorskip("keras")
+    cell = SCHEDULED.format(index=index, more="")
+    truth = raised_in_a_new_process(SCHEDULED_SETUP, cell)
+    assert truth == (None if "min" in index else "IndexError")
+    namespace: dict = {"__name__": "__main__"}
+    exec(SCHEDULED_SETUP, namespace)  # noqa: S102 - the notebook's earlier cell
+    result, verdict = _predict(cell, namespace)
+    assert "Keras fit: ran 1 of 12 epochs, 2 steps" in result.cuts, result
+    if truth is None:
+        assert verdict.crash is not True, (verdict, result)
+    else:
+        assert result.cut_before_crash and not result.cut_may_cause, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "IndexError", 3), \
+            verdict
+
+
+def test_a_learning_rate_plan_that_an_early_stop_never_reaches_is_not_read_as_failing():
+    """The same plan, but an ``EarlyStopping`` callback stops the real fit after its
+    first epochs, before the plan runs out: the real run is clean. The schedule's failure
+    at the 11th epoch is not called for (a callback that may stop the fit)."""
+    pytest.importorskip("keras")
+    cell = SCHEDULED.format(index="epoch", more=", keras.callbacks.EarlyStopping("
+                            "monitor='loss', patience=0, min_delta=10.0)")
+    assert raised_in_a_new_process(SCHEDULED_SETUP, cell) is None
+    namespace: dict = {"__name__": "__main__"}
+    exec(SCHEDULED_SETUP, namespace)  # noqa: S102 - the notebook's earlier cell
+    result, verdict = _predict(cell, namespace)
+    assert verdict.crash is not True, (verdict, result)
 
 
 def test_a_missing_folder_after_training_is_the_cells_own():

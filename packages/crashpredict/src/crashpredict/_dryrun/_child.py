@@ -592,6 +592,10 @@ def _run_prepared(sandbox: tuple[Overlay, Any, list[str]], code: Any,
     def judge(exc: BaseException, line: int | None) -> dict[str, Any]:
         if cutter is None:
             return {}
+        if exc is cutter.scheduled_failure:  # a cut fit's schedule at a skipped epoch,
+            # called as the real fit calls it (only the library's epochs were cut)
+            return {"cut_before_crash": True, "cut_only_library": True,
+                    "cut_may_cause": False}
         # a library's cut (fewer epochs, trees) cannot cause what its input checks raise
         library = bool(cutter.library_cuts) and not _fastforward.raised_by_input_checks(exc)
         if cutter.crashed_in_last_iteration(exc, line, namespace, filename):  # an index past

@@ -789,6 +789,9 @@ class Cutter:
     kept: dict[int, int] = field(default_factory=dict)
     #: what the cut Keras fits returned (their History: one epoch where the cell asked more)
     cut_outputs: list[Any] = field(default_factory=list)
+    #: what a cut Keras fit's learning-rate schedule raised for an epoch the cut skipped,
+    #: called as the real fit calls it (`_scheduled_failure`): the real run's failure
+    scheduled_failure: BaseException | None = None
     #: the cut loops whose last iteration ran after the cut (`LoopInfo.last`)...
     ran_last: list[int] = field(default_factory=list)
     #: ...and those in their last iteration now (innermost last): what a crash interrupts
@@ -6824,7 +6827,8 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
             continue
         original = model.fit
 
-        def fit(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+        def fit(self: Any, *args: Any, _original: Any = original, _module: Any = module,
+                **kwargs: Any) -> Any:
             if cutter.whole:  # a swept iteration's fit: as the real one's
                 return _original(self, *args, **kwargs)
             try:
@@ -6842,8 +6846,17 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
                 steps = arguments.get("steps_per_epoch", extra.get("steps_per_epoch"))
                 if steps is None and not _is_generator(arguments.get("x")):
                     extra["steps_per_epoch"] = 2
+                rate = _learning_rate(self)
                 result = _original(*bound.args, **bound.kwargs)
                 cutter.cut_outputs.append(result)
+                failure = _scheduled_failure(
+                    _module, self, arguments.get("x"), steps,
+                    arguments.get("callbacks", extra.get("callbacks")),
+                    arguments.get("initial_epoch", extra.get("initial_epoch", 0)), epochs,
+                    rate, cutter, namespace)
+                if failure is not None:
+                    cutter.scheduled_failure = failure
+                    raise failure
                 return result
             return _original(*bound.args, **bound.kwargs)
 
@@ -6852,6 +6865,64 @@ def cap_libraries(cutter: Cutter, namespace: dict[str, Any] | None = None) -> No
             model.fit = fit
         except (AttributeError, TypeError):
             pass
+
+
+#: Keras callbacks that neither stop a fit early nor change its learning rate.
+_QUIET_CALLBACKS = frozenset({"ModelCheckpoint", "CSVLogger", "ProgbarLogger", "History",
+                              "TensorBoard", "BackupAndRestore"})
+
+
+def _learning_rate(model: Any) -> float | None:
+    """The learning rate of a compiled Keras model's optimizer, as a number; else None."""
+    try:
+        import numpy
+
+        return float(numpy.asarray(model.optimizer.learning_rate))
+    except Exception:  # noqa: BLE001 - a schedule object, no optimizer yet: not known
+        return None
+
+
+def _scheduled_failure(module: Any, model: Any, x: Any, steps: Any, callbacks: Any,
+                       initial_epoch: Any, epochs: int, rate: float | None, cutter: Cutter,
+                       namespace: Mapping[str, Any] | None) -> BaseException | None:
+    """What a cut Keras fit's ``LearningRateScheduler`` raises at the start of an epoch
+    the cut skipped (``lr_plan[epoch]`` past the plan's end at the 11th epoch of 12), its
+    ``on_epoch_begin`` called for each epoch in turn from the rate the fit began with, as
+    the real fit calls it; else None (and the optimizer's rate is as the cut fit left
+    it). Only where the real fit reaches every epoch with that rate: its data an array
+    (no generator or dataset that may run out), its only other callbacks ones that
+    neither stop it nor change the rate (`_QUIET_CALLBACKS`), and the schedule a pure
+    function of the notebook's (`_pure_function`: what it returns is its arguments') that
+    reads no table the cell changes."""
+    try:
+        listed = list(callbacks) if isinstance(callbacks, (list, tuple)) else None
+        scheduler = getattr(getattr(module, "callbacks", None), "LearningRateScheduler", None)
+        if not listed or rate is None or namespace is None or not isinstance(scheduler, type) \
+                or cutter.cell_tree is None or not hasattr(x, "shape") or steps is not None \
+                or type(initial_epoch) is not int or not 0 <= initial_epoch < epochs:
+            return None
+        schedulers = [c for c in listed if type(c) is scheduler]
+        if len(schedulers) != 1 or any(
+                type(c) is not scheduler and (type(c).__name__ not in _QUIET_CALLBACKS or
+                                              not type(c).__module__.startswith(module.__name__))
+                for c in listed):
+            return None
+        callback = schedulers[0]
+        schedule = callback.schedule
+        if not isinstance(schedule, types.FunctionType) or schedule.__globals__ is not namespace \
+                or not _pure_function(schedule, namespace, containers_ok=True) or \
+                _runs_notebook_code(cutter.cell_tree.body, namespace, pure_ok=True) or \
+                getattr(callback, "model", None) is not model:
+            return None
+        model.optimizer.learning_rate = rate
+        for epoch in range(initial_epoch, epochs):
+            try:
+                callback.on_epoch_begin(epoch)
+            except Exception as exc:  # noqa: BLE001 - the schedule's failure: the real one's
+                return exc
+    except Exception:  # noqa: BLE001 - a strange callback or model: nothing known
+        return None
+    return None
 
 
 def _is_generator(x: Any) -> bool:
