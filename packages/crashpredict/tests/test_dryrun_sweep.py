@@ -3768,6 +3768,126 @@ def test_a_skipped_chunk_drawn_from_numpys_global_generator_is_not_trusted():
     assert not result.swept_iteration, result
 
 
+#: an earlier cell: reviews, the newest with no text (stored as missing), and the
+#: notebook's generator of chunks (fewer rows than a run on the first rows is made for)
+GENERATED_SETUP = """
+import time
+import numpy as np
+import pandas as pd
+from sklearn.feature_extraction.text import HashingVectorizer
+rng = np.random.default_rng(12)
+words = np.array([f'tok{{k}}' for k in range(300)])
+reviews = pd.DataFrame({{'text': [' '.join(rng.choice(words, 8)) for _ in range(1500)]}})
+{missing}
+def stream(df, size):
+    for i in range(0, len(df), size):
+        {yielded}
+"""
+
+GENERATED = """
+vec = HashingVectorizer(n_features=2**12)
+seen = 0
+for chunk in stream(reviews, 40):
+    time.sleep({step})
+    Xc = vec.transform(chunk['text']{fill})
+    seen += Xc.shape[0]
+"""
+
+
+def _reviews_stream(missing: bool = True, yielded: str = "yield df.iloc[i:i + size]") -> dict:
+    """The reviews and their generator, defined as an earlier cell does (its source kept,
+    as IPython keeps it)."""
+    source = GENERATED_SETUP.format(
+        missing="reviews.loc[1490, 'text'] = np.nan" if missing else "", yielded=yielded)
+    filename = f"<ipython-input-stream-{missing}-{len(yielded)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - an earlier cell
+    return namespace
+
+
+@pytest.mark.parametrize("fill", ["", ".fillna('')"])
+def test_a_skipped_chunk_of_a_notebook_generator_is_made_anew_and_swept(fill):
+    """The cell loops over the chunks a generator of the notebook's yields; the last
+    chunk holds a review with no text, which the vectorizer refuses. The generator is
+    left as written (`_driven_generators`): the cell's loop is cut, and after the cell the
+    sweep asks the generator, a pure function that changes none of its arguments, for its
+    items again (`_Regenerated`), newest first: the last chunk's failure is the real
+    run's. The fix fills the missing text."""
+    cell = GENERATED.format(step=STEP_S, fill=fill)
+    assert _raised_type(cell, _reviews_stream()) == (None if fill else "ValueError")
+    result, verdict = _beside_the_cell(_reviews_stream(), cell)
+    if fill:
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    else:
+        assert result.swept_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 6), \
+            verdict
+
+
+def test_a_notebook_generator_that_draws_is_not_made_anew():
+    """The same stream, but the generator shuffles each chunk with numpy's global
+    generator: made anew, its chunks would be others. It is not regenerated, so nothing
+    skipped is swept (and its loop is cut as a function's loop was)."""
+    yielded = "yield df.iloc[i:i + size].sample(frac=1.0)"
+    cell = GENERATED.format(step=STEP_S, fill="")
+    assert _raised_type(cell, _reviews_stream(yielded=yielded)) == "ValueError"
+    result, verdict = _beside_the_cell(_reviews_stream(yielded=yielded), cell)
+    assert not result.swept_iteration, result
+
+
+def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
+    """Unit: `_Regenerated.of` takes a notebook generator not yet started whose function
+    changes none of its arguments and calls none of the notebook's functions, and makes
+    the same items anew; not one that changes the frame it is handed (``inplace=``), nor
+    one that calls a function of the notebook's (which the dry run may have cut), nor one
+    already started."""
+    from crashpredict._dryrun._fastforward import _Regenerated
+
+    namespace = _reviews_stream()
+    source = ("def sorting(df, size):\n    df.sort_values('text', inplace=True)\n"
+              "    for i in range(0, len(df), size):\n        yield df.iloc[i:i + size]\n"
+              "def helped(df, size):\n    for i in range(0, len(df), size):\n"
+              "        yield head(df.iloc[i:i + size])\n"
+              "def head(part):\n    return part.head(3)\n")
+    linecache.cache["<generators>"] = (len(source), None, source.splitlines(True),
+                                       "<generators>")
+    exec(compile(source, "<generators>", "exec"), namespace)  # noqa: S102 - an earlier cell
+    reviews = namespace["reviews"]
+    again = _Regenerated.of(namespace["stream"](reviews, 500), namespace)
+    assert again is not None and [len(c) for c in again.items()] == [500, 500, 500]
+    assert again.items()[2].equals(reviews.iloc[1000:1500])
+    assert _Regenerated.of(namespace["sorting"](reviews, 500), namespace) is None
+    assert _Regenerated.of(namespace["helped"](reviews, 500), namespace) is None
+    started = namespace["stream"](reviews, 500)
+    next(started)
+    assert _Regenerated.of(started, namespace) is None
+
+
+def test_a_generator_driven_by_the_cells_loop_only_is_left_as_written():
+    """Unit: `_driven_generators` names a notebook generator the cell only loops over at
+    its top level, each of whose loops yields; not one the cell also hands on (``list(
+    stream(...))``), nor one with a loop that yields nothing (work before its first item),
+    nor a plain function."""
+    from crashpredict._dryrun._fastforward import _driven_generators
+
+    namespace = _reviews_stream()
+    source = ("def prepared(df):\n    rows = []\n    for i in range(len(df)):\n"
+              "        rows.append(i)\n    for r in rows:\n        yield r\n"
+              "def plain(df):\n    return [df]\n")
+    linecache.cache["<prepared>"] = (len(source), None, source.splitlines(True), "<prepared>")
+    exec(compile(source, "<prepared>", "exec"), namespace)  # noqa: S102 - an earlier cell
+
+    def driven(cell: str) -> set[str]:
+        return _driven_generators(ast.parse(cell), namespace)
+
+    assert driven("for c in stream(reviews, 10):\n    n = len(c)") == {"stream"}
+    assert driven("for c in stream(reviews, 10):\n    n = len(c)\n"
+                  "every = list(stream(reviews, 10))") == set()
+    assert driven("for r in prepared(reviews):\n    n = r") == set()
+    assert driven("for r in plain(reviews):\n    n = r") == set()
+
+
 # ---- models whose shapes their first fit fixed: a skipped item of another width ----------
 
 def _monthly_kinds(new_kind_from: int | None = BAD) -> dict:

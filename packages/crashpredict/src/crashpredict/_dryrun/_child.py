@@ -783,7 +783,7 @@ def _fast_forwarded(tree: Any, code: Any, namespace: dict[str, Any], filename: s
 
     loops: dict[int, _fastforward.LoopInfo] = {}
     rewritten = _fastforward.rewrite_cell(clone(tree), loops)
-    functions = _fastforward.rewrite_functions(code, namespace, loops)
+    functions = _fastforward.rewrite_functions(code, namespace, loops, tree)
     cutter = _fastforward.Cutter(loops, functions=functions, cell_tree=tree,
                                  cut_after_s=cut_after_s, namespace=namespace,
                                  filename=filename)

@@ -703,17 +703,21 @@ def called_functions(code: types.CodeType, namespace: Mapping[str, Any]) -> list
 
 
 def rewrite_functions(code: types.CodeType, namespace: dict[str, Any],
-                      loops: dict[int, LoopInfo]) -> dict[str, set[int]]:
+                      loops: dict[int, LoopInfo],
+                      tree: ast.Module | None = None) -> dict[str, set[int]]:
     """Replace, in ``namespace``, the notebook's functions the cell calls that hold loops
     by fast-forwarded copies; return {function name: its loop ids}.
 
     Only plain functions whose source is known (IPython keeps every cell's source) are
-    rewritten: no closures, no decorators (re-running a decorator could do anything).
+    rewritten: no closures, no decorators (re-running a decorator could do anything). Not
+    a generator the cell's ``tree`` only loops over (`_driven_generators`): the cut of
+    that loop stops it, and the sweep makes its items anew (`_Regenerated`).
     """
     rewritten: dict[str, set[int]] = {}
+    driven = _driven_generators(tree, namespace)
     for name in called_functions(code, namespace):
         function = namespace[name]
-        if function.__closure__:
+        if function.__closure__ or name in driven:
             continue
         try:
             source = textwrap.dedent(inspect.getsource(function))
@@ -748,6 +752,42 @@ def rewrite_functions(code: types.CodeType, namespace: dict[str, Any],
         namespace[name] = new
         rewritten[name] = set(loops) - before
     return rewritten
+
+
+def _driven_generators(tree: ast.Module | None, namespace: Mapping[str, Any]) -> set[str]:
+    """The notebook's generator functions that the cell names only as the call a ``for``
+    loop of its top level runs over (``for chunk in stream(reviews, 5000)``), calling none
+    of the notebook's functions themselves, each of whose loops yields: the loop's cut
+    stops them as it stops consuming, so their own loops stay as written (a loop that
+    yields nothing, work done before the first item, would run whole)."""
+    if tree is None:
+        return set()
+    headers = {id(node.iter.func) for node in tree.body if isinstance(node, ast.For)
+               and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)}
+    found: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(namespace.get(node.id), types.FunctionType):
+            found[node.id] = found.get(node.id, True) and id(node) in headers
+    driven = set()
+    for name, only in found.items():
+        function = namespace[name]
+        code = function.__code__
+        if only and code.co_flags & inspect.CO_GENERATOR and \
+                function.__globals__ is namespace and not called_functions(code, namespace) \
+                and _each_loop_yields(function):
+            driven.add(name)
+    return driven
+
+
+def _each_loop_yields(function: types.FunctionType) -> bool:
+    """Whether every loop of ``function`` (read from its source) yields in its body."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    return all(any(isinstance(n, (ast.Yield, ast.YieldFrom)) for b in node.body
+                   for n in ast.walk(b))
+               for node in ast.walk(tree) if isinstance(node, (ast.For, ast.While)))
 
 
 def _total(iterable: Any) -> int | None:
@@ -935,6 +975,11 @@ class Cutter:
                 folds = _split_folds(given) if type(given) is types.GeneratorType else None
                 if folds is not None:  # a splitter's folds, asked of it again now
                     self.sources[loop_id] = (folds, start_at)
+                    self.fresh_items.add(loop_id)
+                again = _Regenerated.of(given, self.namespace) \
+                    if type(given) is types.GeneratorType and folds is None else None
+                if again is not None:  # a notebook generator's items, made anew later
+                    self.sources[loop_id] = (again, start_at)
                     self.fresh_items.add(loop_id)
                 text = _buffer_text(given)
                 if text is not None:  # a chunked reader of a text in memory
@@ -4247,6 +4292,11 @@ def _positions(value: Any, done: int, text: str | None = None
             return ((position, next(backwards)) for position in range(total - 1, done - 1, -1))
         elif module in ("_io", "io") and name == "TextIOWrapper":
             return _file_lines(value, done)
+        elif kind is _Regenerated:
+            value = value.items()
+            if value is None:
+                return None
+            get = value.__getitem__
         elif module == "pandas" and name == "TextFileReader":
             return _csv_chunks(value, done, text)
         else:
@@ -4475,6 +4525,65 @@ def _csv_chunks(reader: Any, done: int, text: str | None = None
 
 #: The most folds `_split_folds` makes again.
 _MOST_FOLDS = 1_000
+
+
+#: The most items a notebook's generator is asked for again (`_Regenerated`).
+_MOST_REGENERATED = 100_000
+
+
+class _Regenerated:
+    """A generator of the notebook's own, as a loop of the cell began to run over it
+    (``for chunk in stream(reviews, 5000)``): its function and the arguments it was called
+    with (what its frame held before it ran), to make its items anew for the sweep
+    (`_positions`). Only a function that reads no global but modules, builtins and
+    constants, binds none, draws no random number, changes none of its arguments
+    (`_leaves_arguments`) and calls none of the notebook's functions (which may be cut),
+    with plain parameters: called again with the same arguments it
+    yields the same items, each made anew, as the real run's were. What the loop runs
+    over, the cell must not change (`Cutter._judge_last` checks the loop's header)."""
+
+    __slots__ = ("function", "arguments", "made")
+
+    def __init__(self, function: types.FunctionType, arguments: list[Any]) -> None:
+        self.function, self.arguments, self.made = function, arguments, None
+
+    @classmethod
+    def of(cls, generator: Any, namespace: Mapping[str, Any] | None) -> _Regenerated | None:
+        try:
+            frame, code = generator.gi_frame, generator.gi_code
+            if frame is None or namespace is None or \
+                    inspect.getgeneratorstate(generator) != inspect.GEN_CREATED or \
+                    code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or \
+                    code.co_kwonlyargcount or code.co_posonlyargcount:
+                return None
+            function = next((value for value in list(namespace.values())
+                             if isinstance(value, types.FunctionType) and
+                             value.__code__ is code and value.__globals__ is namespace), None)
+            if function is None or function.__closure__ or \
+                    called_functions(code, namespace) or \
+                    not _leaves_arguments(function, namespace):
+                return None  # (one it calls may be cut: its items would be others)
+            found = frame.f_locals
+            names = code.co_varnames[:code.co_argcount]
+            if any(name not in found for name in names):
+                return None
+            return cls(function, [found[name] for name in names])
+        except Exception:  # noqa: BLE001 - a strange generator: nothing to sweep
+            return None
+
+    def items(self) -> list[Any] | None:
+        """Its items, made anew once (at most `_MOST_REGENERATED`); None where it fails."""
+        if self.made is None:
+            made: list[Any] = []
+            try:
+                for item in self.function(*self.arguments):
+                    made.append(item)
+                    if len(made) > _MOST_REGENERATED:
+                        return None
+            except Exception:  # noqa: BLE001 - the real run meets it in the loop's header
+                return None
+            self.made = made
+        return self.made
 
 
 def _split_folds(generator: Any) -> list[Any] | None:
@@ -5509,12 +5618,14 @@ def _reads_array_only(instructions: list[Any], at: int) -> bool:
 
 
 #: Calls that may change what they are handed, or keep it where it may change later
-#: (``rows.append(COLUMNS)``, ``heapq.heappush(QUEUE, x)``, ``random.shuffle(ORDER)``).
+#: (``rows.append(COLUMNS)``, ``heapq.heappush(QUEUE, x)``, ``random.shuffle(ORDER)``,
+#: ``operator.setitem(RATES, k, v)``).
 _KEEPERS = frozenset({"append", "extend", "insert", "update", "setdefault", "add",
                       "remove", "discard", "pop", "popitem", "clear", "sort", "reverse",
                       "shuffle", "heappush", "heappop", "heapify", "heapreplace",
                       "heappushpop", "insort", "insort_left", "insort_right", "put", "fill",
-                      "setattr", "__setitem__", "__iadd__"})
+                      "setattr", "__setitem__", "__iadd__", "setitem", "delitem", "iadd",
+                      "iconcat", "isub", "ior", "iand", "copyto", "place", "putmask"})
 #: The loads an argument list may hold besides the handed global, each one value.
 _PLAIN_LOADS = frozenset({"LOAD_FAST", "LOAD_CONST", "LOAD_DEREF"})
 
