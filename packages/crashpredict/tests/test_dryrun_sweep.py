@@ -3842,7 +3842,7 @@ def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
     the same items anew; not one that changes the frame it is handed (``inplace=``), nor
     one that calls a function of the notebook's (which the dry run may have cut), nor one
     already started."""
-    from crashpredict._dryrun._fastforward import _Regenerated
+    from crashpredict._dryrun._fastforward import _Regenerated, rewrite_functions
 
     namespace = _reviews_stream()
     source = ("def sorting(df, size):\n    df.sort_values('text', inplace=True)\n"
@@ -3862,6 +3862,12 @@ def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
     started = namespace["stream"](reviews, 500)
     next(started)
     assert _Regenerated.of(started, namespace) is None
+    # a cell that names the generator elsewhere too: it is cut (rewritten), so its items
+    # made again would be the cut ones
+    cell = "for c in stream(reviews, 100):\n    n = len(c)\nalso = stream"
+    assert rewrite_functions(compile(cell, "<cell>", "exec"), namespace, {},
+                             ast.parse(cell)) == {"stream": {0}}
+    assert _Regenerated.of(namespace["stream"](reviews, 500), namespace) is None
 
 
 def test_a_generator_driven_by_the_cells_loop_only_is_left_as_written():

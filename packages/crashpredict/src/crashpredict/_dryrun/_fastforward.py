@@ -4559,10 +4559,10 @@ class _Regenerated:
             function = next((value for value in list(namespace.values())
                              if isinstance(value, types.FunctionType) and
                              value.__code__ is code and value.__globals__ is namespace), None)
-            if function is None or function.__closure__ or \
+            if function is None or function.__closure__ or HELPER in code.co_names or \
                     called_functions(code, namespace) or \
                     not _leaves_arguments(function, namespace):
-                return None  # (one it calls may be cut: its items would be others)
+                return None  # (cut itself, or one it calls may be: its items would be others)
             found = frame.f_locals
             names = code.co_varnames[:code.co_argcount]
             if any(name not in found for name in names):
