@@ -190,16 +190,22 @@ def test_step_back_sets_every_thread_once_the_cpu_is_used() -> None:
     import subprocess
     import sys
 
+    # (a thread that has just ended, ``late`` among them, may still be listed in /proc
+    # and gone when it is asked: left out; the worker is a daemon, so nothing hangs)
     code = ("import os, threading, time\n"
             "from crashpredict._dryrun import _sibling\n"
             "go = threading.Event()\n"
-            "worker = threading.Thread(target=go.wait)\n"
+            "worker = threading.Thread(target=go.wait, daemon=True)\n"
             "worker.start()\n"
             "_sibling._step_back(0.0)\n"
             "late = threading.Thread(target=lambda: print(os.getpriority(os.PRIO_PROCESS, 0)))\n"
             "late.start(); late.join()\n"
-            "print(sorted({os.getpriority(os.PRIO_PROCESS, int(t))"
-            " for t in os.listdir('/proc/self/task')}))\n"
+            "def nice(task):\n"
+            "    try:\n"
+            "        return os.getpriority(os.PRIO_PROCESS, int(task))\n"
+            "    except ProcessLookupError:\n"
+            "        return None\n"
+            "print(sorted({nice(t) for t in os.listdir('/proc/self/task')} - {None}))\n"
             "go.set()\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
