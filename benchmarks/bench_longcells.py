@@ -749,7 +749,7 @@ def third_pairs(think_s: float = 1.0) -> str:
 
 def unseen_pairs(ordinal: str, think_s: float = 1.0) -> str:
     """A set written by a helper who had read neither the tool's code nor the earlier sets
-    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth`` to ``twentyeighth``), as `third_pairs`
+    (`notebook_pairs_<ordinal>.PAIRS`: ``fourth`` to ``twentyninth``), as `third_pairs`
     runs the third."""
     module = importlib.import_module(f"{__package__}.notebook_pairs_{ordinal}")
     article = "An" if ordinal[:1] in "aeiou" else "A"
@@ -826,7 +826,7 @@ def main() -> str:
                                               "twentyfirst", "twentysecond",
                                               "twentythird", "twentyfourth",
                                               "twentyfifth", "twentysixth", "twentyseventh",
-                                              "twentyeighth"))])
+                                              "twentyeighth", "twentyninth"))])
     print(section)
     return section
 
