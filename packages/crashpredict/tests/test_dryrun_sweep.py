@@ -3838,10 +3838,10 @@ def test_a_notebook_generator_that_draws_is_not_made_anew():
 
 def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
     """Unit: `_Regenerated.of` takes a notebook generator not yet started whose function
-    changes none of its arguments and calls none of the notebook's functions, and makes
-    the same items anew; not one that changes the frame it is handed (``inplace=``), nor
-    one that calls a function of the notebook's (which the dry run may have cut), nor one
-    already started."""
+    changes none of its arguments and calls only functions of the notebook's that no cut
+    rewrites (no loop of their own), and makes the same items anew; not one that changes
+    the frame it is handed (``inplace=``), nor one that calls a function of the
+    notebook's with a loop (which the dry run may have cut), nor one already started."""
     from crashpredict._dryrun._fastforward import _Regenerated, rewrite_functions
 
     namespace = _reviews_stream()
@@ -3849,7 +3849,11 @@ def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
               "    for i in range(0, len(df), size):\n        yield df.iloc[i:i + size]\n"
               "def helped(df, size):\n    for i in range(0, len(df), size):\n"
               "        yield head(df.iloc[i:i + size])\n"
-              "def head(part):\n    return part.head(3)\n")
+              "def head(part):\n    return part.head(3)\n"
+              "def looped(df, size):\n    for i in range(0, len(df), size):\n"
+              "        yield firsts(df.iloc[i:i + size])\n"
+              "def firsts(part):\n    kept = []\n    for k in range(3):\n"
+              "        kept.append(part.iloc[k])\n    return kept\n")
     linecache.cache["<generators>"] = (len(source), None, source.splitlines(True),
                                        "<generators>")
     exec(compile(source, "<generators>", "exec"), namespace)  # noqa: S102 - an earlier cell
@@ -3858,7 +3862,9 @@ def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
     assert again is not None and [len(c) for c in again.items()] == [500, 500, 500]
     assert again.items()[2].equals(reviews.iloc[1000:1500])
     assert _Regenerated.of(namespace["sorting"](reviews, 500), namespace) is None
-    assert _Regenerated.of(namespace["helped"](reviews, 500), namespace) is None
+    helped = _Regenerated.of(namespace["helped"](reviews, 500), namespace)
+    assert helped is not None and [len(c) for c in helped.items()] == [3, 3, 3]
+    assert _Regenerated.of(namespace["looped"](reviews, 500), namespace) is None
     started = namespace["stream"](reviews, 500)
     next(started)
     assert _Regenerated.of(started, namespace) is None
@@ -3872,15 +3878,24 @@ def test_only_a_generator_that_leaves_its_arguments_is_made_anew():
 
 def test_a_generator_driven_by_the_cells_loop_only_is_left_as_written():
     """Unit: `_driven_generators` names a notebook generator the cell only loops over at
-    its top level, each of whose loops yields; not one the cell also hands on (``list(
-    stream(...))``), nor one with a loop that yields nothing (work before its first item),
-    nor a plain function."""
+    its top level, each of whose outermost loops yields (a loop within one is each item's
+    work), calling only the notebook's functions that no cut rewrites; not one the cell
+    also hands on (``list(stream(...))``), nor one with a loop that yields nothing (work
+    before its first item), nor one that calls a notebook function with a loop, nor a
+    plain function."""
     from crashpredict._dryrun._fastforward import _driven_generators
 
     namespace = _reviews_stream()
     source = ("def prepared(df):\n    rows = []\n    for i in range(len(df)):\n"
               "        rows.append(i)\n    for r in rows:\n        yield r\n"
-              "def plain(df):\n    return [df]\n")
+              "def plain(df):\n    return [df]\n"
+              "def per_item(df, cols):\n    for i in range(len(df)):\n"
+              "        row = {}\n        for c in cols:\n            row[c] = df[c].iloc[i]\n"
+              "        yield row\n"
+              "def tidied(df):\n    for i in range(len(df)):\n        yield tidy(df.iloc[i])\n"
+              "def tidy(row):\n    return row.fillna('')\n"
+              "def counted(df):\n    for i in range(len(df)):\n        yield count(df.iloc[i])\n"
+              "def count(row):\n    n = 0\n    for v in row:\n        n += 1\n    return n\n")
     linecache.cache["<prepared>"] = (len(source), None, source.splitlines(True), "<prepared>")
     exec(compile(source, "<prepared>", "exec"), namespace)  # noqa: S102 - an earlier cell
 
@@ -3892,6 +3907,74 @@ def test_a_generator_driven_by_the_cells_loop_only_is_left_as_written():
                   "every = list(stream(reviews, 10))") == set()
     assert driven("for r in prepared(reviews):\n    n = r") == set()
     assert driven("for r in plain(reviews):\n    n = r") == set()
+    assert driven("for r in per_item(reviews, ['text']):\n    n = r") == {"per_item"}
+    assert driven("for r in tidied(reviews):\n    n = r") == {"tidied"}
+    assert driven("for r in counted(reviews):\n    n = r") == set()
+
+
+#: the notebook's generator of each chunk's text lengths, cast to integers, and its helper
+#: (no loop of its own): a chunk with a missing text cannot be cast
+MEASURED_SETUP = """
+def lengths_of(df, size, cols):
+    for i in range(0, len(df), size):
+        out = df.iloc[i:i + size].copy()
+        for c in cols:
+            out[c] = trimmed(out[c]).str.len().astype(int)
+        yield out
+def trimmed(texts):
+    return texts.str.strip()
+"""
+
+MEASURED = """
+total = 0
+for chunk in lengths_of({frame}, 40, ['text']):
+    time.sleep({step})
+    total += int(chunk['text'].sum())
+{after}"""
+
+
+def _measured(missing: bool = True) -> dict:
+    """The reviews (the newest with no text where ``missing``) and `MEASURED_SETUP`'s
+    generator, defined as an earlier cell does."""
+    namespace = _reviews_stream(missing=missing)
+    filename = f"<ipython-input-measured-{missing}>"
+    linecache.cache[filename] = (len(MEASURED_SETUP), None, MEASURED_SETUP.splitlines(True),
+                                 filename)
+    exec(compile(MEASURED_SETUP, filename, "exec"), namespace)  # noqa: S102 - an earlier cell
+    return namespace
+
+
+@pytest.mark.parametrize("frame", ["reviews", "reviews.fillna('')"])
+def test_a_notebook_generator_that_fails_making_a_late_item_fails_the_loops_header(frame):
+    """The cell sums the text lengths a generator of the notebook's yields chunk by chunk;
+    the generator (a loop over each chunk's columns within its own, and a helper of the
+    notebook's with no loop) casts the lengths to integers, which the last chunk's missing
+    text refuses: the real run fails in the loop's header, near its end. The cell's loop
+    is cut; the sweep asks the generator again for its items (`_Regenerated`), and what
+    making one raises is the real run's crash, at the header's line (`made_failure`). The
+    fix hands the generator the texts filled."""
+    cell = MEASURED.format(frame=frame, step=STEP_S, after="")
+    assert _raised_type(cell, _measured()) == (None if "fillna" in frame else "IntCastingNaNError")
+    result, verdict = _beside_the_cell(_measured(), cell)
+    if "fillna" in frame:
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+    else:
+        assert result.swept_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "IntCastingNaNError", 3), \
+            verdict
+        assert any("making item 38 failed" in cut for cut in result.cuts), result.cuts
+
+
+def test_a_generators_failure_on_what_the_cell_changes_after_its_loop_is_not_trusted():
+    """The same generator over texts all present; after its loop the cell blanks a text
+    of the frame the generator was handed. The real run's loop met none missing (it runs
+    clean); the generator asked again after the cell meets the blank one. That failure
+    is not the real run's (the cell changes what the loop's header reads)."""
+    cell = MEASURED.format(frame="reviews", step=STEP_S,
+                           after="reviews.loc[1490, 'text'] = np.nan\n")
+    assert _raised_type(cell, _measured(missing=False)) is None
+    result, verdict = _beside_the_cell(_measured(missing=False), cell)
+    assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
 
 
 # ---- models whose shapes their first fit fixed: a skipped item of another width ----------

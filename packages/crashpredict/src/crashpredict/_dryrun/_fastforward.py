@@ -756,10 +756,12 @@ def rewrite_functions(code: types.CodeType, namespace: dict[str, Any],
 
 def _driven_generators(tree: ast.Module | None, namespace: Mapping[str, Any]) -> set[str]:
     """The notebook's generator functions that the cell names only as the call a ``for``
-    loop of its top level runs over (``for chunk in stream(reviews, 5000)``), calling none
-    of the notebook's functions themselves, each of whose loops yields: the loop's cut
-    stops them as it stops consuming, so their own loops stay as written (a loop that
-    yields nothing, work done before the first item, would run whole)."""
+    loop of its top level runs over (``for chunk in stream(reviews, 5000)``), calling only
+    such of the notebook's functions as are never cut (`_never_rewritten`: ``yield
+    clean(part)``), each of whose outermost loops yields: the loop's cut stops them as it
+    stops consuming, so their own loops stay as written (a loop that yields nothing, work
+    done before the first item, would run whole; one within a loop that yields is each
+    item's own work, as the real run does it)."""
     if tree is None:
         return set()
     headers = {id(node.iter.func) for node in tree.body if isinstance(node, ast.For)
@@ -773,21 +775,47 @@ def _driven_generators(tree: ast.Module | None, namespace: Mapping[str, Any]) ->
         function = namespace[name]
         code = function.__code__
         if only and code.co_flags & inspect.CO_GENERATOR and \
-                function.__globals__ is namespace and not called_functions(code, namespace) \
+                function.__globals__ is namespace and _calls_uncut_only(code, namespace) \
                 and _each_loop_yields(function):
             driven.add(name)
     return driven
 
 
 def _each_loop_yields(function: types.FunctionType) -> bool:
-    """Whether every loop of ``function`` (read from its source) yields in its body."""
+    """Whether every outermost loop of ``function`` (read from its source) yields in its
+    body: a loop within one is each item's work (``for c in cols: out[c] = ...`` before
+    ``yield key, out``)."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return False
+    loops = (ast.For, ast.While)
+    inner = {id(n) for node in ast.walk(tree) if isinstance(node, loops)
+             for b in [*node.body, *node.orelse] for n in ast.walk(b) if isinstance(n, loops)}
     return all(any(isinstance(n, (ast.Yield, ast.YieldFrom)) for b in node.body
                    for n in ast.walk(b))
-               for node in ast.walk(tree) if isinstance(node, (ast.For, ast.While)))
+               for node in ast.walk(tree) if isinstance(node, loops) and id(node) not in inner)
+
+
+def _never_rewritten(function: types.FunctionType) -> bool:
+    """Whether `rewrite_functions` leaves ``function`` as written whoever calls it: its
+    source read as that function's, with no ``for`` or ``while`` of its own (a
+    comprehension is never cut)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    node = tree.body[0] if len(tree.body) == 1 else None
+    return isinstance(node, ast.FunctionDef) and node.name == function.__name__ and \
+        not has_loops(node)
+
+
+def _calls_uncut_only(code: types.CodeType, namespace: Mapping[str, Any]) -> bool:
+    """Whether every function of the notebook's that ``code`` calls, transitively, is
+    one no cut rewrites (`_never_rewritten`): what it makes is the real run's."""
+    return all(isinstance(namespace.get(name), types.FunctionType) and
+               _never_rewritten(namespace[name])
+               for name in called_functions(code, namespace))
 
 
 def _total(iterable: Any) -> int | None:
@@ -897,6 +925,9 @@ class Cutter:
     stacks_after: dict[int, list[tuple[str, ast.stmt, ast.Call]]] = field(default_factory=dict)
     stacks_checked: dict[tuple[int, str], int] = field(default_factory=dict)
     misfit: BaseException | None = None
+    #: what a notebook's generator raised as its items were made anew for the sweep
+    #: (`_Regenerated.failure`), raised in the swept loop's header before its items
+    made_failure: BaseException | None = None
     #: the loops over a loader whose last batch could not be made (`_FailedBatch`): what
     #: making it raised, raised again where the loop reaches it
     failed_batches: dict[int, BaseException] = field(default_factory=dict)
@@ -1260,6 +1291,11 @@ class Cutter:
         # quick pass, where only what their input checks raise counts)
         self.whole = not self.quick
         first = None if self.quick else self.quick_found.pop(loop_id, None)
+        failure = source.failure if type(source) is _Regenerated else None
+        if failure is not None and not self.quick and first is None:  # the generator's
+            # own failure after its last item: where the real run's loop ends, met first
+            self.made_failure = failure
+            raise failure
         if first is not None and first[0] is not None:
             self.sweep_items[loop_id], self.sweep_positions[loop_id] = first[1], first[0]
             self.swept_counts[loop_id] = self.swept_counts.get(loop_id, 0) + 1
@@ -1305,6 +1341,8 @@ class Cutter:
         (`quick_found`), with its fits whole."""
         if exc is not None and exc is self.misfit:
             return True  # two of the real run's arrays that its stack refuses (`stack_misfit`)
+        if exc is not None and exc is self.made_failure:
+            return self._made_failure_reached(exc, namespace, loop_id)
         counts = self.quick_counts if self.quick else self.swept_counts
         if not counts.get(loop_id) or not _fails_on_values(exc):
             return False
@@ -1329,6 +1367,30 @@ class Cutter:
                                                   self.sweep_items.get(loop_id)))
             return False
         return judged
+
+    def _made_failure_reached(self, exc: BaseException, namespace: Mapping[str, Any],
+                              loop_id: int) -> bool:
+        """Whether what a notebook's generator raised as the sweep made its items anew
+        (`_Regenerated`) is the real run's: a failure of a value (`_fails_on_values`: a
+        shard without the column it standardizes), of a generator that depends on its
+        arguments alone, called again with what it was first handed, in a cell that
+        changes none of them (the loop's header reads nothing the cell binds, grows or
+        hands to a call, `_changed_by_cell`), whose loop ends only at its end: the real
+        run's loop asks for that item, or fails sooner."""
+        try:
+            info = self.loops[loop_id]
+            loop = next((n for n in _top_loops(self.cell_tree) if n.lineno == info.line), None)
+            if loop is None or not _fails_on_values(exc):
+                return False
+            changed = self._changed_by_cell(namespace, loop, loop_id, exc)
+            if changed is None:
+                return False
+            made: set[str] = set()
+            for cut_id in self.cut:
+                made |= self.loops[cut_id].names
+            return not _names_in(loop.iter) & (changed | made)
+        except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, doubtful
+            return False
 
     def stack_misfit(self, loop_id: int) -> BaseException | None:
         """Where the cell, after the swept loop ``loop_id``, stacks the arrays it collects
@@ -1482,8 +1544,15 @@ class Cutter:
         receivers = _receivers(outside, namespace) | _resized_in(outside)
         # a list the cell only grows (``current.append(ev)``) changes none of its items,
         # nor what it is given (`_grown_containers`)
+        handing = nodes
+        if type(self.sources.get(loop_id, (None, None))[0]) is _Regenerated and \
+                isinstance(loop.iter, ast.Call):  # the notebook's generator the header
+            # calls leaves the very arguments it was handed (`_Regenerated.of`): only what
+            # they are made of counts (``lengths_of(reviews.fillna(''), 40)``)
+            handing = [n for n in nodes if n is not loop] + loop.body + loop.orelse + \
+                [*loop.iter.args, *(k.value for k in loop.iter.keywords)]
         seeds = _stored_into(nodes) | _resized_in(nodes) | \
-            _handed(nodes, namespace, grown=True) | receivers
+            _handed(handing, namespace, grown=True) | receivers
         changed = _propagate(tree, set(bound) | defined | _viewed_by(
             tree, seeds, namespace, _grown_containers(list(tree.body), namespace, seeds))) - \
             local - constants
@@ -2022,6 +2091,12 @@ class Cutter:
                 lines.append(f"{info.text} (line {info.line} of {info.where}): then, after "
                              f"the cell, {self.swept_counts[loop_id]:,} of the iterations skipped, "
                              "newest first")
+            source = self.sources.get(loop_id, (None, None))[0]
+            if type(source) is _Regenerated and source.failure is not None and \
+                    source.failure is self.made_failure:
+                lines.append(f"{info.text} (line {info.line} of {info.where}): then, after "
+                             f"the cell, its generator asked again for its items: making item "
+                             f"{len(source.made or ()) + 1:,} failed")
         return lines + self.library_cuts
 
     def judge_library(self, exc: BaseException, line: int | None,
@@ -4535,17 +4610,21 @@ class _Regenerated:
     """A generator of the notebook's own, as a loop of the cell began to run over it
     (``for chunk in stream(reviews, 5000)``): its function and the arguments it was called
     with (what its frame held before it ran), to make its items anew for the sweep
-    (`_positions`). Only a function that reads no global but modules, builtins and
-    constants, binds none, draws no random number, changes none of its arguments
-    (`_leaves_arguments`) and calls none of the notebook's functions (which may be cut),
+    (`_positions`). Only a function that reads no global but modules, builtins,
+    constants and such functions of the notebook's, binds none, draws no random number,
+    changes none of its arguments (`_leaves_arguments`) and calls none of the notebook's
+    functions that a cut may rewrite (`_calls_uncut_only`),
     with plain parameters: called again with the same arguments it
     yields the same items, each made anew, as the real run's were. What the loop runs
     over, the cell must not change (`Cutter._judge_last` checks the loop's header)."""
 
-    __slots__ = ("function", "arguments", "made")
+    __slots__ = ("function", "arguments", "made", "failure")
 
     def __init__(self, function: types.FunctionType, arguments: list[Any]) -> None:
         self.function, self.arguments, self.made = function, arguments, None
+        #: what making an item raised (the generator's own code, on its own arguments):
+        #: the real run's loop meets it in its header, after the items made before it
+        self.failure: BaseException | None = None
 
     @classmethod
     def of(cls, generator: Any, namespace: Mapping[str, Any] | None) -> _Regenerated | None:
@@ -4560,19 +4639,22 @@ class _Regenerated:
                              if isinstance(value, types.FunctionType) and
                              value.__code__ is code and value.__globals__ is namespace), None)
             if function is None or function.__closure__ or HELPER in code.co_names or \
-                    called_functions(code, namespace) or \
-                    not _leaves_arguments(function, namespace):
+                    not _calls_uncut_only(code, namespace):
                 return None  # (cut itself, or one it calls may be: its items would be others)
             found = frame.f_locals
             names = code.co_varnames[:code.co_argcount]
             if any(name not in found for name in names):
                 return None
-            return cls(function, [found[name] for name in names])
+            given = {name: found[name] for name in names}
+            if not _leaves_arguments(function, namespace, given):
+                return None
+            return cls(function, list(given.values()))
         except Exception:  # noqa: BLE001 - a strange generator: nothing to sweep
             return None
 
     def items(self) -> list[Any] | None:
-        """Its items, made anew once (at most `_MOST_REGENERATED`); None where it fails."""
+        """Its items, made anew once (at most `_MOST_REGENERATED`): those made before what
+        making the next one raised (`failure`); None where there are too many."""
         if self.made is None:
             made: list[Any] = []
             try:
@@ -4580,8 +4662,8 @@ class _Regenerated:
                     made.append(item)
                     if len(made) > _MOST_REGENERATED:
                         return None
-            except Exception:  # noqa: BLE001 - the real run meets it in the loop's header
-                return None
+            except Exception as exc:  # noqa: BLE001 - the real run meets it in the loop's
+                self.failure = exc  # header (`Cutter.swept` raises it there first)
             self.made = made
         return self.made
 
@@ -4914,7 +4996,12 @@ def _leaves_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
     if not isinstance(call.func, ast.Name):
         return False
     function = namespace.get(call.func.id)
-    if not isinstance(function, types.FunctionType) or function.__globals__ is not namespace:
+    if not isinstance(function, types.FunctionType):
+        return False
+    home = function.__globals__  # the notebook's, or ``namespace`` is a function's scope
+    # over it (`_leaves_arguments` of a function that calls this one)
+    if home is not namespace and (home.get(call.func.id) is not function or
+                                  home.get("__name__") != namespace.get("__name__")):
         return False
     code = function.__code__
     known = _LEAVES_ARGUMENTS.get(code)
@@ -4922,7 +5009,7 @@ def _leaves_its_arguments(call: ast.Call, namespace: Mapping[str, Any]) -> bool:
         if len(_LEAVES_ARGUMENTS) > 256:
             _LEAVES_ARGUMENTS.clear()
         _LEAVES_ARGUMENTS[code] = False  # (while it is read: a function that calls itself)
-        known = _LEAVES_ARGUMENTS[code] = _leaves_arguments(function, namespace)
+        known = _LEAVES_ARGUMENTS[code] = _leaves_arguments(function, home)
     return known
 
 
@@ -4933,7 +5020,11 @@ _LEAVES_ARGUMENTS: dict[types.CodeType, bool] = {}
 _CELL_DEFINITIONS: dict[tuple[str | None, str, int], ast.FunctionDef] = {}
 
 
-def _leaves_arguments(function: types.FunctionType, namespace: Mapping[str, Any]) -> bool:
+def _leaves_arguments(function: types.FunctionType, namespace: Mapping[str, Any],
+                      given: Mapping[str, Any] | None = None) -> bool:
+    """Whether ``function`` changes none of its arguments (`_leaves_its_arguments`);
+    ``given``: the values its parameters will hold, read as what they are (a frame's
+    ``df.iloc[i:j].copy()`` is a new frame), not as any object."""
     try:
         code = function.__code__
         if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or \
@@ -4959,7 +5050,7 @@ def _leaves_arguments(function: types.FunctionType, namespace: Mapping[str, Any]
             return False
         # its parameters and locals hold what may change (a list stands for them: a call
         # of a method not known to make a new object counts, as a call handing them on)
-        scope = {**namespace, **{name: [] for name in code.co_varnames}}
+        scope = {**namespace, **{name: [] for name in code.co_varnames}, **(given or {})}
         changed = _viewed_by(body, _may_change(definition.body, scope), scope)
         return not changed & parameters
     except Exception:  # noqa: BLE001 - a function whose source cannot be read: not known
