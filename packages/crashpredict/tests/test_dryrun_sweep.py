@@ -3310,6 +3310,83 @@ def test_a_merge_that_refuses_a_right_dataset_no_cut_loop_makes_is_the_real_runs
     assert (verdict.crash is True) is bool(claimed), verdict
 
 
+def _tables(renamed: bool = True) -> dict:
+    """A base table of ids and a dict of feature tables keyed by their source (column
+    names and values), each with the ids shuffled; in the last the key column was
+    exported as ``ID`` (``renamed``). The notebook's function makes each a frame."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(21)
+    base = pd.DataFrame({"id": np.arange(400), "v": rng.normal(size=400)})
+    tables = {f"src{k:02d}": (["id", f"x{k}"], np.column_stack(
+        [rng.permutation(400), rng.normal(size=400)])) for k in range(ITEMS)}
+    if renamed:
+        tables[f"src{ITEMS - 1:02d}"][0][0] = "ID"
+    namespace = {"pd": pd, "time": time, "base": base, "tables": tables, "__name__": "__main__"}
+    source = "def as_table(cols, values):\n    return pd.DataFrame(values, columns=cols)\n"
+    linecache.cache["<as_table>"] = (len(source), None, source.splitlines(True), "<as_table>")
+    exec(compile(source, "<as_table>", "exec"), namespace)  # noqa: S102 - an earlier cell
+    return namespace
+
+
+JOINED = """
+merged = base
+for name, (cols, values) in tables.items():
+    time.sleep({step})
+    t = as_table(cols, values)
+    merged = merged.merge({right}, on='id', how='left')
+"""
+
+
+@pytest.mark.parametrize("right", ["t", "t.rename(columns={'ID': 'id'})"])
+def test_a_merge_key_the_last_table_lacks_fails_whatever_the_left_holds(right):
+    """Each source's table is merged into what the loop merged so far; the last source's
+    key column is ``ID``. The cut loop's last iteration fails as the real one does:
+    pandas looks each dataset's key up in it, so a right dataset of the iteration's own
+    that lacks it fails the merge whatever the left (made by the cut loop) holds
+    (`_merge_key_lacking`). The fix renames the column."""
+    cell = JOINED.format(step=STEP_S, right=right)
+    crash = right == "t"
+    assert _raised_type(cell, _tables()) == ("KeyError" if crash else None)
+    result, verdict = _beside_the_cell(_tables(), cell)
+    if crash:  # (the last table met after the cell, its iteration skipped: the sweep)
+        assert result.swept_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "KeyError", 6), \
+            verdict
+    else:
+        assert verdict.crash is not True, verdict
+
+
+def test_the_merge_dataset_that_lacks_the_key_is_found():
+    """Unit: `_merge_key_lacking` names the dataset of a ``merge`` (a method's or
+    pandas') that lacks the key a ``KeyError`` names, as a column and an index level; not
+    one that holds it in its index, nor a key the call does not name by a constant, nor a
+    dataset written as an expression, nor another error."""
+    import pandas as pd
+
+    from crashpredict._dryrun._fastforward import _merge_key_lacking
+
+    namespace = {"pd": pd, "a": pd.DataFrame({"id": [1], "x": [2]}),
+                 "b": pd.DataFrame({"ID": [1], "y": [3]}),
+                 "c": pd.DataFrame({"y": [3]}, index=pd.Index([1], name="id")),
+                 "key": "id"}
+
+    def lacking(call: str, exc: BaseException = KeyError("id")):
+        found = _merge_key_lacking(ast.parse(call).body[0].value, exc, namespace)
+        return found.id if found is not None else None
+
+    assert lacking("a.merge(b, on='id')") == "b"
+    assert lacking("pd.merge(b, a, on=['id'])") == "b"
+    assert lacking("a.merge(b, left_on='id', right_on='id')") == "b"
+    assert lacking("b.merge(a, left_on='id', right_on='ID')") == "b"
+    assert lacking("a.merge(c, on='id')") is None
+    assert lacking("a.merge(b, on=key)") is None
+    assert lacking("a.merge(b.head(), on='id')") is None
+    assert lacking("a.merge(b, on='id')", KeyError("x")) is None
+    assert lacking("a.merge(b, on='id')", ValueError("id")) is None
+
+
 SUMMARISED = """
 rows = []
 for month, m in admissions.groupby('month'):

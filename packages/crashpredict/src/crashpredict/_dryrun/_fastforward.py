@@ -2383,6 +2383,11 @@ class Cutter:
             if not before <= _fresh_in_iteration(loop, path, statement, targets, made,
                                                  namespace, keep_targets=True):
                 return False
+        lacking = _merge_key_lacking(_node_at(statement, raised), exc, namespace) \
+            if raised is not None else None
+        if lacking is not None and not _runs_notebook_code(cut_nodes, namespace, pure_ok=True) \
+                and _clean_statement(ast.Expr(value=lacking), targets | fresh, made, namespace):
+            return True  # a merge's key that a dataset of the iteration's own lacks
         if not last or swept:  # a kept or skipped iteration: its own values only
             return raised is not None and _own_values_failed(
                 statement, raised, targets | fresh, made, cut_nodes, namespace, swept, shaped)
@@ -3262,6 +3267,40 @@ _MERGE_TYPES = re.compile(r"You are trying to merge on \S+ and \S+ columns for k
 _SIDED_KEYS = frozenset({None, "left_on", "right_on", "left_index", "right_index"})
 #: The dtypes whose groupby keys are all of one type (numbers, dates, booleans).
 _TYPED_KINDS = frozenset("biufmM")
+
+
+def _merge_key_lacking(node: ast.AST | None, exc: BaseException | None,
+                       namespace: Mapping[str, Any]) -> ast.expr | None:
+    """The dataset of a pandas ``merge`` that raised ``KeyError`` (``merged.merge(t,
+    on='id')``) which lacks the key the error names, as a column and as an index level:
+    pandas looks each dataset's keys up in it, and one that lacks its key fails the merge
+    whatever the other holds, so only that dataset (a name) decides the failure. Only
+    keys named by constants (``on=``, ``left_on=``, ``right_on=``); None otherwise."""
+    try:
+        if not isinstance(exc, KeyError) or not exc.args or not isinstance(node, ast.Call) \
+                or not isinstance(node.func, ast.Attribute) or node.func.attr != "merge" or \
+                any(isinstance(a, ast.Starred) for a in node.args) or \
+                any(k.arg is None for k in node.keywords):
+            return None
+        missing = exc.args[0]
+        keywords = {k.arg: k.value for k in node.keywords}
+        pandas = sys.modules.get("pandas")
+        if pandas is None or not isinstance(missing, str):
+            return None
+        for side, dataset in _merged(node, namespace).items():
+            given = keywords.get(f"{side}_on", keywords.get("on"))
+            keys = [given.value] if isinstance(given, ast.Constant) else [
+                e.value for e in given.elts if isinstance(e, ast.Constant)] \
+                if isinstance(given, (ast.List, ast.Tuple)) else []
+            if missing not in keys or not isinstance(dataset, ast.Name):
+                continue
+            value = namespace.get(dataset.id)
+            if type(value) is pandas.DataFrame and missing not in value.columns and \
+                    missing not in value.index.names:
+                return dataset
+    except Exception:  # noqa: BLE001 - the cell's objects: whatever they do, nothing judged
+        return None
+    return None
 
 
 def _merged(call: ast.Call, namespace: Mapping[str, Any]) -> dict[str, ast.expr | None]:
