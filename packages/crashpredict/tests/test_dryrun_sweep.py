@@ -1367,6 +1367,56 @@ def test_predictions_collected_under_no_grad_are_stacked_as_in_the_whole_run():
     assert not result.stacks_kept, result
 
 
+EPOCHS = """
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+history = []
+for epoch in range(3):
+    preds = []
+    for xb, yb in train_loader:
+        time.sleep({step})
+        out = model(xb)
+        loss = ((out.squeeze(-1) - yb) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        preds.append(out.detach().squeeze())
+    history.append(torch.cat(preds))
+last_epoch = torch.{join}(preds)
+"""
+
+
+@pytest.mark.parametrize("join", ["stack", "cat"])
+def test_predictions_collected_anew_each_epoch_are_stacked_as_in_the_whole_run(join):
+    """Each epoch makes its list of the batches' predictions anew (``preds = []`` at the
+    epoch's start) while training; after the epochs the cell stacks the last epoch's
+    list, whose last batch is smaller: ``torch.stack`` refuses it. The epoch loop runs
+    whole around the cut batch loop, so after it the list holds the cut run's last epoch's
+    first predictions and its last, as the real run's holds them among all: the failure is
+    the real run's. The optimizer's calls change the weights, never a shape
+    (`_steps_weights`), and the epoch's ``torch.cat`` of the list makes a new tensor
+    (`_copied_only`). The fix concatenates."""
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+    def loaders() -> dict:
+        namespace = _regression_loaders()
+        generator = torch.Generator().manual_seed(5)
+        X = torch.randn(64 * 30 + 9, 8, generator=generator)
+        namespace["train_loader"] = DataLoader(TensorDataset(X, X.sum(1)), batch_size=64)
+        return namespace
+
+    cell = EPOCHS.format(step=STEP_S, join=join)
+    assert _raised_type(cell, loaders()) == ("RuntimeError" if join == "stack" else None)
+    result, verdict = _beside_the_cell(loaders(), cell)
+    if join == "cat":
+        assert verdict.crash is not True and not result.stacks_kept, (verdict, result)
+    else:
+        assert result.stacks_kept, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "RuntimeError", 16), \
+            verdict
+
+
 def _signal(rows: int = ITEMS * 16 * 12 + 9) -> dict:
     """Eight channels of a recording, sliced into windows of 64 every 16 rows; its last
     rows do not fill a window."""

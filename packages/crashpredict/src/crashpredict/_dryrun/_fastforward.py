@@ -2932,6 +2932,19 @@ class Cutter:
         made_empty = [_emptied(n, listed, keyed=key is not None)
                       for n in tree.body[:position[id(loop)]]]
         made_empty = [n for n in made_empty if n is not None]
+        emptied_each: ast.stmt | None = None
+        if not made_empty and key is None and not any(loop is node for node in cut_nodes):
+            # made empty by each iteration of a loop that ran whole around the cut ones,
+            # before them (``preds = []`` at each epoch's start): after the loop it holds
+            # what its last iteration collected, the cut run's some of the real run's
+            # (`_own_items` reads the rest of the body)
+            first_cut = next((k for k, n in enumerate(loop.body)
+                              if any(_within(c, n) for c in cut)), None)
+            found = [(n, _emptied(n, listed)) for n in loop.body[:first_cut]]
+            found = [(n, name) for n, name in found if name is not None]
+            if len(found) == 1:
+                emptied_each, emptied_name = found[0]
+                made_empty = [emptied_name]
         stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == listed
                   and isinstance(n.ctx, (ast.Store, ast.Del))]
         if len(made_empty) != 1 or len(stores) != 1 or stores[0] is not made_empty[0]:
@@ -2970,9 +2983,11 @@ class Cutter:
             if info is None or not isinstance(loop, ast.For) or loop.lineno != info.line:
                 return False
             changed = self._changed_by_cell(namespace, loop, self.continuing)
-            if changed is None or not _own_items(loop, listed, changed - {listed}, key=key):
+            if changed is None or not _own_items(loop, listed, changed - {listed}, key=key,
+                                                 emptied=emptied_each, namespace=namespace):
                 return False
-        return _own_items(loop, listed, (made | (receivers - {listed})) - shaped, key=key)
+        return _own_items(loop, listed, (made | (receivers - {listed})) - shaped, key=key,
+                          emptied=emptied_each, namespace=namespace)
 
     def stacks_kept(self, exc: BaseException, line: int | None, filename: str,
                     namespace: Mapping[str, Any]) -> bool:
@@ -3021,7 +3036,9 @@ class Cutter:
         # them, however many steps trained it (``preds.append(model(xb).squeeze())``)
         shaped = frozenset(name for name in _shaped_modules(
             _names_in(self.cell_tree), self.cell_tree, namespace)
-            if _library_layers(namespace.get(name))) if not labels else frozenset()
+            if _library_layers(namespace.get(name))) | frozenset(
+                name for name in _names_in(self.cell_tree)
+                if _steps_weights(namespace.get(name))) if not labels else frozenset()
         return self._collected_only(node.args[0].id, cut_nodes,
                                     self._names_cut_loops_make(cut_nodes, namespace, True),
                                     namespace, shaped=shaped,
@@ -3546,7 +3563,9 @@ def _misfit(call: ast.Call, statement: ast.stmt, pair: list[Any],
     return None
 
 
-def _own_items(loop: ast.For, listed: str, made: set[str], key: str | None = None) -> bool:
+def _own_items(loop: ast.For, listed: str, made: set[str], key: str | None = None,
+               emptied: ast.stmt | None = None,
+               namespace: Mapping[str, Any] | None = None) -> bool:
     """Whether ``loop`` appends to ``listed`` only values each iteration makes from its own
     item and from what no cut loop changes (``made``): its body holds only assignments,
     calls and ``listed.append(...)`` (at least one), ``if test: continue`` on such
@@ -3558,13 +3577,18 @@ def _own_items(loop: ast.For, listed: str, made: set[str], key: str | None = Non
     iteration binds it again (the one before, which the cut may have skipped, bound it),
     nor after the loop (its last iteration's, which the cut may not have run). With
     ``key`` (`_unique_key`), a store of such a value into ``listed`` under that key, in
-    the loop's own body (not an inner loop's), counts as an append."""
-    appended = _own_body(loop.body, set(_stored(loop.target)), listed, made, key)
+    the loop's own body (not an inner loop's), counts as an append. ``emptied``: the
+    statement of the loop's body that makes ``listed`` empty, each iteration anew. Given
+    the ``namespace``, another list may be given a new object a library makes of
+    ``listed`` (``epoch_preds.append(torch.cat(preds))``), which changes it not."""
+    body = [statement for statement in loop.body if statement is not emptied]
+    appended = _own_body(body, set(_stored(loop.target)), listed, made, key, namespace)
     return bool(appended)
 
 
 def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
-              key: str | None = None) -> bool | None:
+              key: str | None = None, namespace: Mapping[str, Any] | None = None
+              ) -> bool | None:
     """`_own_items` on the statements ``body``, with ``own`` the names known to be the
     iteration's own as it begins (updated as it binds them): None where a statement is
     none that `_own_items` allows, else whether ``body`` appends to ``listed``."""
@@ -3585,7 +3609,9 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
                     return None
                 appended = True
                 continue
-            if listed in _names_in(call):
+            if listed in _names_in(call) and not (
+                    namespace is not None and isinstance(func, ast.Attribute) and
+                    func.attr in ("append", "extend") and _copied_only(call, listed, namespace)):
                 return None
             if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and \
                     isinstance(func.value, ast.Name) and (func.value.id in made or clean(
@@ -3608,7 +3634,7 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
                 return None
             bound, _ = _bound_in(statement.body, [statement.target])
             inner = (own - bound) | _stored(statement.target)
-            found = _own_body(statement.body, inner, listed, made)
+            found = _own_body(statement.body, inner, listed, made, namespace=namespace)
             if found is None:
                 return None
             appended = appended or found
@@ -3655,6 +3681,22 @@ def _own_body(body: list[ast.stmt], own: set[str], listed: str, made: set[str],
             continue
         return None  # a ``while``, a ``with``, a ``try``, a test that does more than skip
     return appended
+
+
+def _copied_only(call: ast.Call, listed: str, namespace: Mapping[str, Any]) -> bool:
+    """Whether ``call`` (another list's ``append``) names ``listed`` only as an argument,
+    or in a list of them, of a library function that makes a new object of what it is
+    given and changes none of it (`_makes_new`: ``torch.cat(preds)``)."""
+    if not isinstance(call.func, ast.Attribute) or not isinstance(call.func.value, ast.Name) \
+            or call.func.value.id == listed:
+        return False
+    copied = {id(e) for inner in ast.walk(call) if isinstance(inner, ast.Call)
+              and inner is not call and _makes_new(inner, namespace)
+              for arg in inner.args
+              for e in ([arg] if isinstance(arg, ast.Name) else
+                        arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [])}
+    return all(id(n) in copied for n in ast.walk(call)
+               if isinstance(n, ast.Name) and n.id == listed)
 
 
 def _last_item(value: Any) -> Any:
@@ -6599,6 +6641,21 @@ def _torch_module(value: Any) -> bool:
     torch = sys.modules.get("torch")
     module_type = getattr(getattr(torch, "nn", None), "Module", None)
     return isinstance(module_type, type) and isinstance(value, module_type)
+
+
+def _steps_weights(value: Any) -> bool:
+    """Whether ``value`` is a torch optimizer or learning-rate scheduler: its calls
+    (``opt.step()``, ``opt.zero_grad()``, ``sched.step()``) change the values of the
+    weights it holds and its own rate, never a shape."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    try:
+        schedulers = torch.optim.lr_scheduler
+        base = getattr(schedulers, "LRScheduler", None) or getattr(schedulers, "_LRScheduler")
+        return isinstance(value, (torch.optim.Optimizer, base))
+    except Exception:  # noqa: BLE001 - a torch without them: not known
+        return False
 
 
 def _library_layers(value: Any) -> bool:
