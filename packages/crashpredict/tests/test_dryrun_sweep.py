@@ -16,6 +16,7 @@ import collections
 import linecache
 import re
 import time
+import warnings
 
 import pytest
 
@@ -222,6 +223,55 @@ def test_a_final_fit_refusing_the_join_of_what_the_loop_collected_is_met_after_t
     assert _raised_type(fixed, _line_batches()) is None
     result, verdict = _beside_the_cell(_line_batches(), fixed)
     assert verdict.crash is not True and not result.rejoined, (verdict, result)
+
+
+UNIT_FEATURES = """
+def unit_features(readings):
+    g = readings.groupby("unit")
+    feats = g[["intake", "output", "temp"]].mean()
+    feats["yield"] = g["output"].sum() / g["intake"].sum()
+    return feats
+"""
+
+LINE_FEATURES_BY_FUNCTION = """
+rows, flags = [], []
+for readings, jams in batches:
+    time.sleep({step})
+    rows.append(unit_features(readings))
+    flags.append(jams)
+X = pd.concat(rows){clean}
+y = pd.concat(flags).astype(int)
+model = LogisticRegression(max_iter=500)
+model.fit(X, y)
+"""
+
+
+def _line_batches_and_features() -> dict:
+    """`_line_batches`, and the notebook's function of a batch's features per unit."""
+    namespace = {**_line_batches(), "__name__": "__main__"}
+    linecache.cache["<unit_features>"] = (len(UNIT_FEATURES), None,
+                                          UNIT_FEATURES.splitlines(True), "<unit_features>")
+    exec(compile(UNIT_FEATURES, "<unit_features>", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+@pytest.mark.parametrize("clean", ["", ".replace([np.inf, -np.inf], np.nan).fillna(0)"])
+def test_a_final_fit_refusing_a_join_of_what_a_pure_function_made_is_the_real_runs(clean):
+    """The same line, each batch's features made by a function of the notebook's that
+    depends on its argument alone (`_pure_function`) and changes none of it: what it
+    makes of each batch is that batch's own, the skipped ones' too, so the whole fit's
+    refusal of the join, run again after the sweep, is the real run's
+    (`Cutter.inputs_joined`, with the notebook's pure functions). Its fix clears the
+    infinite values."""
+    cell = LINE_FEATURES_BY_FUNCTION.format(step=STEP_S, clean=clean)
+    assert _raised_type(cell, _line_batches_and_features()) == (None if clean else "ValueError")
+    result, verdict = _beside_the_cell(_line_batches_and_features(), cell)
+    if clean:
+        assert verdict.crash is not True and not result.rejoined, (verdict, result)
+    else:
+        assert result.rejoined, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 10), \
+            verdict
 
 
 def test_the_rest_runs_again_only_where_no_fit_was_cut_before_the_loop_ended():
@@ -4102,6 +4152,171 @@ def test_a_generators_failure_on_what_the_cell_changes_after_its_loop_is_not_tru
     assert _raised_type(cell, _measured(missing=False)) is None
     result, verdict = _beside_the_cell(_measured(missing=False), cell)
     assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+
+
+#: the notebook's generator of page events, drawn from the standard library's generator
+#: seeded by its argument; the last event's duration is missing
+EVENTS_SETUP = """
+import json
+import random
+import time
+
+def stream_events(n, seed=0):
+    rnd = random.Random(seed)
+    pages = ["home", "search", "cart"]
+    for i in range(n):
+        evt = {"user": f"u{rnd.randrange(50)}", "page": rnd.choice(pages),
+               "duration_ms": rnd.randint(50, 3000)}
+        if i == n - 1:
+            evt["duration_ms"] = None
+        yield json.dumps(evt)
+"""
+
+EVENTS = """
+seconds = {{}}
+for line in stream_events({n}{seed}):
+    time.sleep({step})
+    evt = json.loads(line)
+    key = (evt["user"], evt["page"])
+    seconds[key] = seconds.get(key, 0.0) + {duration} / 1000
+"""
+
+
+def _events() -> dict:
+    """`EVENTS_SETUP`, run as an earlier cell (its source kept, as IPython keeps it)."""
+    filename = "<ipython-input-events>"
+    linecache.cache[filename] = (len(EVENTS_SETUP), None, EVENTS_SETUP.splitlines(True),
+                                 filename)
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(EVENTS_SETUP, filename, "exec"), namespace)  # noqa: S102 - an earlier cell
+    return namespace
+
+
+@pytest.mark.parametrize("duration", ['evt["duration_ms"]', '(evt["duration_ms"] or 0)'])
+def test_a_generator_drawing_from_a_seeded_random_random_is_made_anew(duration, monkeypatch):
+    """The cell sums each page's seconds from a stream of events a generator of the
+    notebook's draws from ``random.Random(seed)``, made in the generator from its
+    argument: the same seed, the same events (`_seeded_maker`). The last event's duration
+    is missing: the real run fails dividing ``None``, last. The cell's loop is cut and the
+    sweep makes the events anew, newest first, keeping only the last ones
+    (`_MOST_REGENERATED`, here 50 of 240): the last one fails first. The fix counts a
+    missing duration as 0."""
+    from crashpredict._dryrun import _fastforward
+
+    monkeypatch.setattr(_fastforward, "_MOST_REGENERATED", 50)
+    cell = EVENTS.format(n=240, seed="", step=STEP_S, duration=duration)
+    crash = "or 0" not in duration
+    assert _raised_type(cell, _events()) == ("TypeError" if crash else None)
+    result, verdict = _beside_the_cell(_events(), cell)
+    if crash:
+        assert result.swept_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "TypeError", 7), \
+            verdict
+    else:
+        assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
+        assert any("then, after the cell, 50 of the iterations skipped" in cut
+                   for cut in result.cuts), result.cuts  # (the last 50, of 240)
+
+
+def test_a_random_random_made_from_a_seed_draws_the_seeds_numbers():
+    """Unit: `_pure_function` takes a function that draws only from the standard library's
+    ``random.Random`` it makes from a seed (by the module, or the class imported), as it
+    takes numpy's seeded generators; not one made with no seed or ``None``, nor the
+    module's own global generator."""
+    from crashpredict._dryrun._fastforward import _pure_function
+
+    source = ("import random\nfrom random import Random\n"
+              "def by_module(seed):\n    r = random.Random(seed)\n    return r.random()\n"
+              "def by_class(seed):\n    r = Random(seed + 1)\n    return r.choice([1, 2])\n"
+              "def unseeded():\n    r = random.Random()\n    return r.random()\n"
+              "def fresh():\n    r = Random(None)\n    return r.random()\n"
+              "def global_state():\n    return random.random()\n")
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(source, "<draws>", "exec"), namespace)  # noqa: S102 - an earlier cell
+    assert [_pure_function(namespace[name], namespace) for name in (
+        "by_module", "by_class", "unseeded", "fresh", "global_state")] == \
+        [True, True, False, False, False]
+
+
+def test_a_generator_seeded_with_none_is_not_made_anew():
+    """The same stream called with ``seed=None``: ``random.Random(None)`` draws fresh
+    entropy, so its events made anew would be others (`_seeded_with_none`): nothing
+    skipped is swept, though the real run fails too."""
+    cell = EVENTS.format(n=240, seed=", seed=None", step=STEP_S, duration='evt["duration_ms"]')
+    assert _raised_type(cell, _events()) == "TypeError"
+    result, verdict = _beside_the_cell(_events(), cell)
+    assert not result.swept_iteration and verdict.crash is not True, (verdict, result)
+
+
+def test_a_classifiers_refusal_of_one_class_is_read_as_an_input_check():
+    """Unit: scikit-learn's classifiers refuse labels of one class in ``fit`` before they
+    iterate (LogisticRegression, the SVMs, SGD, gradient boosting): `raised_by_input_checks`
+    reads it as a check of the data, which fewer iterations cannot cause; not another
+    refusal of ``fit`` (a penalty the solver does not take)."""
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+    from sklearn.linear_model import LogisticRegression, SGDClassifier
+    from sklearn.svm import SVC, LinearSVC
+
+    from crashpredict._dryrun._fastforward import raised_by_input_checks
+
+    X, y = np.random.default_rng(0).normal(size=(20, 3)), np.zeros(20)
+    for model in (LogisticRegression(), SVC(), LinearSVC(), SGDClassifier(),
+                  GradientBoostingClassifier()):
+        with pytest.raises(ValueError) as caught:
+            model.fit(X, y)
+        assert raised_by_input_checks(caught.value), model
+    with pytest.raises(ValueError) as caught, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (``penalty`` is deprecated: still checked)
+        LogisticRegression(penalty="l1", solver="lbfgs").fit(X, np.arange(20) % 2)
+    assert not raised_by_input_checks(caught.value)
+
+
+SEGMENTS = """
+segment_models = {{}}
+for seg in range(12):
+    time.sleep({step})
+    part = telco[telco["segment"] == seg]
+{skip}    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=500))
+    model.fit(part[feat_cols], part["churn"])
+    segment_models[seg] = model
+"""
+
+
+def _telco() -> dict:
+    """Twelve customer segments; the last has no churn on record (one class)."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(31)
+    feat_cols = [f"f{i}" for i in range(6)]
+    telco = pd.DataFrame(rng.normal(size=(12 * 400, 6)), columns=feat_cols)
+    telco["segment"] = np.repeat(np.arange(12), 400)
+    telco["churn"] = (telco["f0"] + rng.normal(0, 1, len(telco)) > 1.0).astype(int)
+    telco.loc[telco["segment"] == 11, "churn"] = 0
+    return {"time": time, "telco": telco, "feat_cols": feat_cols, "make_pipeline": make_pipeline,
+            "StandardScaler": StandardScaler, "LogisticRegression": LogisticRegression}
+
+
+@pytest.mark.parametrize("skip", ["", "    if part['churn'].nunique() < 2:\n        continue\n"])
+def test_a_segment_with_one_class_fails_its_fit_whatever_the_iterations_cut(skip):
+    """A model per segment; the last segment has one class. The cut run cuts the loop
+    (its last segment run) and each fit's iterations; the last fit's refusal of one class
+    comes before any iteration, so the cut of ``max_iter`` cannot cause it
+    (`_ONE_CLASS_WORDS`): the last iteration's failure is the real run's. The fix skips a
+    segment of one class."""
+    cell = SEGMENTS.format(step=STEP_S, skip=skip)
+    assert _raised_type(cell, _telco()) == (None if skip else "ValueError")
+    result, verdict = _beside_the_cell(_telco(), cell)
+    if skip:
+        assert verdict.crash is not True, verdict
+    else:
+        assert result.last_iteration, result
+        assert (verdict.crash, verdict.exception, verdict.line) == (True, "ValueError", 7), \
+            verdict
 
 
 # ---- models whose shapes their first fit fixed: a skipped item of another width ----------

@@ -47,6 +47,7 @@ import importlib
 import inspect
 import io
 import os
+import random
 import re
 import stat
 import sys
@@ -1866,7 +1867,9 @@ class Cutter:
         try:
             if self.continuing is None or not raised_by_input_checks(exc):
                 return False
-            found = self._after_the_loops(exc, line, filename, namespace)
+            # (the loop may call the notebook's pure functions: what each makes of its item
+            # depends on that item alone, ``[store_features(g) for _, g in ...]``)
+            found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
             if found is None:
                 return False
             tree, cut_nodes, statement, node = found
@@ -2096,7 +2099,7 @@ class Cutter:
                     source.failure is self.made_failure:
                 lines.append(f"{info.text} (line {info.line} of {info.where}): then, after "
                              f"the cell, its generator asked again for its items: making item "
-                             f"{len(source.made or ()) + 1:,} failed")
+                             f"{source.count() + 1:,} failed")
         return lines + self.library_cuts
 
     def judge_library(self, exc: BaseException, line: int | None,
@@ -4448,11 +4451,12 @@ def _positions(value: Any, done: int, text: str | None = None
             return ((position, next(backwards)) for position in range(total - 1, done - 1, -1))
         elif module in ("_io", "io") and name == "TextIOWrapper":
             return _file_lines(value, done)
-        elif kind is _Regenerated:
-            value = value.items()
-            if value is None:
+        elif kind is _Regenerated:  # the last items kept: positions from the first
+            kept, dropped = value.items(), value.dropped
+            if kept is None:
                 return None
-            get = value.__getitem__
+            return ((position, kept[position - dropped]) for position in
+                    range(dropped + len(kept) - 1, max(done, dropped) - 1, -1))
         elif module == "pandas" and name == "TextFileReader":
             return _csv_chunks(value, done, text)
         else:
@@ -4683,8 +4687,10 @@ def _csv_chunks(reader: Any, done: int, text: str | None = None
 _MOST_FOLDS = 1_000
 
 
-#: The most items a notebook's generator is asked for again (`_Regenerated`).
+#: The most items of a notebook's generator asked for again that are kept, the last ones
+#: (`_Regenerated`), and the most it is asked for.
 _MOST_REGENERATED = 100_000
+_MOST_ASKED = 10_000_000
 
 
 class _Regenerated:
@@ -4692,17 +4698,20 @@ class _Regenerated:
     (``for chunk in stream(reviews, 5000)``): its function and the arguments it was called
     with (what its frame held before it ran), to make its items anew for the sweep
     (`_positions`). Only a function that reads no global but modules, builtins,
-    constants and such functions of the notebook's, binds none, draws no random number,
-    changes none of its arguments (`_leaves_arguments`) and calls none of the notebook's
-    functions that a cut may rewrite (`_calls_uncut_only`),
+    constants and such functions of the notebook's, binds none, draws no random number
+    but from a generator it makes from a seed (`_draws_seeded_only`; not given ``None``:
+    `_seeded_with_none`), changes none of its arguments (`_leaves_arguments`) and calls
+    none of the notebook's functions that a cut may rewrite (`_calls_uncut_only`),
     with plain parameters: called again with the same arguments it
     yields the same items, each made anew, as the real run's were. What the loop runs
     over, the cell must not change (`Cutter._judge_last` checks the loop's header)."""
 
-    __slots__ = ("function", "arguments", "made", "failure")
+    __slots__ = ("function", "arguments", "made", "failure", "dropped")
 
     def __init__(self, function: types.FunctionType, arguments: list[Any]) -> None:
         self.function, self.arguments, self.made = function, arguments, None
+        #: how many of the first items were not kept (`_MOST_REGENERATED`)
+        self.dropped = 0
         #: what making an item raised (the generator's own code, on its own arguments):
         #: the real run's loop meets it in its header, after the items made before it
         self.failure: BaseException | None = None
@@ -4727,26 +4736,51 @@ class _Regenerated:
             if any(name not in found for name in names):
                 return None
             given = {name: found[name] for name in names}
-            if not _leaves_arguments(function, namespace, given):
+            if not _leaves_arguments(function, namespace, given) or \
+                    _seeded_with_none(code, namespace, given):
                 return None
             return cls(function, list(given.values()))
         except Exception:  # noqa: BLE001 - a strange generator: nothing to sweep
             return None
 
     def items(self) -> list[Any] | None:
-        """Its items, made anew once (at most `_MOST_REGENERATED`): those made before what
-        making the next one raised (`failure`); None where there are too many."""
+        """Its last items, made anew once (`_MOST_REGENERATED` of them, after the
+        `dropped` first ones): those made before what making the next one raised
+        (`failure`); None where it yields more than `_MOST_ASKED`."""
         if self.made is None:
-            made: list[Any] = []
+            made: collections.deque[Any] = collections.deque(maxlen=_MOST_REGENERATED)
+            count = 0
             try:
                 for item in self.function(*self.arguments):
                     made.append(item)
-                    if len(made) > _MOST_REGENERATED:
+                    count += 1
+                    if count > _MOST_ASKED:
                         return None
             except Exception as exc:  # noqa: BLE001 - the real run meets it in the loop's
                 self.failure = exc  # header (`Cutter.swept` raises it there first)
-            self.made = made
+            self.made, self.dropped = list(made), count - len(made)
         return self.made
+
+    def count(self) -> int:
+        """How many items it made (`items` first)."""
+        return self.dropped + len(self.made or ())
+
+
+def _seeded_with_none(code: types.CodeType, namespace: Mapping[str, Any],
+                      given: Mapping[str, Any]) -> bool:
+    """Whether a generator of random numbers that ``code`` makes from a seed
+    (`_seeded_maker`) is given a parameter that holds ``None`` here (``random.Random(seed)``
+    called with ``seed=None``: fresh entropy, other numbers each time)."""
+    import dis
+
+    instructions = list(dis.get_instructions(code))
+    for at in range(len(instructions)):
+        end = _seeded_maker(instructions, at, namespace)
+        if end is not None and any(
+                i.opname in ("LOAD_FAST", "LOAD_DEREF") and i.argval in given and
+                given[i.argval] is None for i in instructions[at:end]):
+            return True
+    return False
 
 
 def _split_folds(generator: Any) -> list[Any] | None:
@@ -5973,20 +6007,28 @@ def _draws_seeded_only(listed: list[tuple[types.CodeType, list[Any]]],
 
 def _seeded_maker(instructions: list[Any], at: int, namespace: Mapping[str, Any]) -> int | None:
     """Where ``instructions[at]`` begins ``np.random.default_rng(seed)`` (or
-    ``RandomState``; by numpy's module, ``numpy.random``, or the name imported from it) with
-    an argument that is not ``None``, stored into a local: the index of the store; else
-    None."""
+    ``RandomState``; by numpy's module, ``numpy.random``, or the name imported from it), or
+    the standard library's ``random.Random(seed)``, with an argument that is not ``None``,
+    stored into a local: the index of the store; else None."""
     numpy = sys.modules.get("numpy")
-    if numpy is None:
-        return None
     first = instructions[at]
     if first.opname != "LOAD_GLOBAL":
         return None
     value = namespace.get(first.argval, _NO_LAST)
-    if any(value is getattr(numpy.random, name, None) for name in _SEEDED_MAKERS):
+    if value is random.Random or (numpy is not None and any(
+            value is getattr(numpy.random, name, None) for name in _SEEDED_MAKERS)):
         if "NULL" not in (first.argrepr or ""):  # ``default_rng(seed)``, imported
             return None
         start = at
+    elif value is random:  # ``random.Random(seed)``
+        start = at + 1
+        if len(instructions) <= start or \
+                instructions[start].opname not in ("LOAD_METHOD", "LOAD_ATTR") or \
+                instructions[start].argval != "Random" or \
+                (instructions[start].opname == "LOAD_ATTR") != ("NULL" in (first.argrepr or "")):
+            return None
+    elif numpy is None:
+        return None
     else:
         start = at + 1  # ``np.random.default_rng``, ``npr.RandomState``
         if value is numpy and len(instructions) > start and \
@@ -7444,6 +7486,12 @@ _SKLEARN_CATEGORIES = (("sklearn/preprocessing/_encoders.py", "_transform"),
                        ("sklearn/utils/class_weight.py", "compute_class_weight"))
 
 
+#: What scikit-learn's classifiers say, in their ``fit``, of labels of one class (checked
+#: before any iteration: fewer iterations cannot cause it): LogisticRegression's, the
+#: SVMs', the gradient boosting's.
+_ONE_CLASS_WORDS = ("needs samples of at least 2 classes",
+                    "number of classes has to be greater than one", "y contains 1 class")
+
 #: Where the gradient boosting libraries check data against what they were given or fitted
 #: on: their data conversion, their feature checks, their prediction calls (what a
 #: prediction rejects is the data's shape, names or types, which fewer trees do not change;
@@ -7476,6 +7524,9 @@ def raised_by_input_checks(exc: BaseException) -> bool:
     if last is None:
         return False
     path = last.co_filename.replace("\\", "/")
+    if "/sklearn/" in path and isinstance(exc, ValueError) and \
+            any(words in str(exc) for words in _ONE_CLASS_WORDS):
+        return True  # a classifier's labels of one class, refused before it iterates
     return path.endswith(_SKLEARN_INPUT_CHECKS) or (
         "/sklearn/" in path and last.co_name in _SKLEARN_CHECK_FUNCTIONS) or any(
         path.endswith(where) and last.co_name == name for where, name in _SKLEARN_CATEGORIES)
