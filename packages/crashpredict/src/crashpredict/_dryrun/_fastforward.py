@@ -1943,7 +1943,10 @@ class Cutter:
                     any(self.loops[i].writes_files or self.loops[i].autograd
                         for i in self.cut) or _about_autograd(exc):
                 return False
-            found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True)
+            # (a statement under ``with torch.no_grad():`` counts as that ``with``'s,
+            # which holds it: what runs before it in there is read too)
+            found = self._after_the_loops(exc, line, filename, namespace, pure_ok=True,
+                                          held_ok=True)
             if found is None:
                 return False
             tree, cut_nodes, statement, _node = found
@@ -1953,7 +1956,7 @@ class Cutter:
                         frozenset() if shaped else _TRAINS)):
                 return False  # a file removed, an option set in an iteration the cut
                 # skipped; an optimizer's step changes weights no name of the cell holds
-            position = next(k for k, node in enumerate(tree.body) if node is statement)
+            position = next(k for k, node in enumerate(tree.body) if _within(statement, node))
             tops = [k for k, node in enumerate(tree.body)
                     if any(_within(loop, node) for loop in cut_nodes)]
             if not tops or max(tops) >= position:
@@ -1969,9 +1972,12 @@ class Cutter:
             in_place = _stored_into(cut_nodes) | _resized_in(cut_nodes) | \
                 _handed(cut_nodes, namespace) | _receivers(cut_nodes, namespace) | \
                 _iterators_named(cut_nodes, namespace)
+            # (the statement's own flows left out: its comprehension's targets are its own,
+            # ``[model(xb) for xb, _ in val_loader]`` after a loop that binds ``xb``)
             changed = _propagate(tree, self._names_cut_loops_make(cut_nodes, namespace) |
-                                 _viewed_by(tree, in_place, namespace, _grown_containers(
-                                     list(tree.body), namespace, in_place), items=True))
+                                 _viewed_by(_without(tree, statement), in_place, namespace,
+                                            _grown_containers(list(tree.body), namespace,
+                                                              in_place), items=True))
             if shaped:  # a model the loops trained keeps its layers' shapes: what they
                 # decide with the values given to it (the classes it has) is the real run's
                 changed -= _shaped_modules(changed, tree, namespace)
@@ -2766,13 +2772,15 @@ class Cutter:
             return False
 
     def _after_the_loops(self, exc: BaseException, line: int | None, filename: str,
-                         namespace: Mapping[str, Any], pure_ok: bool = False
+                         namespace: Mapping[str, Any], pure_ok: bool = False,
+                         held_ok: bool = False
                          ) -> tuple[ast.Module, list[ast.stmt], ast.stmt, ast.expr | None] | None:
         """For a crash after the cut loops: the cell, the cut loops' statements, the
         statement of the cell's top level that raised and the expression that did (read off
         the traceback); None where the cut loops run the notebook's code (``pure_ok``: but
         its pure functions), a function whose loop was cut raised it, or the statement is
-        not one of the cell's own."""
+        not one of the cell's own. ``held_ok``: the statement may be one of the body of a
+        top-level ``with`` that only turns gradients off (``with torch.no_grad():``)."""
         tree = self.cell_tree
         cut_nodes = self._cut_nodes()
         if tree is None or cut_nodes is None or \
@@ -2782,7 +2790,9 @@ class Cutter:
             return None
         statement = _statement_at(tree, _cell_line(exc, filename, line))
         raised = _cell_position(exc, filename)
-        if statement is None or raised is None or not any(statement is n for n in tree.body):
+        if statement is None or raised is None or not any(statement is n for n in tree.body) \
+                and not (held_ok and any(isinstance(n, ast.With) and _gradients_off(
+                    n, namespace) and any(statement is m for m in n.body) for n in tree.body)):
             return None
         return tree, cut_nodes, statement, _node_at(statement, raised)
 
@@ -7055,6 +7065,22 @@ def _reached(flows: list[tuple[set[str], set[str]]], seeds: set[str]) -> set[str
                 result |= reached
                 grown = True
     return result
+
+
+def _without(tree: ast.Module, statement: ast.stmt) -> ast.Module:
+    """``tree`` without ``statement``, one of its top level or of the body of a ``with``
+    there."""
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        if node is statement:
+            continue
+        if isinstance(node, ast.With) and any(m is statement for m in node.body):
+            rest = [m for m in node.body if m is not statement]
+            if rest:
+                body.append(ast.With(items=node.items, body=rest, type_comment=None))
+            continue
+        body.append(node)
+    return ast.Module(body=body, type_ignores=[])
 
 
 def _statement_at(tree: ast.Module | None, line: int | None) -> ast.stmt | None:
