@@ -4201,8 +4201,8 @@ def test_a_notebook_generator_that_fails_making_a_late_item_fails_the_loops_head
         assert verdict.crash is not True and not result.swept_iteration, (verdict, result)
     else:
         assert result.swept_iteration, result
-        assert (verdict.crash, verdict.exception, verdict.line) == (True, "IntCastingNaNError", 3), \
-            verdict
+        assert (verdict.crash, verdict.exception, verdict.line) == \
+            (True, "IntCastingNaNError", 3), verdict
         assert any("making item 38 failed" in cut for cut in result.cuts), result.cuts
 
 
@@ -4220,7 +4220,7 @@ def test_a_generators_failure_on_what_the_cell_changes_after_its_loop_is_not_tru
 
 #: the notebook's generator of page events, drawn from the standard library's generator
 #: seeded by its argument; the last event's duration is missing
-EVENTS_SETUP = """
+PAGE_EVENTS_SETUP = """
 import json
 import random
 import time
@@ -4236,7 +4236,7 @@ def stream_events(n, seed=0):
         yield json.dumps(evt)
 """
 
-EVENTS = """
+PAGE_EVENTS = """
 seconds = {{}}
 for line in stream_events({n}{seed}):
     time.sleep({step})
@@ -4246,13 +4246,13 @@ for line in stream_events({n}{seed}):
 """
 
 
-def _events() -> dict:
-    """`EVENTS_SETUP`, run as an earlier cell (its source kept, as IPython keeps it)."""
+def _page_events() -> dict:
+    """`PAGE_EVENTS_SETUP`, run as an earlier cell (its source kept, as IPython keeps it)."""
     filename = "<ipython-input-events>"
-    linecache.cache[filename] = (len(EVENTS_SETUP), None, EVENTS_SETUP.splitlines(True),
-                                 filename)
+    linecache.cache[filename] = (len(PAGE_EVENTS_SETUP), None,
+                                 PAGE_EVENTS_SETUP.splitlines(True), filename)
     namespace: dict = {"__name__": "__main__"}
-    exec(compile(EVENTS_SETUP, filename, "exec"), namespace)  # noqa: S102 - an earlier cell
+    exec(compile(PAGE_EVENTS_SETUP, filename, "exec"), namespace)  # noqa: S102 - an earlier cell
     return namespace
 
 
@@ -4268,10 +4268,10 @@ def test_a_generator_drawing_from_a_seeded_random_random_is_made_anew(duration, 
     from crashpredict._dryrun import _fastforward
 
     monkeypatch.setattr(_fastforward, "_MOST_REGENERATED", 50)
-    cell = EVENTS.format(n=240, seed="", step=STEP_S, duration=duration)
+    cell = PAGE_EVENTS.format(n=240, seed="", step=STEP_S, duration=duration)
     crash = "or 0" not in duration
-    assert _raised_type(cell, _events()) == ("TypeError" if crash else None)
-    result, verdict = _beside_the_cell(_events(), cell)
+    assert _raised_type(cell, _page_events()) == ("TypeError" if crash else None)
+    result, verdict = _beside_the_cell(_page_events(), cell)
     if crash:
         assert result.swept_iteration, result
         assert (verdict.crash, verdict.exception, verdict.line) == (True, "TypeError", 7), \
@@ -4306,9 +4306,9 @@ def test_a_generator_seeded_with_none_is_not_made_anew():
     """The same stream called with ``seed=None``: ``random.Random(None)`` draws fresh
     entropy, so its events made anew would be others (`_seeded_with_none`): nothing
     skipped is swept, though the real run fails too."""
-    cell = EVENTS.format(n=240, seed=", seed=None", step=STEP_S, duration='evt["duration_ms"]')
-    assert _raised_type(cell, _events()) == "TypeError"
-    result, verdict = _beside_the_cell(_events(), cell)
+    cell = PAGE_EVENTS.format(n=240, seed=", seed=None", step=STEP_S, duration='evt["duration_ms"]')
+    assert _raised_type(cell, _page_events()) == "TypeError"
+    result, verdict = _beside_the_cell(_page_events(), cell)
     assert not result.swept_iteration and verdict.crash is not True, (verdict, result)
 
 
